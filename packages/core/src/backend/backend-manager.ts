@@ -1,0 +1,217 @@
+import { UnsupportedBackendError } from '../errors/provider-errors';
+import type { BackendProviderV1 } from '../provider/backend-provider-v1';
+import type { ProviderBackend } from '../provider/provider-backend';
+import type { ProviderRegistry } from '../provider/provider-registry';
+import type { BackendBinding, BackendCheckpointRef } from '../store/records';
+import type { SessionStore } from '../store/runtime-store';
+import type { IdGenerator } from '../runtime/ids';
+import { DirtyTracker } from './dirty-tracker';
+import type { ProviderCalls } from './provider-calls';
+import type { OperationLeases, SnapshotGuard } from './snapshot-guard';
+import { TrackedBackend, type TrackedBackendTimeouts } from './tracked-backend';
+
+export interface BackendManagerTimeouts extends TrackedBackendTimeouts {
+  /** Deadline of create, attach, release, checkpoint, checkout and deleteSnapshot. */
+  controlMs: number;
+}
+
+export interface BackendManagerOptions {
+  registry: ProviderRegistry;
+  sessions: SessionStore;
+  calls: ProviderCalls;
+  guard: SnapshotGuard;
+  ids: IdGenerator;
+  clock: () => number;
+  timeouts: BackendManagerTimeouts;
+  /** Ownership label put on every provider resource, so reconciliation can find its own. */
+  installationId: string;
+}
+
+export interface BackendCheckpointOutcome {
+  ref: BackendCheckpointRef;
+  /** true when the clean backend's previous ref was reused and the provider was not called. */
+  reused: boolean;
+}
+
+/**
+ * Owns the live provider backends: creates them (fresh or from a snapshot), re-attaches them
+ * lazily after a restart, wraps each in dirty tracking, decides snapshot reuse, and releases a
+ * backend only when no runtime remains bound to it (the store is the source of the bindings).
+ */
+export class BackendManager {
+  readonly #live = new Map<string, TrackedBackend>();
+  readonly #attaching = new Map<string, Promise<TrackedBackend>>();
+
+  constructor(private readonly options: BackendManagerOptions) {}
+
+  /** Creates a fresh backend for `runtimeId`. The caller persists the returned binding. */
+  async create(runtimeId: string, providerId: string, providerOptions: Record<string, unknown>): Promise<BackendBinding> {
+    const provider = this.options.registry.get(providerId);
+    const backendId = this.options.ids.backendId();
+    const request = { backendId, runtimeId, options: providerOptions, labels: this.#labels(runtimeId, backendId) };
+    const backend = await this.#control(provider, 'create', () => provider.create(request), backendId);
+    return this.#register(providerId, backendId, backend, new DirtyTracker(), null);
+  }
+
+  /**
+   * Creates a backend for `runtimeId` from the snapshot in `ref` (checkout and resume). The new
+   * backend starts clean with `ref` as its last snapshot, so its first checkpoint reuses it.
+   */
+  async checkout(
+    runtimeId: string,
+    ref: BackendCheckpointRef & { providerSnapshotId: string },
+    providerOptions: Record<string, unknown>,
+  ): Promise<BackendBinding> {
+    const provider = this.options.registry.get(ref.providerId);
+    if (!provider.checkout) throw new UnsupportedBackendError(provider.providerId, 'checkout');
+    const checkout = provider.checkout.bind(provider);
+    const backendId = this.options.ids.backendId();
+    const request = {
+      backendId,
+      runtimeId,
+      options: providerOptions,
+      labels: this.#labels(runtimeId, backendId),
+      snapshotId: ref.providerSnapshotId,
+    };
+    const backend = await this.#control(provider, 'checkout', () => checkout(request), backendId);
+    return this.#register(ref.providerId, backendId, backend, DirtyTracker.seededWith(ref), ref.providerSnapshotId);
+  }
+
+  /** The live backend behind a binding, re-attaching to the provider resource on first use. */
+  async backendOf(binding: BackendBinding): Promise<TrackedBackend> {
+    const live = this.#live.get(binding.backendId);
+    if (live) return live;
+    let pending = this.#attaching.get(binding.backendId);
+    if (!pending) {
+      const provider = this.options.registry.get(binding.providerId);
+      const request = { backendId: binding.backendId, resource: binding.resource };
+      pending = this.#control(provider, 'attach', () => provider.attach(request))
+        .then((backend) => {
+          this.#register(binding.providerId, binding.backendId, backend, new DirtyTracker(), binding.sourceSnapshotId);
+          return this.#live.get(binding.backendId)!;
+        })
+        .finally(() => this.#attaching.delete(binding.backendId));
+      this.#attaching.set(binding.backendId, pending);
+    }
+    return pending;
+  }
+
+  /**
+   * Captures the backend: reuses the last ref when nothing was written since (no provider
+   * call), else asks the provider for a snapshot (providers without snapshots get a ref with no
+   * provider snapshot id). A reused snapshot is leased in `leases` until the caller commits.
+   */
+  async checkpoint(binding: BackendBinding, name: string | undefined, leases: OperationLeases): Promise<BackendCheckpointOutcome> {
+    const backend = await this.backendOf(binding);
+    const reusable = backend.tracker.reusableRef;
+    if (reusable) {
+      const lease = reusable.providerSnapshotId
+        ? this.options.guard.tryLease(reusable.providerId, reusable.providerSnapshotId)
+        : () => {};
+      if (lease) {
+        leases.hold(lease);
+        return { ref: reusable, reused: true };
+      }
+    }
+    const provider = this.options.registry.get(binding.providerId);
+    const startedAt = backend.tracker.beginSnapshot();
+    const snapshot = provider.checkpoint
+      ? await this.#control(provider, 'checkpoint', () => provider.checkpoint!(backend.inner, name === undefined ? {} : { name }))
+      : null;
+    const ref: BackendCheckpointRef = {
+      refId: this.options.ids.backendCheckpointId(),
+      providerId: binding.providerId,
+      sourceBackendId: binding.backendId,
+      providerSnapshotId: snapshot?.snapshotId ?? null,
+      providerSnapshotNames: snapshot?.names ?? [],
+      snapshotDeletedAtMs: null,
+      createdAtMs: this.options.clock(),
+    };
+    backend.tracker.snapshotTaken(ref, startedAt);
+    if (ref.providerSnapshotId) {
+      const lease = this.options.guard.tryLease(ref.providerId, ref.providerSnapshotId);
+      if (lease) leases.hold(lease);
+    }
+    return { ref, reused: false };
+  }
+
+  /** The snapshot ref a live backend would reuse or last made, if any. */
+  lastRefOf(backendId: string): BackendCheckpointRef | null {
+    return this.#live.get(backendId)?.tracker.lastRef ?? null;
+  }
+
+  /**
+   * Unbinds `runtimeId` from its backend and releases the provider resource when no other
+   * non-closed runtime is bound to it. Resolves true when the provider resource was released.
+   * On failure nothing is unbound: the runtime stays usable.
+   */
+  async release(runtimeId: string, binding: BackendBinding): Promise<boolean> {
+    const others = await this.#otherBoundRuntimes(runtimeId, binding.backendId);
+    if (others.length > 0) return false;
+    const provider = this.options.registry.get(binding.providerId);
+    const request = { backendId: binding.backendId, resource: binding.resource };
+    await this.#control(provider, 'release', () => provider.release(request));
+    this.#live.delete(binding.backendId);
+    return true;
+  }
+
+  /** Deletes a provider snapshot; false when it was already gone. Live trackers forget it. */
+  async deleteSnapshot(providerId: string, snapshotId: string): Promise<boolean> {
+    const provider = this.options.registry.get(providerId);
+    if (!provider.deleteSnapshot) throw new UnsupportedBackendError(providerId, 'delete_snapshot');
+    const deleteSnapshot = provider.deleteSnapshot.bind(provider);
+    const { deleted } = await this.#control(provider, 'delete_snapshot', () => deleteSnapshot(snapshotId));
+    for (const backend of this.#live.values()) {
+      if (backend.providerId === providerId) backend.tracker.forgetSnapshot(snapshotId);
+    }
+    return deleted;
+  }
+
+  /** Live backend ids (for invariant checks and metrics). */
+  liveBackendIds(): string[] {
+    return [...this.#live.keys()];
+  }
+
+  async #otherBoundRuntimes(runtimeId: string, backendId: string): Promise<string[]> {
+    const bound = await this.options.sessions.listSessionsByBackend(backendId);
+    return bound
+      .filter((session) => session.runtimeId !== runtimeId && session.status !== 'closed')
+      .map((session) => session.runtimeId);
+  }
+
+  #register(
+    providerId: string,
+    backendId: string,
+    backend: ProviderBackend,
+    tracker: DirtyTracker,
+    sourceSnapshotId: string | null,
+  ): BackendBinding {
+    const tracked = new TrackedBackend(providerId, backend, tracker, this.options.calls, this.options.timeouts);
+    this.#live.set(backendId, tracked);
+    return { backendId, providerId, resource: backend.resource, sourceSnapshotId };
+  }
+
+  #labels(runtimeId: string, backendId: string): Record<string, string> {
+    return {
+      runtimectl_installation: this.options.installationId,
+      runtimectl_runtime_id: runtimeId,
+      runtimectl_backend_id: backendId,
+    };
+  }
+
+  /** A control-plane provider call. A backend created after its deadline passed is released. */
+  #control<T>(provider: BackendProviderV1, call: string, fn: () => Promise<T>, createdBackendId?: string): Promise<T> {
+    const onLateResult = createdBackendId
+      ? (value: unknown) => {
+          const resource = (value as ProviderBackend).resource;
+          void provider.release({ backendId: createdBackendId, resource }).catch(() => {});
+        }
+      : undefined;
+    return this.options.calls.run(
+      provider.providerId,
+      call,
+      { timeoutMs: this.options.timeouts.controlMs, ...(onLateResult ? { onLateResult } : {}) },
+      fn,
+    );
+  }
+}

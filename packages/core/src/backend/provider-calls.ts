@@ -1,0 +1,57 @@
+import { ProviderError, ProviderTimeoutError } from '../errors/provider-errors';
+import { RuntimectlError } from '../errors/runtimectl-error';
+
+export interface ProviderCallEvent {
+  providerId: string;
+  call: string;
+  durationMs: number;
+  /** 'ok' or the error code the call ended with. */
+  outcome: string;
+}
+
+export interface ProviderCallOptions {
+  timeoutMs: number;
+  /** Receives a result that arrives after the deadline, so it can be cleaned up (e.g. released). */
+  onLateResult?: (value: unknown) => void;
+}
+
+/**
+ * Runs every provider call with a deadline, turns foreign errors into `ProviderError` naming
+ * the call, and reports each call's duration and outcome.
+ */
+export class ProviderCalls {
+  constructor(private readonly report: (event: ProviderCallEvent) => void) {}
+
+  async run<T>(providerId: string, call: string, options: ProviderCallOptions, fn: () => Promise<T>): Promise<T> {
+    const startedAt = performance.now();
+    let timer: NodeJS.Timeout | undefined;
+    let timedOut = false;
+    const work = Promise.resolve().then(fn);
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        timedOut = true;
+        reject(new ProviderTimeoutError(providerId, call, options.timeoutMs));
+      }, options.timeoutMs);
+      timer.unref?.();
+    });
+    work.then(
+      (value) => {
+        if (timedOut) options.onLateResult?.(value);
+      },
+      () => {},
+    );
+    try {
+      const value = await Promise.race([work, deadline]);
+      this.report({ providerId, call, durationMs: performance.now() - startedAt, outcome: 'ok' });
+      return value;
+    } catch (error) {
+      const normalized = RuntimectlError.isInstance(error)
+        ? error
+        : new ProviderError(providerId, call, error instanceof Error ? error.message : String(error), error);
+      this.report({ providerId, call, durationMs: performance.now() - startedAt, outcome: normalized.code });
+      throw normalized;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

@@ -1,0 +1,99 @@
+import { InvalidRequestError } from '../errors/request-errors';
+import { PathNotFoundError } from '../errors/not-found-errors';
+import type { ProviderBackend } from '../provider/provider-backend';
+import type {
+  ExecRequest,
+  ExecResult,
+  ExportedFile,
+  GlobRequest,
+  GrepRequest,
+  PathStat,
+  SearchResult,
+  TempPathRequest,
+} from '../provider/operation-types';
+import type { DirtyTracker } from './dirty-tracker';
+import type { ProviderCalls } from './provider-calls';
+
+export interface TrackedBackendTimeouts {
+  /** Deadline of file and search calls. */
+  operationMs: number;
+  /** Added to an exec's own timeout for its deadline. */
+  execGraceMs: number;
+}
+
+/** Errors raised before a mutating call could change anything: they leave the backend clean. */
+const rejectedUpfront = (error: unknown) =>
+  InvalidRequestError.isInstance(error) || PathNotFoundError.isInstance(error);
+
+/**
+ * The seed's dirty-tracking wrapper: write_bytes, create_dir_all, temp_path and exec (a result,
+ * even a non-zero exit) mark the backend dirty; stat, read_bytes, search and export do not.
+ * A mutating call that failed part-way (a provider error, a timeout) also marks it dirty, since
+ * it may have changed the workspace: reusing the old snapshot then would lose that change.
+ * Every call runs under a deadline.
+ */
+export class TrackedBackend {
+  constructor(
+    readonly providerId: string,
+    readonly inner: ProviderBackend,
+    readonly tracker: DirtyTracker,
+    private readonly calls: ProviderCalls,
+    private readonly timeouts: TrackedBackendTimeouts,
+  ) {}
+
+  get workspaceRoot(): string {
+    return this.inner.workspaceRoot;
+  }
+
+  stat(path: string): Promise<PathStat> {
+    return this.#read('stat', () => this.inner.stat(path));
+  }
+
+  readBytes(path: string): Promise<Uint8Array> {
+    return this.#read('read_bytes', () => this.inner.readBytes(path));
+  }
+
+  glob(request: GlobRequest): Promise<SearchResult> {
+    return this.#read('glob', () => this.inner.glob(request));
+  }
+
+  grep(request: GrepRequest): Promise<SearchResult> {
+    return this.#read('grep', () => this.inner.grep(request));
+  }
+
+  export(path: string): Promise<ExportedFile> {
+    return this.#read('export', () => this.inner.export(path));
+  }
+
+  writeBytes(path: string, content: Uint8Array): Promise<{ path: string; created: boolean }> {
+    return this.#mutate('write_bytes', this.timeouts.operationMs, () => this.inner.writeBytes(path, content));
+  }
+
+  createDirAll(path: string): Promise<void> {
+    return this.#mutate('create_dir_all', this.timeouts.operationMs, () => this.inner.createDirAll(path));
+  }
+
+  tempPath(request: TempPathRequest): Promise<string> {
+    return this.#mutate('temp_path', this.timeouts.operationMs, () => this.inner.tempPath(request));
+  }
+
+  exec(request: ExecRequest): Promise<ExecResult> {
+    const deadline = (request.timeoutMs ?? this.timeouts.operationMs) + this.timeouts.execGraceMs;
+    return this.#mutate('exec', deadline, () => this.inner.exec(request));
+  }
+
+  #read<T>(call: string, fn: () => Promise<T>): Promise<T> {
+    return this.calls.run(this.providerId, call, { timeoutMs: this.timeouts.operationMs }, fn);
+  }
+
+  async #mutate<T>(call: string, timeoutMs: number, fn: () => Promise<T>): Promise<T> {
+    try {
+      const result = await this.calls.run(this.providerId, call, { timeoutMs }, fn);
+      this.tracker.markDirty();
+      return result;
+    } catch (error) {
+      if (!rejectedUpfront(error)) this.tracker.markDirty();
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * Every stable error code runtimectl puts on the wire. The HTTP layer maps each to a status;
+ * a test keeps this list, that mapping and docs/http-api.md in sync.
+ */
+export const ERROR_CODES = [
+  'invalid_request',
+  'unauthorized',
+  'runtime_not_found',
+  'checkpoint_not_found',
+  'path_not_found',
+  'session_busy',
+  'runtime_paused',
+  'runtime_not_paused',
+  'runtime_closed',
+  'runtime_failed',
+  'runtime_exists',
+  'snapshot_in_use',
+  'checkpoint_snapshot_deleted',
+  'payload_too_large',
+  'idempotency_key_reused',
+  'provider_capacity',
+  'unsupported_backend',
+  'provider_error',
+  'provider_timeout',
+  'internal',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];

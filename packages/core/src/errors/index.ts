@@ -1,0 +1,21 @@
+export { ERROR_CODES, type ErrorCode } from './error-codes';
+export { RuntimectlError, type RuntimectlErrorOptions } from './runtimectl-error';
+export { InvalidRequestError, IdempotencyKeyReusedError } from './request-errors';
+export { RuntimeNotFoundError, CheckpointNotFoundError, PathNotFoundError } from './not-found-errors';
+export {
+  SessionBusyError,
+  InvalidStateError,
+  RuntimePausedError,
+  RuntimeNotPausedError,
+  RuntimeClosedError,
+  RuntimeFailedError,
+  RuntimeExistsError,
+} from './runtime-state-errors';
+export { SnapshotInUseError, CheckpointSnapshotDeletedError } from './snapshot-errors';
+export {
+  UnsupportedBackendError,
+  ProviderError,
+  BackendGoneError,
+  ProviderTimeoutError,
+  ProviderCapacityError,
+} from './provider-errors';

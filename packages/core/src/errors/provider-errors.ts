@@ -1,0 +1,69 @@
+import { RuntimectlError } from './runtimectl-error';
+
+/** The runtime's provider lacks the capability (e.g. local checkout/pause). Raised before any side effect. */
+export class UnsupportedBackendError extends RuntimectlError {
+  constructor(
+    readonly providerId: string,
+    readonly capability: string,
+  ) {
+    super('unsupported_backend', `provider ${providerId} does not support ${capability}`, {
+      details: { provider: providerId, capability },
+    });
+  }
+}
+
+/** The provider failed. The message names the call; never a key or token. */
+export class ProviderError extends RuntimectlError {
+  constructor(
+    readonly providerId: string,
+    readonly call: string,
+    message: string,
+    cause?: unknown,
+  ) {
+    super('provider_error', `${providerId} ${call} failed: ${message}`, {
+      details: { provider: providerId, call },
+      cause,
+    });
+  }
+}
+
+/**
+ * The provider resource behind a backend no longer exists (sandbox expired or killed elsewhere,
+ * workspace directory removed). The service marks the runtime `failed` when it sees this.
+ */
+export class BackendGoneError extends ProviderError {
+  constructor(providerId: string, call: string, message: string, cause?: unknown) {
+    super(providerId, call, message, cause);
+  }
+}
+
+/** The provider call exceeded its deadline. */
+export class ProviderTimeoutError extends RuntimectlError {
+  constructor(
+    readonly providerId: string,
+    readonly call: string,
+    readonly timeoutMs: number,
+  ) {
+    super('provider_timeout', `${providerId} ${call} did not answer within ${timeoutMs} ms`, {
+      details: { provider: providerId, call, timeout_ms: timeoutMs },
+    });
+  }
+}
+
+/** The provider refused for capacity (e.g. E2B's concurrent sandbox limit). */
+export class ProviderCapacityError extends RuntimectlError {
+  constructor(
+    readonly providerId: string,
+    readonly call: string,
+    message: string,
+    readonly retryAfterMs?: number,
+  ) {
+    super('provider_capacity', `${providerId} ${call} refused for capacity: ${message}`, {
+      details: {
+        provider: providerId,
+        call,
+        ...(retryAfterMs === undefined ? {} : { retry_after_ms: retryAfterMs }),
+      },
+    });
+  }
+}

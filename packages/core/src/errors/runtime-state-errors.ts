@@ -1,0 +1,51 @@
+import { RuntimectlError } from './runtimectl-error';
+
+/** The runtime (or a checkout's source runtime) has an operation in flight. Retry later. */
+export class SessionBusyError extends RuntimectlError {
+  constructor(
+    readonly runtimeId: string,
+    reason = 'another operation is in flight',
+  ) {
+    super('session_busy', `runtime ${runtimeId} is busy: ${reason}`, { details: { runtime_id: runtimeId } });
+  }
+}
+
+/** The runtime exists but its status does not allow the operation. */
+export abstract class InvalidStateError extends RuntimectlError {}
+
+export class RuntimePausedError extends InvalidStateError {
+  constructor(readonly runtimeId: string) {
+    super('runtime_paused', `runtime ${runtimeId} is paused; resume it first`, { details: { runtime_id: runtimeId } });
+  }
+}
+
+export class RuntimeNotPausedError extends InvalidStateError {
+  constructor(readonly runtimeId: string) {
+    super('runtime_not_paused', `runtime ${runtimeId} is not paused`, { details: { runtime_id: runtimeId } });
+  }
+}
+
+export class RuntimeClosedError extends InvalidStateError {
+  constructor(readonly runtimeId: string) {
+    super('runtime_closed', `runtime ${runtimeId} is closed`, { details: { runtime_id: runtimeId } });
+  }
+}
+
+/** The runtime lost its backend (the provider resource vanished); check out a checkpoint or close it. */
+export class RuntimeFailedError extends InvalidStateError {
+  constructor(
+    readonly runtimeId: string,
+    reason: string,
+  ) {
+    super('runtime_failed', `runtime ${runtimeId} has failed: ${reason}`, { details: { runtime_id: runtimeId } });
+  }
+}
+
+/** open with an id that already exists under another conversation or sender. */
+export class RuntimeExistsError extends InvalidStateError {
+  constructor(readonly runtimeId: string) {
+    super('runtime_exists', `runtime ${runtimeId} already exists with a different conversation or sender`, {
+      details: { runtime_id: runtimeId },
+    });
+  }
+}

@@ -1,0 +1,59 @@
+// Wire schemas (zod) and their types: the JSON contract shared by server, client and CLI.
+export * from './wire';
+
+export * from './errors';
+
+export type {
+  BackendProviderV1,
+  BackendResource,
+  BackendCreateRequest,
+  BackendCheckoutRequest,
+  BackendAttachRequest,
+  ProviderSnapshot,
+} from './provider/backend-provider-v1';
+export type { ProviderBackend } from './provider/provider-backend';
+export type {
+  PathStat,
+  ExecRequest,
+  ExecResult,
+  GlobRequest,
+  GrepRequest,
+  GrepLineMatch,
+  SearchResult,
+  TempPathRequest,
+  ExportedFile,
+} from './provider/operation-types';
+export { providerCapabilities } from './provider/capabilities';
+export { ProviderRegistry } from './provider/provider-registry';
+
+export { DirtyTracker } from './backend/dirty-tracker';
+export type { ProviderCallEvent } from './backend/provider-calls';
+
+export type {
+  SessionRecord,
+  StoredRuntimeStatus,
+  BackendBinding,
+  BackendCheckpointRef,
+  SessionSnapshot,
+  CheckpointRecord,
+} from './store/records';
+export type {
+  Page,
+  SessionListQuery,
+  CheckpointListQuery as StoreCheckpointListQuery,
+  SessionStore,
+  CheckpointStore,
+  StoreBatch,
+  RuntimeStore,
+} from './store/runtime-store';
+export { MemoryRuntimeStore } from './store/memory-store';
+
+export { createIdGenerator, checkoutRoot, type IdGenerator } from './runtime/ids';
+export {
+  RuntimeService,
+  type RuntimeServiceOptions,
+  type RuntimeServiceObserver,
+  type OperationEvent,
+} from './runtime/runtime-service';
+
+export { globFiles, grepFiles, type SearchTree } from './search/search-files';

@@ -1,0 +1,81 @@
+import type { z } from 'zod';
+import type { ProviderBackend } from './provider-backend';
+
+/**
+ * JSON that identifies a provider resource (a sandbox id, a directory name). Core persists it
+ * with the runtime's binding and hands it back to `attach` and `release`; it never interprets it.
+ */
+export type BackendResource = { [key: string]: string | number | boolean | null };
+
+/** A provider snapshot made by `checkpoint`. */
+export interface ProviderSnapshot {
+  snapshotId: string;
+  names: string[];
+}
+
+export interface BackendCreateRequest {
+  /** Core's id for the backend (`bkd_<32hex>`); providers may use it to name resources. */
+  backendId: string;
+  runtimeId: string;
+  /** Per-runtime options, already validated by `runtimeOptionsSchema`. */
+  options: Record<string, unknown>;
+  /** Ownership labels (installation, runtime, backend) to attach where the provider can. */
+  labels: Record<string, string>;
+}
+
+export interface BackendCheckoutRequest extends BackendCreateRequest {
+  /** The snapshot to start from; made by this provider's `checkpoint`. */
+  snapshotId: string;
+}
+
+export interface BackendAttachRequest {
+  backendId: string;
+  resource: BackendResource;
+}
+
+/**
+ * The plugin contract every provider implements (`@runtimectl/provider-*`). Required members
+ * create, re-attach and release backends; the optional snapshot members make the provider
+ * capable of checkpoint / checkout / pause. Capabilities are derived from which optional methods
+ * exist — there is no separate flag. Prove an implementation with `runProviderConformance`
+ * from `@runtimectl/testkit`.
+ */
+export interface BackendProviderV1 {
+  readonly specificationVersion: 'backend-provider-v1';
+  /** Stable id used in config, records and the API (`local`, `e2b`, …). */
+  readonly providerId: string;
+  /**
+   * Per-runtime options a caller may pass at open (`provider_options`). Absent: none accepted.
+   * Connection settings (keys, URLs, roots) belong to the provider's own settings, never here.
+   */
+  readonly runtimeOptionsSchema?: z.ZodType<Record<string, unknown>>;
+
+  /** Creates a new live backend. The caller owns it and must `release` it. */
+  create(request: BackendCreateRequest): Promise<ProviderBackend>;
+  /**
+   * Re-binds to a backend created earlier (the restart path) without changing it.
+   * Throws `BackendGoneError` when the resource no longer exists.
+   */
+  attach(request: BackendAttachRequest): Promise<ProviderBackend>;
+  /**
+   * Frees the backend's resources. Idempotent: releasing an unknown or already-released
+   * backend resolves without error.
+   */
+  release(request: BackendAttachRequest): Promise<void>;
+
+  /**
+   * Snapshots the backend's current state. The snapshot outlives the backend and is owned by
+   * the caller until `deleteSnapshot`.
+   */
+  checkpoint?(backend: ProviderBackend, request: { name?: string }): Promise<ProviderSnapshot>;
+  /**
+   * Creates a new live backend from a snapshot. Throws `ProviderError` when the snapshot does
+   * not exist. The caller owns the new backend.
+   */
+  checkout?(request: BackendCheckoutRequest): Promise<ProviderBackend>;
+  /**
+   * Deletes a snapshot. Resolves `{deleted:false}` when it was already gone (idempotent).
+   * Throws `SnapshotInUseError` when the provider refuses because a live backend uses it.
+   */
+  deleteSnapshot?(snapshotId: string): Promise<{ deleted: boolean }>;
+}

@@ -1,0 +1,44 @@
+import type {
+  ExecRequest,
+  ExecResult,
+  ExportedFile,
+  GlobRequest,
+  GrepRequest,
+  PathStat,
+  SearchResult,
+  TempPathRequest,
+} from './operation-types';
+import type { BackendResource } from './backend-provider-v1';
+
+/**
+ * One live provider backend (an E2B sandbox, a local workspace directory …): the operation
+ * substrate of a runtime. Paths are relative to `workspaceRoot` or absolute where the provider
+ * allows it; a path the provider refuses raises `InvalidRequestError` naming it.
+ *
+ * Every method may throw `ProviderError` (or `BackendGoneError` when the resource vanished),
+ * `ProviderTimeoutError` or `ProviderCapacityError`. Core wraps each backend in dirty tracking
+ * and per-call deadlines; providers implement the plain operations.
+ */
+export interface ProviderBackend {
+  /** Persistable description that `attach` turns back into this backend after a restart. */
+  readonly resource: BackendResource;
+  /** Absolute path of the workspace inside the backend; relative paths resolve against it. */
+  readonly workspaceRoot: string;
+
+  /** Never throws for a missing path: `{exists:false}`. */
+  stat(path: string): Promise<PathStat>;
+  /** Throws `PathNotFoundError` (with the path) when the file does not exist. */
+  readBytes(path: string): Promise<Uint8Array>;
+  /** Creates parent directories; overwrites. `created` tells whether the file was new. */
+  writeBytes(path: string, content: Uint8Array): Promise<{ path: string; created: boolean }>;
+  /** Creates the directory and its parents. Idempotent. */
+  createDirAll(path: string): Promise<void>;
+  /** Creates a fresh file or directory inside the workspace and returns its path. */
+  tempPath(request: TempPathRequest): Promise<string>;
+  /** Runs a shell command; see `ExecRequest`/`ExecResult`. A non-zero exit is a result. */
+  exec(request: ExecRequest): Promise<ExecResult>;
+  glob(request: GlobRequest): Promise<SearchResult>;
+  grep(request: GrepRequest): Promise<SearchResult>;
+  /** Streams a file out. Throws `PathNotFoundError` when missing. */
+  export(path: string): Promise<ExportedFile>;
+}

@@ -1,0 +1,43 @@
+import { InvalidRequestError } from '../errors/request-errors';
+import type { BackendProviderV1 } from './backend-provider-v1';
+
+/** providerId → provider. The composition root registers providers; core looks them up. */
+export class ProviderRegistry {
+  readonly #providers = new Map<string, BackendProviderV1>();
+
+  constructor(providers: Iterable<BackendProviderV1> = []) {
+    for (const provider of providers) this.register(provider);
+  }
+
+  register(provider: BackendProviderV1): void {
+    if (provider.specificationVersion !== 'backend-provider-v1') {
+      throw new TypeError(
+        `provider ${String(provider.providerId)} implements ${String(provider.specificationVersion)}, expected backend-provider-v1`,
+      );
+    }
+    if (this.#providers.has(provider.providerId)) {
+      throw new TypeError(`provider ${provider.providerId} is already registered`);
+    }
+    this.#providers.set(provider.providerId, provider);
+  }
+
+  /** Throws `InvalidRequestError` naming the known providers when `providerId` is unknown. */
+  get(providerId: string): BackendProviderV1 {
+    const provider = this.#providers.get(providerId);
+    if (!provider) {
+      const known = [...this.#providers.keys()].join(', ') || 'none';
+      throw new InvalidRequestError(`unknown provider ${providerId} (configured: ${known})`, {
+        provider: providerId,
+      });
+    }
+    return provider;
+  }
+
+  has(providerId: string): boolean {
+    return this.#providers.has(providerId);
+  }
+
+  list(): BackendProviderV1[] {
+    return [...this.#providers.values()];
+  }
+}

@@ -1,0 +1,29 @@
+import type { OperationLeases } from '../backend/snapshot-guard';
+import { UnsupportedBackendError } from '../errors/provider-errors';
+import { CheckpointSnapshotDeletedError } from '../errors/snapshot-errors';
+import type { BackendBinding, CheckpointRecord } from '../store/records';
+import type { ServiceContext } from './service-context';
+
+/**
+ * Starts a backend for `runtimeId` from a checkpoint's provider snapshot (checkout and resume).
+ * Everything that can be refused is refused before the provider is called: a provider without
+ * checkout, a ref with no snapshot (local), a deleted snapshot. The snapshot stays leased in
+ * `leases` until the caller has committed. A checkpoint without a backend ref yields no backend.
+ */
+export async function backendFromCheckpoint(
+  ctx: ServiceContext,
+  checkpoint: CheckpointRecord,
+  runtimeId: string,
+  leases: OperationLeases,
+): Promise<BackendBinding | null> {
+  const ref = checkpoint.backendRef;
+  if (!ref) return null;
+  const provider = ctx.registry.get(ref.providerId);
+  const snapshotId = ref.providerSnapshotId;
+  if (!snapshotId && ref.snapshotDeletedAtMs !== null) throw new CheckpointSnapshotDeletedError(checkpoint.checkpointId);
+  if (!snapshotId || !provider.checkout) throw new UnsupportedBackendError(ref.providerId, 'checkout');
+  const lease = ctx.guard.tryLease(ref.providerId, snapshotId);
+  if (!lease) throw new CheckpointSnapshotDeletedError(checkpoint.checkpointId);
+  leases.hold(lease);
+  return ctx.backends.checkout(runtimeId, { ...ref, providerSnapshotId: snapshotId }, checkpoint.session.providerOptions);
+}

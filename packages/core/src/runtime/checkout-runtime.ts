@@ -1,0 +1,59 @@
+import { OperationLeases } from '../backend/snapshot-guard';
+import type { SessionRecord } from '../store/records';
+import type { RuntimeCheckoutRequest, RuntimeCheckoutResult } from '../wire/checkpoints';
+import { backendFromCheckpoint } from './backend-from-checkpoint';
+import { loadCheckpoint, withRuntimeLock } from './runtime-access';
+import { toRuntimeRecord } from './runtime-view';
+import type { OperationScope, ServiceContext } from './service-context';
+
+/**
+ * Creates a new runtime branch from a checkpoint. Non-destructive to the source, whose lock is
+ * held (busy source → SessionBusy). The child id is generated (`<root>:checkout:<32hex>`), its
+ * backend starts from the checkpoint's snapshot, and its head is the checkpoint, so its first
+ * checkpoint names it as parent and reuses its snapshot.
+ */
+export async function checkoutRuntime(
+  ctx: ServiceContext,
+  request: RuntimeCheckoutRequest,
+  scope: OperationScope,
+): Promise<RuntimeCheckoutResult> {
+  const checkpoint = await loadCheckpoint(ctx, request.checkpoint_id);
+  scope.providerId = checkpoint.session.providerId;
+  return withRuntimeLock(ctx, checkpoint.runtimeId, 'exclusive', async () => {
+    const leases = new OperationLeases();
+    try {
+      const childId = ctx.ids.checkoutChildId(checkpoint.runtimeId);
+      const backend = await backendFromCheckpoint(ctx, checkpoint, childId, leases);
+      const now = ctx.clock();
+      const snapshot = checkpoint.session;
+      const child: SessionRecord = {
+        runtimeId: childId,
+        conversationId: request.conversation_id ?? snapshot.conversationId,
+        senderId: request.sender_id ?? snapshot.senderId,
+        status: 'idle',
+        providerId: snapshot.providerId,
+        providerOptions: snapshot.providerOptions,
+        backend,
+        sessionState: snapshot.sessionState,
+        metadata: { ...snapshot.metadata, ...request.metadata },
+        parentRuntimeId: checkpoint.runtimeId,
+        forkedFromCheckpointId: checkpoint.checkpointId,
+        headCheckpointId: checkpoint.checkpointId,
+        pausedCheckpointId: null,
+        lastError: null,
+        keepSnapshots: false,
+        createdAtMs: now,
+        updatedAtMs: now,
+      };
+      try {
+        await ctx.store.commit({ sessions: [child] });
+      } catch (error) {
+        if (backend) await ctx.backends.release(childId, backend).catch(() => {});
+        throw error;
+      }
+      return { checkpoint_id: checkpoint.checkpointId, source_runtime_id: checkpoint.runtimeId, runtime: toRuntimeRecord(child) };
+    } finally {
+      leases.releaseAll();
+    }
+  });
+}

@@ -1,0 +1,76 @@
+import { OperationLeases } from '../backend/snapshot-guard';
+import type { BackendCheckpointRef, CheckpointRecord, SessionRecord, SessionSnapshot } from '../store/records';
+import type { CheckpointKind, RuntimeCheckpointRequest, RuntimeCheckpointResult } from '../wire/checkpoints';
+import { assertNotClosed, loadCheckpoint, loadSession, withLiveBackend, withRuntimeLock } from './runtime-access';
+import { toRuntimeRecord } from './runtime-view';
+import type { OperationScope, ServiceContext } from './service-context';
+
+export function sessionSnapshotOf(session: SessionRecord): SessionSnapshot {
+  return {
+    conversationId: session.conversationId,
+    senderId: session.senderId,
+    providerId: session.providerId,
+    providerOptions: session.providerOptions,
+    sessionState: session.sessionState,
+    metadata: session.metadata,
+  };
+}
+
+/** A new checkpoint record of `session`, parented on its current head. */
+export function newCheckpointRecord(
+  ctx: ServiceContext,
+  session: SessionRecord,
+  kind: CheckpointKind,
+  request: { name?: string | undefined; metadata?: CheckpointRecord['metadata'] | undefined },
+  backendRef: BackendCheckpointRef | null,
+): CheckpointRecord {
+  return {
+    checkpointId: ctx.ids.checkpointId(),
+    runtimeId: session.runtimeId,
+    parentCheckpointId: session.headCheckpointId,
+    kind,
+    name: request.name ?? null,
+    metadata: request.metadata ?? {},
+    createdAtMs: ctx.clock(),
+    session: sessionSnapshotOf(session),
+    backendRef,
+  };
+}
+
+/**
+ * Captures an idle (or paused) runtime as a checkpoint: the session snapshot plus a backend
+ * ref. A clean backend reuses its previous snapshot (no provider call); a paused runtime's
+ * checkpoint reuses its pause snapshot. The checkpoint becomes the runtime's head.
+ */
+export async function checkpointRuntime(
+  ctx: ServiceContext,
+  request: RuntimeCheckpointRequest,
+  scope: OperationScope,
+): Promise<RuntimeCheckpointResult> {
+  return withRuntimeLock(ctx, request.runtime_id, 'exclusive', async () => {
+    const session = await loadSession(ctx, request.runtime_id);
+    scope.providerId = session.providerId;
+    assertNotClosed(session);
+    const leases = new OperationLeases();
+    try {
+      const { ref, reused } =
+        session.status === 'paused' && session.pausedCheckpointId
+          ? { ref: (await loadCheckpoint(ctx, session.pausedCheckpointId)).backendRef, reused: true }
+          : await withLiveBackend(ctx, session, scope, (_, binding) => ctx.backends.checkpoint(binding, request.name, leases));
+      const checkpoint = newCheckpointRecord(ctx, session, 'checkpoint', request, ref);
+      const updated: SessionRecord = { ...session, headCheckpointId: checkpoint.checkpointId };
+      await ctx.store.commit({ checkpoints: [checkpoint], sessions: [updated] });
+      return {
+        checkpoint_id: checkpoint.checkpointId,
+        runtime: toRuntimeRecord(updated),
+        parent_checkpoint_id: checkpoint.parentCheckpointId,
+        created_at_ms: checkpoint.createdAtMs,
+        name: checkpoint.name,
+        metadata: checkpoint.metadata,
+        reused_backend_snapshot: reused,
+      };
+    } finally {
+      leases.releaseAll();
+    }
+  });
+}

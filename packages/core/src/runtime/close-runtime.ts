@@ -1,0 +1,61 @@
+import type { SessionRecord } from '../store/records';
+import type { RuntimeCloseRequest, RuntimeCloseResult } from '../wire/runtime-lifecycle';
+import { loadSession, withRuntimeLock } from './runtime-access';
+import { toRuntimeRecord } from './runtime-view';
+import type { OperationScope, ServiceContext } from './service-context';
+import { deleteUnkeptSnapshots, type SnapshotKey } from './snapshot-keepers';
+
+/**
+ * Closes a runtime: checkout descendants first when `cascade`; then releases the backend (the
+ * provider resource goes when no runtime remains bound to it); then, unless `keep_snapshots`,
+ * deletes every snapshot of its checkpoints that nothing else keeps. Records stay, so lineage
+ * never dangles. Closing a closed runtime retries any snapshot cleanup left over, and
+ * `keep_snapshots:false` on a runtime closed with `keep_snapshots:true` releases its snapshots.
+ */
+export async function closeRuntime(ctx: ServiceContext, request: RuntimeCloseRequest, scope: OperationScope): Promise<RuntimeCloseResult> {
+  return withRuntimeLock(ctx, request.runtime_id, 'exclusive', async () => {
+    let session = await loadSession(ctx, request.runtime_id);
+    scope.providerId = session.providerId;
+    const closedRuntimeIds: string[] = [];
+    const deletedSnapshotIds: string[] = [];
+    if (request.cascade) {
+      for (const child of await ctx.store.listChildSessions(session.runtimeId)) {
+        const result = await closeRuntime(ctx, { ...request, runtime_id: child.runtimeId }, { providerId: null });
+        closedRuntimeIds.push(...result.closed_runtime_ids);
+        deletedSnapshotIds.push(...result.deleted_snapshot_ids);
+      }
+    }
+
+    let releasedBackend = false;
+    const candidates: SnapshotKey[] = [];
+    if (session.status !== 'closed') {
+      if (session.backend) {
+        // A snapshot only the live backend knows (its record was never committed) must not leak.
+        const lastRef = ctx.backends.lastRefOf(session.backend.backendId);
+        if (lastRef?.providerSnapshotId) candidates.push({ providerId: lastRef.providerId, snapshotId: lastRef.providerSnapshotId });
+        releasedBackend = await ctx.backends.release(session.runtimeId, session.backend);
+      }
+      session = closed(session, request.keep_snapshots ?? false, ctx.clock());
+      await ctx.store.commit({ sessions: [session] });
+      closedRuntimeIds.unshift(session.runtimeId);
+    } else if (session.keepSnapshots && request.keep_snapshots === false) {
+      session = { ...session, keepSnapshots: false, updatedAtMs: ctx.clock() };
+      await ctx.store.commit({ sessions: [session] });
+    }
+
+    if (!session.keepSnapshots) {
+      candidates.push(...(await ctx.store.listSnapshotIdsOfRuntime(session.runtimeId)));
+      deletedSnapshotIds.push(...(await deleteUnkeptSnapshots(ctx, candidates)));
+    }
+    return {
+      runtime: toRuntimeRecord(session),
+      released_backend: releasedBackend,
+      deleted_snapshot_ids: deletedSnapshotIds,
+      closed_runtime_ids: closedRuntimeIds,
+    };
+  });
+}
+
+function closed(session: SessionRecord, keepSnapshots: boolean, now: number): SessionRecord {
+  return { ...session, status: 'closed', backend: null, pausedCheckpointId: null, keepSnapshots, updatedAtMs: now };
+}

@@ -1,0 +1,109 @@
+import type { TrackedBackend } from '../backend/tracked-backend';
+import type { ExportedFile } from '../provider/operation-types';
+import type {
+  RuntimeExecRequest,
+  RuntimeExecResult,
+  RuntimeMkdirResult,
+  RuntimePathRequest,
+  RuntimeReadFileResult,
+  RuntimeSearchRequest,
+  RuntimeSearchResult,
+  RuntimeStatResult,
+  RuntimeWriteFileRequest,
+  RuntimeWriteFileResult,
+} from '../wire/data-operations';
+import { loadSession, withLiveBackend, withRuntimeLock } from './runtime-access';
+import type { OperationScope, ServiceContext } from './service-context';
+
+const DEFAULT_SEARCH_LIMIT = 1000;
+
+/** A data operation: shares the runtime's lock, needs an idle runtime with a live backend. */
+async function onBackend<T>(
+  ctx: ServiceContext,
+  runtimeId: string,
+  scope: OperationScope,
+  fn: (backend: TrackedBackend) => Promise<T>,
+): Promise<T> {
+  return withRuntimeLock(ctx, runtimeId, 'shared', async () => {
+    const session = await loadSession(ctx, runtimeId);
+    return withLiveBackend(ctx, session, scope, fn);
+  });
+}
+
+const toBase64 = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+
+export function execRuntime(ctx: ServiceContext, request: RuntimeExecRequest, scope: OperationScope): Promise<RuntimeExecResult> {
+  return onBackend(ctx, request.runtime_id, scope, async (backend) => {
+    const startedAt = performance.now();
+    const result = await backend.exec({
+      command: request.command,
+      timeoutMs: request.timeout_ms ?? ctx.exec.defaultTimeoutMs,
+      maxOutputBytes: ctx.exec.maxOutputBytes,
+      ...(request.shell !== undefined ? { shell: request.shell } : {}),
+      ...(request.cwd !== undefined ? { cwd: request.cwd } : {}),
+      ...(request.env !== undefined ? { env: request.env } : {}),
+    });
+    return {
+      stdout_base64: toBase64(result.stdout),
+      stderr_base64: toBase64(result.stderr),
+      exit_code: result.exitCode,
+      timed_out: result.timedOut,
+      truncated: result.truncated,
+      duration_ms: Math.round((performance.now() - startedAt) * 1000) / 1000,
+    };
+  });
+}
+
+export function readRuntimeFile(ctx: ServiceContext, request: RuntimePathRequest, scope: OperationScope): Promise<RuntimeReadFileResult> {
+  return onBackend(ctx, request.runtime_id, scope, async (backend) => ({
+    content_base64: toBase64(await backend.readBytes(request.path)),
+  }));
+}
+
+export function writeRuntimeFile(
+  ctx: ServiceContext,
+  request: RuntimeWriteFileRequest,
+  scope: OperationScope,
+): Promise<RuntimeWriteFileResult> {
+  // The wire schema has already checked the base64.
+  const content = Buffer.from(request.content_base64, 'base64');
+  return onBackend(ctx, request.runtime_id, scope, (backend) => backend.writeBytes(request.path, content));
+}
+
+export function statRuntimePath(ctx: ServiceContext, request: RuntimePathRequest, scope: OperationScope): Promise<RuntimeStatResult> {
+  return onBackend(ctx, request.runtime_id, scope, async (backend) => {
+    const stat = await backend.stat(request.path);
+    return { exists: stat.exists, kind: stat.kind, size_bytes: stat.sizeBytes, modified_at_ms: stat.modifiedAtMs };
+  });
+}
+
+export function makeRuntimeDirectory(ctx: ServiceContext, request: RuntimePathRequest, scope: OperationScope): Promise<RuntimeMkdirResult> {
+  return onBackend(ctx, request.runtime_id, scope, async (backend) => {
+    await backend.createDirAll(request.path);
+    return { path: request.path };
+  });
+}
+
+export function searchRuntime(ctx: ServiceContext, request: RuntimeSearchRequest, scope: OperationScope): Promise<RuntimeSearchResult> {
+  const limit = request.limit ?? DEFAULT_SEARCH_LIMIT;
+  return onBackend(ctx, request.runtime_id, scope, async (backend) => {
+    const result =
+      request.glob !== undefined
+        ? await backend.glob({ pattern: request.glob, limit, ...(request.base_dir ? { baseDir: request.base_dir } : {}) })
+        : await backend.grep({
+            query: request.grep!.query,
+            mode: request.grep!.mode ?? 'content',
+            limit,
+            ...(request.grep!.base_dir ? { baseDir: request.grep!.base_dir } : {}),
+            ...(request.grep!.include ? { include: request.grep!.include } : {}),
+          });
+    return result.kind === 'paths'
+      ? { paths: result.paths, truncated: result.truncated }
+      : { matches: result.matches, truncated: result.truncated };
+  });
+}
+
+/** Streams a file out; the lock covers opening it, not the transfer. */
+export function exportRuntimeFile(ctx: ServiceContext, request: RuntimePathRequest, scope: OperationScope): Promise<ExportedFile> {
+  return onBackend(ctx, request.runtime_id, scope, (backend) => backend.export(request.path));
+}

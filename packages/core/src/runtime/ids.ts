@@ -1,0 +1,59 @@
+import { randomBytes } from 'node:crypto';
+
+const CHECKOUT_SUFFIX = /:checkout:[0-9a-f]{32}$/;
+
+/** Generates every id the control plane hands out. Injectable so tests can predict ids. */
+export interface IdGenerator {
+  /** `rt_<32hex>`, time-ordered. */
+  runtimeId(): string;
+  /** `rtcp_<32hex>`, time-ordered: id order is creation order. */
+  checkpointId(): string;
+  /** `bkd_<32hex>`. */
+  backendId(): string;
+  /** `bcp_<32hex>`. */
+  backendCheckpointId(): string;
+  /** `<root>:checkout:<32hex>` where root is `sourceRuntimeId` without its checkout suffix. */
+  checkoutChildId(sourceRuntimeId: string): string;
+}
+
+/** The source id with any `:checkout:<hex>` suffix removed, so ids stay bounded however deep the tree. */
+export function checkoutRoot(runtimeId: string): string {
+  return runtimeId.replace(CHECKOUT_SUFFIX, '');
+}
+
+const randomHex = (bytes: number) => randomBytes(bytes).toString('hex');
+
+/**
+ * 32 lowercase hex digits that sort in creation order: 12 of milliseconds, 4 of a counter
+ * within the millisecond, 16 random (the layout of a UUIDv7, without the version bits).
+ */
+export function timeOrderedHexFactory(clock: () => number = Date.now): () => string {
+  let lastMs = 0;
+  let counter = 0;
+  return () => {
+    let ms = clock();
+    if (ms <= lastMs) {
+      counter += 1;
+      ms = lastMs;
+      if (counter > 0xffff) {
+        ms += 1;
+        counter = 0;
+      }
+    } else {
+      counter = 0;
+    }
+    lastMs = ms;
+    return ms.toString(16).padStart(12, '0').slice(-12) + counter.toString(16).padStart(4, '0') + randomHex(8);
+  };
+}
+
+export function createIdGenerator(clock: () => number = Date.now): IdGenerator {
+  const timeOrdered = timeOrderedHexFactory(clock);
+  return {
+    runtimeId: () => `rt_${timeOrdered()}`,
+    checkpointId: () => `rtcp_${timeOrdered()}`,
+    backendId: () => `bkd_${randomHex(16)}`,
+    backendCheckpointId: () => `bcp_${randomHex(16)}`,
+    checkoutChildId: (source) => `${checkoutRoot(source)}:checkout:${randomHex(16)}`,
+  };
+}

@@ -1,0 +1,84 @@
+import { InvalidRequestError } from '../errors/request-errors';
+import { RuntimeClosedError, RuntimeExistsError } from '../errors/runtime-state-errors';
+import type { BackendProviderV1 } from '../provider/backend-provider-v1';
+import type { SessionRecord } from '../store/records';
+import type { RuntimeOpenRequest, RuntimeOpenResult } from '../wire/runtime-lifecycle';
+import { withRuntimeLock } from './runtime-access';
+import { toRuntimeRecord } from './runtime-view';
+import type { OperationScope, ServiceContext } from './service-context';
+
+/**
+ * Opens a runtime and creates its backend. Re-opening an existing id with the same
+ * conversation and sender re-attaches to it unchanged (`created:false`, the seed's resume_session).
+ */
+export async function openRuntime(ctx: ServiceContext, request: RuntimeOpenRequest, scope: OperationScope): Promise<RuntimeOpenResult> {
+  if (request.runtime_id !== undefined) {
+    const existing = await ctx.store.getSession(request.runtime_id);
+    if (existing) return reattach(ctx, existing, request, scope);
+  }
+  const provider = ctx.registry.get(request.provider ?? ctx.defaultProvider);
+  scope.providerId = provider.providerId;
+  const providerOptions = validateProviderOptions(provider, request.provider_options);
+  const runtimeId = request.runtime_id ?? ctx.ids.runtimeId();
+
+  return withRuntimeLock(ctx, runtimeId, 'exclusive', async () => {
+    const raced = await ctx.store.getSession(runtimeId);
+    if (raced) return reattach(ctx, raced, request, scope);
+    const backend = await ctx.backends.create(runtimeId, provider.providerId, providerOptions);
+    const now = ctx.clock();
+    const session: SessionRecord = {
+      runtimeId,
+      conversationId: request.conversation_id,
+      senderId: request.sender_id,
+      status: 'idle',
+      providerId: provider.providerId,
+      providerOptions,
+      backend,
+      sessionState: request.session_state ?? null,
+      metadata: request.metadata ?? {},
+      parentRuntimeId: null,
+      forkedFromCheckpointId: null,
+      headCheckpointId: null,
+      pausedCheckpointId: null,
+      lastError: null,
+      keepSnapshots: false,
+      createdAtMs: now,
+      updatedAtMs: now,
+    };
+    try {
+      await ctx.store.commit({ sessions: [session] });
+    } catch (error) {
+      await ctx.backends.release(runtimeId, backend).catch(() => {});
+      throw error;
+    }
+    return { runtime: toRuntimeRecord(session), created: true };
+  });
+}
+
+function reattach(ctx: ServiceContext, existing: SessionRecord, request: RuntimeOpenRequest, scope: OperationScope): RuntimeOpenResult {
+  scope.providerId = existing.providerId;
+  if (existing.conversationId !== request.conversation_id || existing.senderId !== request.sender_id) {
+    throw new RuntimeExistsError(existing.runtimeId);
+  }
+  if (existing.status === 'closed') throw new RuntimeClosedError(existing.runtimeId);
+  return { runtime: toRuntimeRecord(existing, ctx.locks), created: false };
+}
+
+function validateProviderOptions(provider: BackendProviderV1, options: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (!provider.runtimeOptionsSchema) {
+    if (options && Object.keys(options).length > 0) {
+      throw new InvalidRequestError(`provider ${provider.providerId} accepts no provider_options`, {
+        provider: provider.providerId,
+      });
+    }
+    return {};
+  }
+  const parsed = provider.runtimeOptionsSchema.safeParse(options ?? {});
+  if (!parsed.success) {
+    throw new InvalidRequestError(`invalid provider_options for ${provider.providerId}`, {
+      provider: provider.providerId,
+      issues: parsed.error.issues,
+    });
+  }
+  return parsed.data;
+}

@@ -1,0 +1,70 @@
+import { OperationLeases } from '../backend/snapshot-guard';
+import { ProviderError, UnsupportedBackendError } from '../errors/provider-errors';
+import { RuntimePausedError } from '../errors/runtime-state-errors';
+import { providerCapabilities } from '../provider/capabilities';
+import type { SessionRecord } from '../store/records';
+import type { RuntimePauseRequest, RuntimePauseResult } from '../wire/checkpoints';
+import { newCheckpointRecord } from './checkpoint-runtime';
+import { assertNotClosed, loadSession, withLiveBackend, withRuntimeLock } from './runtime-access';
+import { toRuntimeRecord } from './runtime-view';
+import type { OperationScope, ServiceContext } from './service-context';
+
+/**
+ * Snapshots an idle runtime (or reuses its clean snapshot), releases the live backend and
+ * records the pause checkpoint resume will start from. A provider without snapshot support is
+ * refused before anything happens. If the release fails, a snapshot made for this pause is
+ * deleted again and the runtime stays idle and bound to its backend: never "paused but the
+ * sandbox still running and unbound".
+ */
+export async function pauseRuntime(ctx: ServiceContext, request: RuntimePauseRequest, scope: OperationScope): Promise<RuntimePauseResult> {
+  return withRuntimeLock(ctx, request.runtime_id, 'exclusive', async () => {
+    const session = await loadSession(ctx, request.runtime_id);
+    scope.providerId = session.providerId;
+    assertNotClosed(session);
+    if (session.status === 'paused') throw new RuntimePausedError(session.runtimeId);
+    const provider = ctx.registry.get(session.providerId);
+    if (!providerCapabilities(provider).pause) throw new UnsupportedBackendError(provider.providerId, 'pause');
+
+    const leases = new OperationLeases();
+    try {
+      const { ref } = await withLiveBackend(ctx, session, scope, async (_, binding) => {
+        const outcome = await ctx.backends.checkpoint(binding, request.name, leases);
+        try {
+          await ctx.backends.release(session.runtimeId, binding);
+        } catch (error) {
+          if (!outcome.reused && outcome.ref.providerSnapshotId) {
+            await ctx.backends.deleteSnapshot(outcome.ref.providerId, outcome.ref.providerSnapshotId).catch(() => {});
+          }
+          throw new ProviderError(
+            session.providerId,
+            'release',
+            `pause could not release the live backend, so the runtime stays idle and usable: ${(error as Error).message}`,
+            error,
+          );
+        }
+        return outcome;
+      });
+      const checkpoint = newCheckpointRecord(ctx, session, 'pause', request, ref);
+      const paused: SessionRecord = {
+        ...session,
+        status: 'paused',
+        backend: null,
+        headCheckpointId: checkpoint.checkpointId,
+        pausedCheckpointId: checkpoint.checkpointId,
+        lastError: null,
+        updatedAtMs: checkpoint.createdAtMs,
+      };
+      await ctx.store.commit({ checkpoints: [checkpoint], sessions: [paused] });
+      return {
+        runtime: toRuntimeRecord(paused),
+        checkpoint_id: checkpoint.checkpointId,
+        parent_checkpoint_id: checkpoint.parentCheckpointId,
+        created_at_ms: checkpoint.createdAtMs,
+        name: checkpoint.name,
+        metadata: checkpoint.metadata,
+      };
+    } finally {
+      leases.releaseAll();
+    }
+  });
+}

@@ -1,0 +1,44 @@
+import { OperationLeases } from '../backend/snapshot-guard';
+import { RuntimeNotPausedError } from '../errors/runtime-state-errors';
+import type { SessionRecord } from '../store/records';
+import type { RuntimeResumeRequest, RuntimeResumeResult } from '../wire/checkpoints';
+import { backendFromCheckpoint } from './backend-from-checkpoint';
+import { assertNotClosed, loadCheckpoint, loadSession, withRuntimeLock } from './runtime-access';
+import { toRuntimeRecord } from './runtime-view';
+import type { OperationScope, ServiceContext } from './service-context';
+
+/**
+ * Restores a paused runtime under the same id: a new backend from the pause checkpoint, status
+ * idle. On failure the runtime stays paused and resumable.
+ */
+export async function resumeRuntime(ctx: ServiceContext, request: RuntimeResumeRequest, scope: OperationScope): Promise<RuntimeResumeResult> {
+  return withRuntimeLock(ctx, request.runtime_id, 'exclusive', async () => {
+    const session = await loadSession(ctx, request.runtime_id);
+    scope.providerId = session.providerId;
+    assertNotClosed(session);
+    if (session.status !== 'paused' || !session.pausedCheckpointId) throw new RuntimeNotPausedError(session.runtimeId);
+    const checkpoint = await loadCheckpoint(ctx, session.pausedCheckpointId);
+    const leases = new OperationLeases();
+    try {
+      const backend = await backendFromCheckpoint(ctx, checkpoint, session.runtimeId, leases);
+      const resumed: SessionRecord = {
+        ...session,
+        status: 'idle',
+        backend,
+        pausedCheckpointId: null,
+        metadata: { ...session.metadata, ...request.metadata },
+        lastError: null,
+        updatedAtMs: ctx.clock(),
+      };
+      try {
+        await ctx.store.commit({ sessions: [resumed] });
+      } catch (error) {
+        if (backend) await ctx.backends.release(session.runtimeId, backend).catch(() => {});
+        throw error;
+      }
+      return { runtime: toRuntimeRecord(resumed) };
+    } finally {
+      leases.releaseAll();
+    }
+  });
+}

@@ -1,0 +1,66 @@
+import type { TrackedBackend } from '../backend/tracked-backend';
+import { BackendGoneError } from '../errors/provider-errors';
+import { CheckpointNotFoundError, RuntimeNotFoundError } from '../errors/not-found-errors';
+import { RuntimeClosedError, RuntimeFailedError, RuntimePausedError } from '../errors/runtime-state-errors';
+import type { BackendBinding, CheckpointRecord, SessionRecord } from '../store/records';
+import type { OperationScope, ServiceContext } from './service-context';
+
+export async function loadSession(ctx: ServiceContext, runtimeId: string): Promise<SessionRecord> {
+  const session = await ctx.store.getSession(runtimeId);
+  if (!session) throw new RuntimeNotFoundError(runtimeId);
+  return session;
+}
+
+export async function loadCheckpoint(ctx: ServiceContext, checkpointId: string): Promise<CheckpointRecord> {
+  const checkpoint = await ctx.store.getCheckpoint(checkpointId);
+  if (!checkpoint) throw new CheckpointNotFoundError(checkpointId);
+  return checkpoint;
+}
+
+/** Runs `fn` holding the runtime's lock; throws SessionBusyError at once on conflict. */
+export async function withRuntimeLock<T>(
+  ctx: ServiceContext,
+  runtimeId: string,
+  mode: 'shared' | 'exclusive',
+  fn: () => Promise<T>,
+): Promise<T> {
+  const release = mode === 'shared' ? ctx.locks.acquireShared(runtimeId) : ctx.locks.acquireExclusive(runtimeId);
+  try {
+    return await fn();
+  } finally {
+    release();
+  }
+}
+
+export function assertNotClosed(session: SessionRecord): void {
+  if (session.status === 'closed') throw new RuntimeClosedError(session.runtimeId);
+}
+
+/**
+ * Runs `fn` with the live backend of an idle runtime, re-attaching after a restart. When the
+ * provider resource has vanished (at attach or mid-operation), records the runtime as `failed`
+ * with what was lost and raises RuntimeFailedError: a runtime is never left bound to a dead backend.
+ */
+export async function withLiveBackend<T>(
+  ctx: ServiceContext,
+  session: SessionRecord,
+  scope: OperationScope,
+  fn: (backend: TrackedBackend, binding: BackendBinding) => Promise<T>,
+): Promise<T> {
+  scope.providerId = session.providerId;
+  assertNotClosed(session);
+  if (session.status === 'paused') throw new RuntimePausedError(session.runtimeId);
+  if (session.status === 'failed') throw new RuntimeFailedError(session.runtimeId, session.lastError ?? 'backend lost');
+  const binding = session.backend;
+  if (!binding) throw new RuntimeFailedError(session.runtimeId, 'the runtime has no backend');
+  try {
+    return await fn(await ctx.backends.backendOf(binding), binding);
+  } catch (error) {
+    if (!BackendGoneError.isInstance(error)) throw error;
+    const reason = `its ${session.providerId} backend is gone (${error.message})`;
+    await ctx.store.commit({
+      sessions: [{ ...session, status: 'failed', lastError: reason, updatedAtMs: ctx.clock() }],
+    });
+    throw new RuntimeFailedError(session.runtimeId, reason);
+  }
+}

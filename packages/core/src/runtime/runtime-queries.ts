@@ -1,0 +1,76 @@
+import type { SessionRecord } from '../store/records';
+import type { CheckpointListQuery, CheckpointListResult, CheckpointView } from '../wire/checkpoints';
+import type {
+  RuntimeDetail,
+  RuntimeListQuery,
+  RuntimeListResult,
+  RuntimeUpdateRequest,
+  RuntimeUpdateResult,
+} from '../wire/runtime-lifecycle';
+import { assertNotClosed, loadCheckpoint, loadSession, withRuntimeLock } from './runtime-access';
+import { toCheckpointView, toRuntimeDetail, toRuntimeRecord } from './runtime-view';
+import type { ServiceContext } from './service-context';
+
+const DEFAULT_PAGE_LIMIT = 50;
+
+export async function getRuntime(ctx: ServiceContext, runtimeId: string): Promise<RuntimeDetail> {
+  return toRuntimeDetail(await loadSession(ctx, runtimeId), ctx.locks);
+}
+
+/** Runtimes ordered by id. `status: running` lists idle runtimes with an operation in flight. */
+export async function listRuntimes(ctx: ServiceContext, query: RuntimeListQuery): Promise<RuntimeListResult> {
+  const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
+  if (query.status === 'running') {
+    const held = ctx.locks
+      .heldRuntimeIds()
+      .sort()
+      .filter((id) => query.cursor === undefined || id > query.cursor);
+    const sessions = (await Promise.all(held.map((id) => ctx.store.getSession(id)))).filter(
+      (session): session is SessionRecord => session?.status === 'idle',
+    );
+    const page = sessions.slice(0, limit);
+    return {
+      runtimes: page.map((session) => toRuntimeRecord(session, ctx.locks)),
+      next_cursor: sessions.length > limit ? (page.at(-1)?.runtimeId ?? null) : null,
+    };
+  }
+  const page = await ctx.store.listSessions({
+    limit,
+    ...(query.status ? { status: query.status } : {}),
+    ...(query.cursor ? { cursor: query.cursor } : {}),
+  });
+  return { runtimes: page.items.map((session) => toRuntimeRecord(session, ctx.locks)), next_cursor: page.nextCursor };
+}
+
+/** Replaces session_state and/or metadata. A control operation: fails fast while another runs. */
+export async function updateRuntime(ctx: ServiceContext, request: RuntimeUpdateRequest): Promise<RuntimeUpdateResult> {
+  return withRuntimeLock(ctx, request.runtime_id, 'exclusive', async () => {
+    const session = await loadSession(ctx, request.runtime_id);
+    assertNotClosed(session);
+    const updated: SessionRecord = {
+      ...session,
+      ...(request.session_state !== undefined ? { sessionState: request.session_state } : {}),
+      ...(request.metadata !== undefined ? { metadata: request.metadata } : {}),
+      updatedAtMs: ctx.clock(),
+    };
+    await ctx.store.commit({ sessions: [updated] });
+    return { runtime: toRuntimeRecord(updated) };
+  });
+}
+
+export async function listCheckpoints(
+  ctx: ServiceContext,
+  runtimeId: string,
+  query: CheckpointListQuery,
+): Promise<CheckpointListResult> {
+  await loadSession(ctx, runtimeId);
+  const page = await ctx.store.listCheckpoints(runtimeId, {
+    limit: query.limit ?? DEFAULT_PAGE_LIMIT,
+    ...(query.cursor ? { cursor: query.cursor } : {}),
+  });
+  return { checkpoints: page.items.map(toCheckpointView), next_cursor: page.nextCursor };
+}
+
+export async function getCheckpoint(ctx: ServiceContext, checkpointId: string): Promise<CheckpointView> {
+  return toCheckpointView(await loadCheckpoint(ctx, checkpointId));
+}

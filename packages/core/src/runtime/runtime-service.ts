@@ -1,0 +1,207 @@
+import { BackendManager } from '../backend/backend-manager';
+import { ProviderCalls, type ProviderCallEvent } from '../backend/provider-calls';
+import { SnapshotGuard } from '../backend/snapshot-guard';
+import { RuntimectlError } from '../errors/runtimectl-error';
+import type { BackendProviderV1 } from '../provider/backend-provider-v1';
+import { providerCapabilities } from '../provider/capabilities';
+import type { ExportedFile } from '../provider/operation-types';
+import { ProviderRegistry } from '../provider/provider-registry';
+import type { RuntimeStore } from '../store/runtime-store';
+import type * as wire from '../wire';
+import { checkoutRuntime } from './checkout-runtime';
+import { checkpointRuntime } from './checkpoint-runtime';
+import { closeRuntime } from './close-runtime';
+import * as data from './data-operations';
+import { deleteCheckpointSnapshot } from './delete-snapshot';
+import { forkRuntime } from './fork-runtime';
+import { createIdGenerator, type IdGenerator } from './ids';
+import { openRuntime } from './open-runtime';
+import { pauseRuntime } from './pause-runtime';
+import { resumeRuntime } from './resume-runtime';
+import { RuntimeLocks } from './runtime-locks';
+import * as queries from './runtime-queries';
+import type { ExecSettings, OperationScope, ServiceContext } from './service-context';
+
+export interface OperationEvent {
+  operation: string;
+  /** The provider the operation used, when it got that far. */
+  providerId: string | null;
+  /** 'ok' or the error code it ended with. */
+  outcome: string;
+  durationMs: number;
+}
+
+/** Hooks for metrics and tracing. They must not throw. */
+export interface RuntimeServiceObserver {
+  providerCall?(event: ProviderCallEvent): void;
+  operation?(event: OperationEvent): void;
+}
+
+export interface RuntimeServiceOptions {
+  store: RuntimeStore;
+  providers: ProviderRegistry | BackendProviderV1[];
+  /** Provider used by `open` when the request names none. */
+  defaultProvider: string;
+  /** Ownership label put on provider resources (reconciliation finds its own by it). */
+  installationId?: string;
+  clock?: () => number;
+  ids?: IdGenerator;
+  timeouts?: Partial<{ controlMs: number; operationMs: number; execGraceMs: number }>;
+  exec?: Partial<ExecSettings>;
+  observer?: RuntimeServiceObserver;
+}
+
+const DEFAULT_TIMEOUTS = { controlMs: 120_000, operationMs: 60_000, execGraceMs: 30_000 };
+const DEFAULT_EXEC: ExecSettings = { defaultTimeoutMs: 300_000, maxOutputBytes: 1024 * 1024 };
+
+/**
+ * The runtime control plane: open, query and update runtimes, operate on their backends, and
+ * checkpoint / check out / pause / resume / close them, by runtime_id and checkpoint_id only.
+ * Requests and results are the wire shapes of `@runtimectl/core`'s schemas (already validated).
+ */
+export class RuntimeService {
+  readonly #ctx: ServiceContext;
+  readonly #observer: RuntimeServiceObserver;
+
+  constructor(options: RuntimeServiceOptions) {
+    const registry = options.providers instanceof ProviderRegistry ? options.providers : new ProviderRegistry(options.providers);
+    registry.get(options.defaultProvider);
+    const clock = options.clock ?? Date.now;
+    const ids = options.ids ?? createIdGenerator(clock);
+    const guard = new SnapshotGuard();
+    this.#observer = options.observer ?? {};
+    const calls = new ProviderCalls((event) => this.#observer.providerCall?.(event));
+    const backends = new BackendManager({
+      registry,
+      sessions: options.store,
+      calls,
+      guard,
+      ids,
+      clock,
+      timeouts: { ...DEFAULT_TIMEOUTS, ...options.timeouts },
+      installationId: options.installationId ?? 'runtimectl',
+    });
+    this.#ctx = {
+      store: options.store,
+      registry,
+      backends,
+      locks: new RuntimeLocks(),
+      guard,
+      ids,
+      clock,
+      defaultProvider: options.defaultProvider,
+      exec: { ...DEFAULT_EXEC, ...options.exec },
+    };
+  }
+
+  providers(): wire.ProviderListResult {
+    return {
+      providers: this.#ctx.registry.list().map((provider) => ({
+        provider: provider.providerId,
+        capabilities: providerCapabilities(provider),
+      })),
+    };
+  }
+
+  open(request: wire.RuntimeOpenRequest): Promise<wire.RuntimeOpenResult> {
+    return this.#run('open', (scope) => openRuntime(this.#ctx, request, scope));
+  }
+
+  get(runtimeId: string): Promise<wire.RuntimeDetail> {
+    return this.#run('get', () => queries.getRuntime(this.#ctx, runtimeId));
+  }
+
+  list(query: wire.RuntimeListQuery = {}): Promise<wire.RuntimeListResult> {
+    return this.#run('list', () => queries.listRuntimes(this.#ctx, query));
+  }
+
+  update(request: wire.RuntimeUpdateRequest): Promise<wire.RuntimeUpdateResult> {
+    return this.#run('update', () => queries.updateRuntime(this.#ctx, request));
+  }
+
+  exec(request: wire.RuntimeExecRequest): Promise<wire.RuntimeExecResult> {
+    return this.#run('exec', (scope) => data.execRuntime(this.#ctx, request, scope));
+  }
+
+  readFile(request: wire.RuntimePathRequest): Promise<wire.RuntimeReadFileResult> {
+    return this.#run('read_file', (scope) => data.readRuntimeFile(this.#ctx, request, scope));
+  }
+
+  writeFile(request: wire.RuntimeWriteFileRequest): Promise<wire.RuntimeWriteFileResult> {
+    return this.#run('write_file', (scope) => data.writeRuntimeFile(this.#ctx, request, scope));
+  }
+
+  stat(request: wire.RuntimePathRequest): Promise<wire.RuntimeStatResult> {
+    return this.#run('stat', (scope) => data.statRuntimePath(this.#ctx, request, scope));
+  }
+
+  mkdir(request: wire.RuntimePathRequest): Promise<wire.RuntimeMkdirResult> {
+    return this.#run('mkdir', (scope) => data.makeRuntimeDirectory(this.#ctx, request, scope));
+  }
+
+  search(request: wire.RuntimeSearchRequest): Promise<wire.RuntimeSearchResult> {
+    return this.#run('search', (scope) => data.searchRuntime(this.#ctx, request, scope));
+  }
+
+  export(request: wire.RuntimeExportRequest): Promise<ExportedFile> {
+    return this.#run('export', (scope) => data.exportRuntimeFile(this.#ctx, request, scope));
+  }
+
+  checkpoint(request: wire.RuntimeCheckpointRequest): Promise<wire.RuntimeCheckpointResult> {
+    return this.#run('checkpoint', (scope) => checkpointRuntime(this.#ctx, request, scope));
+  }
+
+  listCheckpoints(runtimeId: string, query: wire.CheckpointListQuery = {}): Promise<wire.CheckpointListResult> {
+    return this.#run('list_checkpoints', () => queries.listCheckpoints(this.#ctx, runtimeId, query));
+  }
+
+  getCheckpoint(checkpointId: string): Promise<wire.CheckpointView> {
+    return this.#run('get_checkpoint', () => queries.getCheckpoint(this.#ctx, checkpointId));
+  }
+
+  checkout(request: wire.RuntimeCheckoutRequest): Promise<wire.RuntimeCheckoutResult> {
+    return this.#run('checkout', (scope) => checkoutRuntime(this.#ctx, request, scope));
+  }
+
+  pause(request: wire.RuntimePauseRequest): Promise<wire.RuntimePauseResult> {
+    return this.#run('pause', (scope) => pauseRuntime(this.#ctx, request, scope));
+  }
+
+  resume(request: wire.RuntimeResumeRequest): Promise<wire.RuntimeResumeResult> {
+    return this.#run('resume', (scope) => resumeRuntime(this.#ctx, request, scope));
+  }
+
+  close(request: wire.RuntimeCloseRequest): Promise<wire.RuntimeCloseResult> {
+    return this.#run('close', (scope) => closeRuntime(this.#ctx, request, scope));
+  }
+
+  deleteCheckpointSnapshot(
+    request: wire.RuntimeCheckpointSnapshotDeleteRequest,
+  ): Promise<wire.RuntimeCheckpointSnapshotDeleteResult> {
+    return this.#run('delete_snapshot', (scope) => deleteCheckpointSnapshot(this.#ctx, request, scope));
+  }
+
+  /** Compatibility: checkpoint → checkout in one call (no HTTP route). */
+  fork(request: wire.SessionForkRequest): Promise<wire.SessionForkResult> {
+    return this.#run('fork', (scope) => forkRuntime(this.#ctx, request, scope));
+  }
+
+  /** Ids of backends live in this process (invariant checks, metrics). */
+  liveBackendIds(): string[] {
+    return this.#ctx.backends.liveBackendIds();
+  }
+
+  async #run<T>(operation: string, fn: (scope: OperationScope) => Promise<T>): Promise<T> {
+    const scope: OperationScope = { providerId: null };
+    const startedAt = performance.now();
+    let outcome = 'ok';
+    try {
+      return await fn(scope);
+    } catch (error) {
+      outcome = RuntimectlError.isInstance(error) ? error.code : 'internal';
+      throw error;
+    } finally {
+      this.#observer.operation?.({ operation, providerId: scope.providerId, outcome, durationMs: performance.now() - startedAt });
+    }
+  }
+}

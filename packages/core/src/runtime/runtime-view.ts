@@ -1,0 +1,48 @@
+import type { CheckpointRecord, SessionRecord } from '../store/records';
+import type { CheckpointView } from '../wire/checkpoints';
+import type { RuntimeRecord } from '../wire/common';
+import type { RuntimeDetail } from '../wire/runtime-lifecycle';
+import type { RuntimeLocks } from './runtime-locks';
+
+/**
+ * The public RuntimeRecord. Given the locks, an idle runtime with an operation in flight reads
+ * `running`; operations describing their own outcome pass none and report the settled status.
+ */
+export function toRuntimeRecord(session: SessionRecord, locks?: RuntimeLocks): RuntimeRecord {
+  return {
+    runtime_id: session.runtimeId,
+    conversation_id: session.conversationId,
+    sender_id: session.senderId,
+    status: session.status === 'idle' && locks?.isHeld(session.runtimeId) ? 'running' : session.status,
+    created_at_ms: session.createdAtMs,
+    updated_at_ms: session.updatedAtMs,
+  };
+}
+
+export function toRuntimeDetail(session: SessionRecord, locks: RuntimeLocks): RuntimeDetail {
+  return {
+    runtime: toRuntimeRecord(session, locks),
+    provider: session.providerId,
+    head_checkpoint_id: session.headCheckpointId,
+    paused_checkpoint_id: session.pausedCheckpointId,
+    parent_runtime_id: session.parentRuntimeId,
+    forked_from_checkpoint_id: session.forkedFromCheckpointId,
+    metadata: session.metadata,
+    session_state: session.sessionState,
+    last_error: session.lastError,
+  };
+}
+
+export function toCheckpointView(checkpoint: CheckpointRecord): CheckpointView {
+  return {
+    checkpoint_id: checkpoint.checkpointId,
+    runtime_id: checkpoint.runtimeId,
+    parent_checkpoint_id: checkpoint.parentCheckpointId,
+    kind: checkpoint.kind,
+    name: checkpoint.name,
+    metadata: checkpoint.metadata,
+    created_at_ms: checkpoint.createdAtMs,
+    provider: checkpoint.backendRef?.providerId ?? null,
+    has_provider_snapshot: Boolean(checkpoint.backendRef?.providerSnapshotId),
+  };
+}

@@ -1,0 +1,70 @@
+import picomatch from 'picomatch';
+import type { GrepLineMatch, SearchResult } from '../provider/operation-types';
+
+/**
+ * The one definition of glob and grep answers, so every provider gives the same results for
+ * the same tree. Paths are relative to the workspace root with POSIX separators; `baseDir` is
+ * workspace-relative too ('' for the root). Patterns match paths relative to `baseDir`, dotfiles
+ * included. Results are sorted; `limit` cuts them and sets `truncated`.
+ */
+export interface SearchTree {
+  /** Every regular file under the workspace-relative `baseDir`, workspace-relative. */
+  listFiles(baseDir: string): Promise<string[]>;
+  readFile(path: string): Promise<Uint8Array>;
+}
+
+const MAX_LINE_CHARS = 1000;
+const BINARY_SNIFF_BYTES = 8000;
+
+function underBase(files: string[], baseDir: string, pattern: string | undefined): string[] {
+  const prefix = baseDir === '' ? '' : `${baseDir}/`;
+  const isMatch = pattern === undefined ? () => true : picomatch(pattern, { dot: true });
+  return files
+    .filter((file) => file.startsWith(prefix) && isMatch(file.slice(prefix.length)))
+    .sort();
+}
+
+export async function globFiles(tree: SearchTree, baseDir: string, pattern: string, limit: number): Promise<SearchResult> {
+  const matched = underBase(await tree.listFiles(baseDir), baseDir, pattern);
+  return { kind: 'paths', paths: matched.slice(0, limit), truncated: matched.length > limit };
+}
+
+/** Binary files (a NUL byte in their first 8,000 bytes) are skipped, as grep's -I does. */
+export async function grepFiles(
+  tree: SearchTree,
+  baseDir: string,
+  request: { query: string; include?: string; mode: 'content' | 'files_with_matches'; limit: number },
+): Promise<SearchResult> {
+  const files = underBase(await tree.listFiles(baseDir), baseDir, request.include);
+  const paths: string[] = [];
+  const matches: GrepLineMatch[] = [];
+  let truncated = false;
+  for (const path of files) {
+    const bytes = await tree.readFile(path);
+    if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) continue;
+    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+    if (!text.includes(request.query)) continue;
+    if (request.mode === 'files_with_matches') {
+      if (paths.length === request.limit) {
+        truncated = true;
+        break;
+      }
+      paths.push(path);
+      continue;
+    }
+    const lines = text.split('\n');
+    for (let index = 0; index < lines.length; index += 1) {
+      const line = lines[index]!;
+      if (!line.includes(request.query)) continue;
+      if (matches.length === request.limit) {
+        truncated = true;
+        break;
+      }
+      matches.push({ path, line: index + 1, text: line.slice(0, MAX_LINE_CHARS) });
+    }
+    if (truncated) break;
+  }
+  return request.mode === 'files_with_matches'
+    ? { kind: 'paths', paths, truncated }
+    : { kind: 'matches', matches, truncated };
+}

@@ -1,0 +1,142 @@
+import type { CheckpointRecord, SessionRecord } from './records';
+import type {
+  CheckpointListQuery,
+  Page,
+  RuntimeStore,
+  SessionListQuery,
+  StoreBatch,
+} from './runtime-store';
+
+const copy = <T>(value: T): T => structuredClone(value);
+const snapshotKey = (providerId: string, snapshotId: string) => `${providerId}\u0000${snapshotId}`;
+
+/** Adds `value` to the set at `key` of `index`, creating it. */
+function addTo(index: Map<string, Set<string>>, key: string, value: string): void {
+  const set = index.get(key) ?? new Set<string>();
+  set.add(value);
+  index.set(key, set);
+}
+
+function removeFrom(index: Map<string, Set<string>>, key: string, value: string): void {
+  const set = index.get(key);
+  if (!set) return;
+  set.delete(value);
+  if (set.size === 0) index.delete(key);
+}
+
+/** Process-local store: the seed's v1 behaviour. Everything is lost when the process exits. */
+export class MemoryRuntimeStore implements RuntimeStore {
+  readonly #sessions = new Map<string, SessionRecord>();
+  readonly #checkpoints = new Map<string, CheckpointRecord>();
+  readonly #childrenByParent = new Map<string, Set<string>>();
+  readonly #sessionsBySourceSnapshot = new Map<string, Set<string>>();
+  readonly #sessionsByBackend = new Map<string, Set<string>>();
+  readonly #checkpointsByRuntime = new Map<string, Set<string>>();
+  readonly #checkpointsBySnapshot = new Map<string, Set<string>>();
+
+  async getSession(runtimeId: string): Promise<SessionRecord | undefined> {
+    const record = this.#sessions.get(runtimeId);
+    return record && copy(record);
+  }
+
+  async listSessions(query: SessionListQuery): Promise<Page<SessionRecord>> {
+    const ids = [...this.#sessions.keys()].sort();
+    const matching = ids
+      .filter((id) => query.cursor === undefined || id > query.cursor)
+      .map((id) => this.#sessions.get(id)!)
+      .filter((record) => query.status === undefined || record.status === query.status);
+    return page(matching, query.limit, (record) => record.runtimeId);
+  }
+
+  async listChildSessions(runtimeId: string): Promise<SessionRecord[]> {
+    return this.#lookup(this.#sessions, this.#childrenByParent.get(runtimeId));
+  }
+
+  async listSessionsBySourceSnapshot(providerId: string, snapshotId: string): Promise<SessionRecord[]> {
+    return this.#lookup(this.#sessions, this.#sessionsBySourceSnapshot.get(snapshotKey(providerId, snapshotId)));
+  }
+
+  async listSessionsByBackend(backendId: string): Promise<SessionRecord[]> {
+    return this.#lookup(this.#sessions, this.#sessionsByBackend.get(backendId));
+  }
+
+  async getCheckpoint(checkpointId: string): Promise<CheckpointRecord | undefined> {
+    const record = this.#checkpoints.get(checkpointId);
+    return record && copy(record);
+  }
+
+  async listCheckpoints(runtimeId: string, query: CheckpointListQuery): Promise<Page<CheckpointRecord>> {
+    const ids = [...(this.#checkpointsByRuntime.get(runtimeId) ?? [])].sort().reverse();
+    const matching = ids
+      .filter((id) => query.cursor === undefined || id < query.cursor)
+      .map((id) => this.#checkpoints.get(id)!);
+    return page(matching, query.limit, (record) => record.checkpointId);
+  }
+
+  async listCheckpointsBySnapshot(providerId: string, snapshotId: string): Promise<CheckpointRecord[]> {
+    return this.#lookup(this.#checkpoints, this.#checkpointsBySnapshot.get(snapshotKey(providerId, snapshotId)));
+  }
+
+  async listSnapshotIdsOfRuntime(runtimeId: string): Promise<Array<{ providerId: string; snapshotId: string }>> {
+    const found = new Map<string, { providerId: string; snapshotId: string }>();
+    for (const id of this.#checkpointsByRuntime.get(runtimeId) ?? []) {
+      const ref = this.#checkpoints.get(id)?.backendRef;
+      if (ref?.providerSnapshotId) {
+        found.set(snapshotKey(ref.providerId, ref.providerSnapshotId), {
+          providerId: ref.providerId,
+          snapshotId: ref.providerSnapshotId,
+        });
+      }
+    }
+    return [...found.values()];
+  }
+
+  async commit(batch: StoreBatch): Promise<void> {
+    // Copy first so a bad record cannot leave the batch half applied.
+    const sessions = (batch.sessions ?? []).map(copy);
+    const checkpoints = (batch.checkpoints ?? []).map(copy);
+    for (const record of sessions) this.#putSession(record);
+    for (const record of checkpoints) this.#putCheckpoint(record);
+  }
+
+  async close(): Promise<void> {}
+
+  #putSession(record: SessionRecord): void {
+    const previous = this.#sessions.get(record.runtimeId);
+    if (previous?.parentRuntimeId) removeFrom(this.#childrenByParent, previous.parentRuntimeId, record.runtimeId);
+    if (previous?.backend) {
+      removeFrom(this.#sessionsByBackend, previous.backend.backendId, record.runtimeId);
+      const source = previous.backend.sourceSnapshotId;
+      if (source) removeFrom(this.#sessionsBySourceSnapshot, snapshotKey(previous.backend.providerId, source), record.runtimeId);
+    }
+    this.#sessions.set(record.runtimeId, record);
+    if (record.parentRuntimeId) addTo(this.#childrenByParent, record.parentRuntimeId, record.runtimeId);
+    if (record.backend) addTo(this.#sessionsByBackend, record.backend.backendId, record.runtimeId);
+    if (record.backend?.sourceSnapshotId) {
+      addTo(this.#sessionsBySourceSnapshot, snapshotKey(record.backend.providerId, record.backend.sourceSnapshotId), record.runtimeId);
+    }
+  }
+
+  #putCheckpoint(record: CheckpointRecord): void {
+    const previousRef = this.#checkpoints.get(record.checkpointId)?.backendRef;
+    if (previousRef?.providerSnapshotId) {
+      removeFrom(this.#checkpointsBySnapshot, snapshotKey(previousRef.providerId, previousRef.providerSnapshotId), record.checkpointId);
+    }
+    this.#checkpoints.set(record.checkpointId, record);
+    addTo(this.#checkpointsByRuntime, record.runtimeId, record.checkpointId);
+    const ref = record.backendRef;
+    if (ref?.providerSnapshotId) {
+      addTo(this.#checkpointsBySnapshot, snapshotKey(ref.providerId, ref.providerSnapshotId), record.checkpointId);
+    }
+  }
+
+  #lookup<T>(records: Map<string, T>, ids: Set<string> | undefined): T[] {
+    return [...(ids ?? [])].sort().map((id) => copy(records.get(id)!));
+  }
+}
+
+function page<T>(ordered: T[], limit: number, idOf: (item: T) => string): Page<T> {
+  const items = ordered.slice(0, limit).map(copy);
+  const last = items.at(-1);
+  return { items, nextCursor: ordered.length > limit && last ? idOf(last) : null };
+}

@@ -1,0 +1,74 @@
+import type { BackendResource } from '../provider/backend-provider-v1';
+import type { JsonValue, Metadata } from '../wire/common';
+import type { CheckpointKind } from '../wire/checkpoints';
+
+/** Statuses a store holds. `running` is never stored: it is derived from the in-process lock. */
+export type StoredRuntimeStatus = 'idle' | 'paused' | 'failed' | 'closed';
+
+/** Which live provider backend carries a runtime. Internal: never on the wire. */
+export interface BackendBinding {
+  backendId: string;
+  providerId: string;
+  resource: BackendResource;
+  /** The provider snapshot the backend was created from (checkout/resume); keeps it alive. */
+  sourceSnapshotId: string | null;
+}
+
+/** The runtime as stored (the seed's SessionRecord; v1: runtime id == session id). */
+export interface SessionRecord {
+  runtimeId: string;
+  conversationId: string;
+  senderId: string;
+  status: StoredRuntimeStatus;
+  providerId: string;
+  providerOptions: Record<string, unknown>;
+  backend: BackendBinding | null;
+  sessionState: JsonValue;
+  metadata: Metadata;
+  parentRuntimeId: string | null;
+  forkedFromCheckpointId: string | null;
+  /** The runtime's latest checkpoint: the parent of its next one. */
+  headCheckpointId: string | null;
+  /** Set while paused: the pause checkpoint resume starts from. */
+  pausedCheckpointId: string | null;
+  lastError: string | null;
+  /** Closed with keep_snapshots: its checkpoints keep their provider snapshots alive. */
+  keepSnapshots: boolean;
+  createdAtMs: number;
+  updatedAtMs: number;
+}
+
+/** A provider snapshot as core tracks it (the seed's BackendCheckpointRef). */
+export interface BackendCheckpointRef {
+  refId: string;
+  providerId: string;
+  sourceBackendId: string;
+  /** null for providers without snapshots (local), and after the snapshot was deleted. */
+  providerSnapshotId: string | null;
+  providerSnapshotNames: string[];
+  /** Set when delete-snapshot or close removed the provider snapshot. */
+  snapshotDeletedAtMs: number | null;
+  createdAtMs: number;
+}
+
+/** What a checkpoint captures of the session, restored on checkout. */
+export interface SessionSnapshot {
+  conversationId: string;
+  senderId: string;
+  providerId: string;
+  providerOptions: Record<string, unknown>;
+  sessionState: JsonValue;
+  metadata: Metadata;
+}
+
+export interface CheckpointRecord {
+  checkpointId: string;
+  runtimeId: string;
+  parentCheckpointId: string | null;
+  kind: CheckpointKind;
+  name: string | null;
+  metadata: Metadata;
+  createdAtMs: number;
+  session: SessionSnapshot;
+  backendRef: BackendCheckpointRef | null;
+}

@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import {
+  CheckpointIdSchema,
+  CursorSchema,
+  JsonValueSchema,
+  MetadataSchema,
+  NameSchema,
+  PageLimitSchema,
+  PartyIdSchema,
+  RuntimeIdSchema,
+  RuntimeRecordSchema,
+} from './common';
+
+const EchoedMetadataSchema = z.record(z.string(), JsonValueSchema);
+
+export const RuntimeCheckpointRequestSchema = z.strictObject({
+  runtime_id: RuntimeIdSchema,
+  name: NameSchema.optional(),
+  metadata: MetadataSchema.optional(),
+});
+export type RuntimeCheckpointRequest = z.infer<typeof RuntimeCheckpointRequestSchema>;
+
+export const RuntimeCheckpointResultSchema = z.object({
+  checkpoint_id: z.string(),
+  runtime: RuntimeRecordSchema,
+  /** The runtime's previous head; for a checkout child's first checkpoint, the checkpoint it came from. */
+  parent_checkpoint_id: z.string().nullable(),
+  created_at_ms: z.number().int(),
+  name: z.string().nullable(),
+  metadata: EchoedMetadataSchema,
+  /** true when no new provider snapshot was made (clean backend reused its last one). */
+  reused_backend_snapshot: z.boolean(),
+});
+export type RuntimeCheckpointResult = z.infer<typeof RuntimeCheckpointResultSchema>;
+
+export const RuntimeCheckoutRequestSchema = z.strictObject({
+  checkpoint_id: CheckpointIdSchema,
+  conversation_id: PartyIdSchema.optional(),
+  sender_id: PartyIdSchema.optional(),
+  metadata: MetadataSchema.optional(),
+});
+export type RuntimeCheckoutRequest = z.infer<typeof RuntimeCheckoutRequestSchema>;
+
+export const RuntimeCheckoutResultSchema = z.object({
+  checkpoint_id: z.string(),
+  source_runtime_id: z.string(),
+  runtime: RuntimeRecordSchema,
+});
+export type RuntimeCheckoutResult = z.infer<typeof RuntimeCheckoutResultSchema>;
+
+export const RuntimePauseRequestSchema = RuntimeCheckpointRequestSchema;
+export type RuntimePauseRequest = RuntimeCheckpointRequest;
+
+export const RuntimePauseResultSchema = z.object({
+  runtime: RuntimeRecordSchema,
+  checkpoint_id: z.string(),
+  parent_checkpoint_id: z.string().nullable(),
+  created_at_ms: z.number().int(),
+  name: z.string().nullable(),
+  metadata: EchoedMetadataSchema,
+});
+export type RuntimePauseResult = z.infer<typeof RuntimePauseResultSchema>;
+
+export const RuntimeResumeRequestSchema = z.strictObject({
+  runtime_id: RuntimeIdSchema,
+  metadata: MetadataSchema.optional(),
+});
+export type RuntimeResumeRequest = z.infer<typeof RuntimeResumeRequestSchema>;
+
+export const RuntimeResumeResultSchema = z.object({ runtime: RuntimeRecordSchema });
+export type RuntimeResumeResult = z.infer<typeof RuntimeResumeResultSchema>;
+
+export const RuntimeCheckpointSnapshotDeleteRequestSchema = z.strictObject({ checkpoint_id: CheckpointIdSchema });
+export type RuntimeCheckpointSnapshotDeleteRequest = z.infer<typeof RuntimeCheckpointSnapshotDeleteRequestSchema>;
+
+export const RuntimeCheckpointSnapshotDeleteResultSchema = z.object({
+  checkpoint_id: z.string(),
+  runtime_id: z.string(),
+  provider: z.string().nullable(),
+  provider_snapshot_id: z.string().nullable(),
+  provider_snapshot_names: z.array(z.string()),
+  deleted_provider_snapshot: z.boolean(),
+  cleared_checkpoint_ids: z.array(z.string()),
+  deleted_at_ms: z.number().int(),
+});
+export type RuntimeCheckpointSnapshotDeleteResult = z.infer<typeof RuntimeCheckpointSnapshotDeleteResultSchema>;
+
+export const CheckpointKindSchema = z.enum(['checkpoint', 'pause']);
+export type CheckpointKind = z.infer<typeof CheckpointKindSchema>;
+
+export const CheckpointViewSchema = z.object({
+  checkpoint_id: z.string(),
+  runtime_id: z.string(),
+  parent_checkpoint_id: z.string().nullable(),
+  kind: CheckpointKindSchema,
+  name: z.string().nullable(),
+  metadata: EchoedMetadataSchema,
+  created_at_ms: z.number().int(),
+  provider: z.string().nullable(),
+  has_provider_snapshot: z.boolean(),
+});
+export type CheckpointView = z.infer<typeof CheckpointViewSchema>;
+
+export const CheckpointIdParamsSchema = z.strictObject({ checkpoint_id: CheckpointIdSchema });
+
+export const CheckpointListQuerySchema = z.strictObject({
+  limit: PageLimitSchema.optional(),
+  cursor: CursorSchema.optional(),
+});
+export type CheckpointListQuery = z.infer<typeof CheckpointListQuerySchema>;
+
+export const CheckpointListResultSchema = z.object({
+  checkpoints: z.array(CheckpointViewSchema),
+  next_cursor: z.string().nullable(),
+});
+export type CheckpointListResult = z.infer<typeof CheckpointListResultSchema>;
+
+/** Compatibility shape: fork is checkpoint → checkout (no HTTP route). */
+export const SessionForkRequestSchema = z.strictObject({
+  parent_session_id: RuntimeIdSchema,
+  conversation_id: PartyIdSchema.optional(),
+  sender_id: PartyIdSchema.optional(),
+  snapshot_name: NameSchema.optional(),
+});
+export type SessionForkRequest = z.infer<typeof SessionForkRequestSchema>;
+
+export const SessionForkResultSchema = z.object({
+  parent: RuntimeRecordSchema,
+  child: RuntimeRecordSchema,
+  checkpoint_id: z.string(),
+  reused_backend_snapshot: z.boolean(),
+});
+export type SessionForkResult = z.infer<typeof SessionForkResultSchema>;

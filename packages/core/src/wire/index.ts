@@ -1,0 +1,5 @@
+export * from './common';
+export * from './runtime-lifecycle';
+export * from './data-operations';
+export * from './checkpoints';
+export * from './service-info';

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import {
+  JsonValueSchema,
+  MetadataSchema,
+  NewRuntimeIdSchema,
+  PartyIdSchema,
+  PageLimitSchema,
+  CursorSchema,
+  RuntimeIdSchema,
+  RuntimeRecordSchema,
+  RuntimeStatusSchema,
+  SessionStateSchema,
+} from './common';
+
+export const ProviderIdSchema = z.string().regex(/^[a-z][a-z0-9-]{0,63}$/, 'a provider id such as "local" or "e2b"');
+
+export const RuntimeOpenRequestSchema = z.strictObject({
+  runtime_id: NewRuntimeIdSchema.optional(),
+  conversation_id: PartyIdSchema,
+  sender_id: PartyIdSchema,
+  provider: ProviderIdSchema.optional(),
+  provider_options: z.record(z.string(), JsonValueSchema).optional(),
+  metadata: MetadataSchema.optional(),
+  session_state: SessionStateSchema.optional(),
+});
+export type RuntimeOpenRequest = z.infer<typeof RuntimeOpenRequestSchema>;
+
+export const RuntimeOpenResultSchema = z.object({
+  runtime: RuntimeRecordSchema,
+  created: z.boolean(),
+});
+export type RuntimeOpenResult = z.infer<typeof RuntimeOpenResultSchema>;
+
+export const RuntimeListQuerySchema = z.strictObject({
+  status: RuntimeStatusSchema.optional(),
+  limit: PageLimitSchema.optional(),
+  cursor: CursorSchema.optional(),
+});
+export type RuntimeListQuery = z.infer<typeof RuntimeListQuerySchema>;
+
+export const RuntimeListResultSchema = z.object({
+  runtimes: z.array(RuntimeRecordSchema),
+  next_cursor: z.string().nullable(),
+});
+export type RuntimeListResult = z.infer<typeof RuntimeListResultSchema>;
+
+export const RuntimeIdParamsSchema = z.strictObject({ runtime_id: RuntimeIdSchema });
+
+export const RuntimeDetailSchema = z.object({
+  runtime: RuntimeRecordSchema,
+  provider: z.string(),
+  head_checkpoint_id: z.string().nullable(),
+  paused_checkpoint_id: z.string().nullable(),
+  parent_runtime_id: z.string().nullable(),
+  forked_from_checkpoint_id: z.string().nullable(),
+  metadata: z.record(z.string(), JsonValueSchema),
+  session_state: JsonValueSchema,
+  last_error: z.string().nullable(),
+});
+export type RuntimeDetail = z.infer<typeof RuntimeDetailSchema>;
+
+export const RuntimeUpdateRequestSchema = z.strictObject({
+  runtime_id: RuntimeIdSchema,
+  session_state: SessionStateSchema.optional(),
+  metadata: MetadataSchema.optional(),
+});
+export type RuntimeUpdateRequest = z.infer<typeof RuntimeUpdateRequestSchema>;
+
+export const RuntimeUpdateResultSchema = z.object({ runtime: RuntimeRecordSchema });
+export type RuntimeUpdateResult = z.infer<typeof RuntimeUpdateResultSchema>;
+
+export const RuntimeCloseRequestSchema = z.strictObject({
+  runtime_id: RuntimeIdSchema,
+  cascade: z.boolean().optional(),
+  keep_snapshots: z.boolean().optional(),
+});
+export type RuntimeCloseRequest = z.infer<typeof RuntimeCloseRequestSchema>;
+
+export const RuntimeCloseResultSchema = z.object({
+  runtime: RuntimeRecordSchema,
+  released_backend: z.boolean(),
+  deleted_snapshot_ids: z.array(z.string()),
+  closed_runtime_ids: z.array(z.string()),
+});
+export type RuntimeCloseResult = z.infer<typeof RuntimeCloseResultSchema>;

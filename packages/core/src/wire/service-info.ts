@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { ERROR_CODES } from '../errors/error-codes';
+
+export const HealthResultSchema = z.object({ status: z.literal('ok'), version: z.string() });
+export type HealthResult = z.infer<typeof HealthResultSchema>;
+
+export const ProviderCapabilitiesSchema = z.object({
+  checkpoint: z.boolean(),
+  checkout: z.boolean(),
+  delete_snapshot: z.boolean(),
+  pause: z.boolean(),
+});
+export type ProviderCapabilities = z.infer<typeof ProviderCapabilitiesSchema>;
+
+export const ProviderListResultSchema = z.object({
+  providers: z.array(z.object({ provider: z.string(), capabilities: ProviderCapabilitiesSchema })),
+});
+export type ProviderListResult = z.infer<typeof ProviderListResultSchema>;
+
+/** The body of every non-2xx response. */
+export const ErrorBodySchema = z.object({
+  error: z.string(),
+  code: z.enum(ERROR_CODES),
+  details: z.record(z.string(), z.unknown()).optional(),
+});
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;

@@ -1,0 +1,106 @@
+import { posix } from 'node:path';
+import {
+  globFiles,
+  grepFiles,
+  type BackendResource,
+  type ExecRequest,
+  type ExecResult,
+  type ExportedFile,
+  type GlobRequest,
+  type GrepRequest,
+  type PathStat,
+  type ProviderBackend,
+  type SearchResult,
+  type SearchTree,
+  type TempPathRequest,
+} from '@runtimectl/core';
+import { execInMemory, type MemoryExecHandler } from './memory-commands';
+import type { MemoryFileSystem } from './memory-file-system';
+
+/** One memory backend: the operation substrate over a MemoryFileSystem. */
+export class MemoryBackend implements ProviderBackend {
+  #tempCounter = 0;
+
+  constructor(
+    readonly resource: BackendResource,
+    readonly fs: MemoryFileSystem,
+    private readonly execHandler: MemoryExecHandler | undefined,
+    private readonly beforeCall: (call: string) => void,
+  ) {}
+
+  get workspaceRoot(): string {
+    return this.fs.root;
+  }
+
+  async stat(path: string): Promise<PathStat> {
+    this.beforeCall('stat');
+    return this.fs.stat(path);
+  }
+
+  async readBytes(path: string): Promise<Uint8Array> {
+    this.beforeCall('read_bytes');
+    return this.fs.read(path);
+  }
+
+  async writeBytes(path: string, content: Uint8Array): Promise<{ path: string; created: boolean }> {
+    this.beforeCall('write_bytes');
+    return this.fs.write(path, content);
+  }
+
+  async createDirAll(path: string): Promise<void> {
+    this.beforeCall('create_dir_all');
+    this.fs.mkdirAll(path);
+  }
+
+  async tempPath(request: TempPathRequest): Promise<string> {
+    this.beforeCall('temp_path');
+    this.#tempCounter += 1;
+    const path = `.tmp/${request.prefix ?? 'tmp-'}${Date.now().toString(36)}-${this.#tempCounter}${request.suffix ?? ''}`;
+    if (request.kind === 'directory') this.fs.mkdirAll(path);
+    else this.fs.write(path, new Uint8Array());
+    return path;
+  }
+
+  async exec(request: ExecRequest): Promise<ExecResult> {
+    this.beforeCall('exec');
+    return execInMemory(request, this.fs, this.execHandler);
+  }
+
+  async glob(request: GlobRequest): Promise<SearchResult> {
+    this.beforeCall('glob');
+    return globFiles(this.#tree(), this.#base(request.baseDir), request.pattern, request.limit);
+  }
+
+  async grep(request: GrepRequest): Promise<SearchResult> {
+    this.beforeCall('grep');
+    return grepFiles(this.#tree(), this.#base(request.baseDir), {
+      query: request.query,
+      mode: request.mode,
+      limit: request.limit,
+      ...(request.include ? { include: request.include } : {}),
+    });
+  }
+
+  async export(path: string): Promise<ExportedFile> {
+    this.beforeCall('export');
+    const content = this.fs.read(path);
+    return {
+      fileName: posix.basename(path),
+      sizeBytes: content.byteLength,
+      content: (async function* () {
+        yield content;
+      })(),
+    };
+  }
+
+  #tree(): SearchTree {
+    return {
+      listFiles: async (baseDir) => this.fs.filesUnder(baseDir),
+      readFile: async (path) => this.fs.read(path),
+    };
+  }
+
+  #base(baseDir: string | undefined): string {
+    return baseDir === undefined ? '' : this.fs.relative(this.fs.resolve(baseDir));
+  }
+}

@@ -1,0 +1,164 @@
+import {
+  BackendGoneError,
+  ProviderError,
+  SnapshotInUseError,
+  type BackendAttachRequest,
+  type BackendCheckoutRequest,
+  type BackendCreateRequest,
+  type BackendProviderV1,
+  type ProviderBackend,
+  type ProviderSnapshot,
+} from '@runtimectl/core';
+import { MemoryBackend } from './memory-backend';
+import type { MemoryExecHandler } from './memory-commands';
+import { MemoryFileSystem } from './memory-file-system';
+
+export interface MemoryProviderSettings {
+  /** Defaults to `memory`. */
+  providerId?: string;
+  /** With `false` the provider has no snapshot methods (like the local provider). Default true. */
+  snapshots?: boolean;
+  /** Answers exec before the built-in commands (return undefined to fall through). */
+  execHandler?: MemoryExecHandler;
+  /** Workspace root inside every backend; defaults to `/workspace`. */
+  workspaceRoot?: string;
+}
+
+interface LiveMemoryBackend {
+  backend: MemoryBackend;
+  /** The snapshot it was created from: the provider refuses to delete that one, as E2B does. */
+  sourceSnapshotId: string | null;
+}
+
+/** Counts of provider calls, for tests that prove reuse (no snapshot call) and cleanup. */
+export interface MemoryProviderCallCounts {
+  create: number;
+  attach: number;
+  release: number;
+  checkpoint: number;
+  checkout: number;
+  deleteSnapshot: number;
+}
+
+/**
+ * The reference provider: a real implementation of `BackendProviderV1` whose backends live in
+ * memory, with full snapshot support (a snapshot is a deep copy of the workspace). Used by
+ * core's tests, the conformance suites and the daemon's `[providers.memory]`.
+ * Tests can inject faults with `failNext` and inspect `liveBackendIds` / `snapshotIds`.
+ */
+export class MemoryProvider implements BackendProviderV1 {
+  readonly specificationVersion = 'backend-provider-v1' as const;
+  readonly providerId: string;
+  readonly checkpoint?: (backend: ProviderBackend, request: { name?: string }) => Promise<ProviderSnapshot>;
+  readonly checkout?: (request: BackendCheckoutRequest) => Promise<ProviderBackend>;
+  readonly deleteSnapshot?: (snapshotId: string) => Promise<{ deleted: boolean }>;
+  readonly calls: MemoryProviderCallCounts = { create: 0, attach: 0, release: 0, checkpoint: 0, checkout: 0, deleteSnapshot: 0 };
+
+  readonly #live = new Map<string, LiveMemoryBackend>();
+  readonly #snapshots = new Map<string, MemoryFileSystem>();
+  readonly #faults = new Map<string, unknown[]>();
+  readonly #settings: MemoryProviderSettings;
+  #sequence = 0;
+
+  constructor(settings: MemoryProviderSettings = {}) {
+    this.#settings = settings;
+    this.providerId = settings.providerId ?? 'memory';
+    if (settings.snapshots !== false) {
+      this.checkpoint = (backend, request) => this.#checkpoint(backend, request);
+      this.checkout = (request) => this.#checkout(request);
+      this.deleteSnapshot = (snapshotId) => this.#deleteSnapshot(snapshotId);
+    }
+  }
+
+  async create(request: BackendCreateRequest): Promise<ProviderBackend> {
+    this.#enter('create');
+    this.calls.create += 1;
+    return this.#start(new MemoryFileSystem(this.#settings.workspaceRoot), null, request.backendId);
+  }
+
+  async attach(request: BackendAttachRequest): Promise<ProviderBackend> {
+    this.#enter('attach');
+    this.calls.attach += 1;
+    const live = this.#live.get(String(request.resource.id));
+    if (!live) throw new BackendGoneError(this.providerId, 'attach', `backend ${String(request.resource.id)} does not exist`);
+    return live.backend;
+  }
+
+  async release(request: BackendAttachRequest): Promise<void> {
+    this.#enter('release');
+    this.calls.release += 1;
+    this.#live.delete(String(request.resource.id));
+  }
+
+  /** Makes the next `count` calls of `call` (e.g. 'checkout', 'release', 'exec') throw `error`. */
+  failNext(call: string, count = 1, error?: unknown): void {
+    const queue = this.#faults.get(call) ?? [];
+    for (let index = 0; index < count; index += 1) {
+      queue.push(error ?? new ProviderError(this.providerId, call, 'injected fault'));
+    }
+    this.#faults.set(call, queue);
+  }
+
+  /** Resource ids of live backends. */
+  liveBackendIds(): string[] {
+    return [...this.#live.keys()].sort();
+  }
+
+  snapshotIds(): string[] {
+    return [...this.#snapshots.keys()].sort();
+  }
+
+  /** The live backend's workspace, for tests that look inside. */
+  fileSystemOf(resourceId: string): MemoryFileSystem | undefined {
+    return this.#live.get(resourceId)?.backend.fs;
+  }
+
+  /** Simulates the resource vanishing behind the daemon's back (a killed sandbox). */
+  destroyBackend(resourceId: string): void {
+    this.#live.delete(resourceId);
+  }
+
+  async #checkpoint(backend: ProviderBackend, request: { name?: string }): Promise<ProviderSnapshot> {
+    this.#enter('checkpoint');
+    this.calls.checkpoint += 1;
+    const live = this.#live.get(String(backend.resource.id));
+    if (!live) throw new BackendGoneError(this.providerId, 'checkpoint', `backend ${String(backend.resource.id)} does not exist`);
+    const snapshotId = `memsnap_${(this.#sequence += 1)}`;
+    this.#snapshots.set(snapshotId, live.backend.fs.clone());
+    return { snapshotId, names: request.name ? [request.name] : [] };
+  }
+
+  async #checkout(request: BackendCheckoutRequest): Promise<ProviderBackend> {
+    this.#enter('checkout');
+    this.calls.checkout += 1;
+    const snapshot = this.#snapshots.get(request.snapshotId);
+    if (!snapshot) throw new ProviderError(this.providerId, 'checkout', `snapshot ${request.snapshotId} does not exist`);
+    return this.#start(snapshot.clone(), request.snapshotId, request.backendId);
+  }
+
+  async #deleteSnapshot(snapshotId: string): Promise<{ deleted: boolean }> {
+    this.#enter('delete_snapshot');
+    this.calls.deleteSnapshot += 1;
+    if (!this.#snapshots.has(snapshotId)) return { deleted: false };
+    const users = [...this.#live.values()].filter((live) => live.sourceSnapshotId === snapshotId);
+    if (users.length > 0) throw new SnapshotInUseError(`snapshot ${snapshotId}`, []);
+    this.#snapshots.delete(snapshotId);
+    return { deleted: true };
+  }
+
+  #start(fs: MemoryFileSystem, sourceSnapshotId: string | null, backendId: string): MemoryBackend {
+    const id = `mem_${backendId}`;
+    const backend = new MemoryBackend({ id }, fs, this.#settings.execHandler, (call) => this.#enter(call));
+    this.#live.set(id, { backend, sourceSnapshotId });
+    return backend;
+  }
+
+  #enter(call: string): void {
+    const fault = this.#faults.get(call)?.shift();
+    if (fault !== undefined) throw fault;
+  }
+}
+
+export function createMemoryProvider(settings: MemoryProviderSettings = {}): MemoryProvider {
+  return new MemoryProvider(settings);
+}

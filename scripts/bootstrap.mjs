@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+// The README's two commands (`npm start`, `npm test`) run through here, so a fresh machine with
+// only Node and npm needs nothing typed first: get the pinned pnpm, install from the lockfile,
+// then build/test/start through turbo. Plain Node, no dependencies: it runs before any install.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const pinned = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).packageManager.split('@')[1];
+const localPnpm = join(root, '.tools', 'node_modules', '.bin', 'pnpm');
+
+const env = {
+  ...process.env,
+  TURBO_TELEMETRY_DISABLED: '1',
+  DO_NOT_TRACK: '1',
+  JOBS: process.env.JOBS ?? 'max',
+};
+// better-sqlite3 compiles from source here (its prebuilt download is unreachable); node-gyp must
+// use the Debian Node headers instead of downloading them. pnpm ignores ~/.npmrc's nodedir.
+if (!env.npm_config_nodedir && existsSync('/usr/include/node/node.h')) env.npm_config_nodedir = '/usr';
+
+function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { cwd: root, env, stdio: 'inherit', ...options });
+  if (result.error) throw result.error;
+  return result.status ?? 1;
+}
+
+function versionOf(command) {
+  const result = spawnSync(command, ['--version'], { env, encoding: 'utf8' });
+  return result.status === 0 ? result.stdout.trim() : undefined;
+}
+
+function findPnpm() {
+  if (versionOf('pnpm') === pinned) return 'pnpm';
+  if (existsSync(localPnpm) && versionOf(localPnpm) === pinned) return localPnpm;
+  console.error(`[runtimectl] installing pnpm ${pinned} into .tools/ (one time)`);
+  const status = run('npm', ['install', '--prefix', join(root, '.tools'), '--no-audit', '--no-fund', `pnpm@${pinned}`]);
+  if (status !== 0 || versionOf(localPnpm) !== pinned) {
+    console.error(`[runtimectl] could not install pnpm ${pinned}; install it with: npm i -g pnpm@${pinned}`);
+    process.exit(1);
+  }
+  return localPnpm;
+}
+
+function step(pnpm, args) {
+  const status = run(pnpm, args);
+  if (status !== 0) process.exit(status);
+}
+
+const task = process.argv[2];
+const extra = process.argv.slice(3);
+const pnpm = findPnpm();
+step(pnpm, ['install', '--frozen-lockfile']);
+
+switch (task) {
+  case 'test':
+    step(pnpm, ['exec', 'turbo', 'run', 'lint', 'test', '--output-logs=errors-only', ...extra]);
+    break;
+  case 'start':
+    if (!existsSync(join(root, 'apps', 'daemon', 'package.json'))) {
+      console.log('[runtimectl] the daemon (runtimed) is not built yet: it arrives with apps/daemon.');
+      console.log('[runtimectl] today: `npm test` runs the control plane in packages/core against the memory provider.');
+      process.exit(0);
+    }
+    step(pnpm, ['exec', 'turbo', 'run', 'build', '--filter=@runtimectl/daemon...', '--output-logs=errors-only']);
+    process.exit(run(process.execPath, [join(root, 'apps', 'daemon', 'dist', 'main.js'), ...extra]));
+    break;
+  case 'bench':
+    step(pnpm, ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only']);
+    process.exit(run(process.execPath, [join(root, 'bench', 'run.mjs'), ...extra]));
+    break;
+  default:
+    console.error('usage: node scripts/bootstrap.mjs <start|test|bench> [args…]');
+    process.exit(2);
+}
