@@ -186,6 +186,14 @@ export class RuntimeService {
     return this.#run('fork', (scope) => forkRuntime(this.#ctx, request, scope));
   }
 
+  /** Runtimes per public status; `running` counts idle runtimes with an operation in flight. */
+  async runtimeCounts(): Promise<Record<wire.RuntimeStatus, number>> {
+    const stored = await this.#ctx.store.countSessionsByStatus();
+    const held = await Promise.all(this.#ctx.locks.heldRuntimeIds().map((id) => this.#ctx.store.getSession(id)));
+    const running = held.filter((session) => session?.status === 'idle').length;
+    return { ...stored, idle: stored.idle - running, running };
+  }
+
   /** Ids of backends live in this process (invariant checks, metrics). */
   liveBackendIds(): string[] {
     return this.#ctx.backends.liveBackendIds();

@@ -1,4 +1,4 @@
-import type { CheckpointRecord, SessionRecord } from './records';
+import type { CheckpointRecord, SessionRecord, StoredRuntimeStatus } from './records';
 import type {
   CheckpointListQuery,
   Page,
@@ -58,6 +58,12 @@ export class MemoryRuntimeStore implements RuntimeStore {
 
   async listSessionsByBackend(backendId: string): Promise<SessionRecord[]> {
     return this.#lookup(this.#sessions, this.#sessionsByBackend.get(backendId));
+  }
+
+  async countSessionsByStatus(): Promise<Record<StoredRuntimeStatus, number>> {
+    const counts: Record<StoredRuntimeStatus, number> = { idle: 0, paused: 0, failed: 0, closed: 0 };
+    for (const session of this.#sessions.values()) counts[session.status] += 1;
+    return counts;
   }
 
   async getCheckpoint(checkpointId: string): Promise<CheckpointRecord | undefined> {

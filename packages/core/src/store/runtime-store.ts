@@ -30,6 +30,8 @@ export interface SessionStore {
   listSessionsBySourceSnapshot(providerId: string, snapshotId: string): Promise<SessionRecord[]>;
   /** Runtimes whose binding names this backend (several runtimes may share one). */
   listSessionsByBackend(backendId: string): Promise<SessionRecord[]>;
+  /** How many runtimes have each stored status (for metrics). */
+  countSessionsByStatus(): Promise<Record<StoredRuntimeStatus, number>>;
 }
 
 /** Runtime checkpoints. Checkpoint ids are time-ordered, so id order is creation order. */
