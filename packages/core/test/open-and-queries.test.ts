@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { RuntimeOpenRequestSchema } from '@runtimectl/core';
+import { createHarness, rejectionOf } from './harness';
+
+describe('open, get, list and update', () => {
+  it('open creates the backend and returns an idle runtime with a generated rt_ id', async () => {
+    const h = createHarness();
+    const result = await h.service.open({ conversation_id: 'c', sender_id: 's' });
+    expect(result.created).toBe(true);
+    expect(result.runtime.runtime_id).toMatch(/^rt_[0-9a-f]{32}$/);
+    expect(result.runtime.status).toBe('idle');
+    expect(h.provider.liveBackendIds()).toHaveLength(1);
+  });
+
+  it('re-opening an id with the same conversation and sender re-attaches without touching the backend', async () => {
+    const h = createHarness();
+    await h.open('agent');
+    await h.write('agent', 'a.txt', 'a');
+    const creates = h.provider.calls.create;
+    const again = await h.service.open({ runtime_id: 'agent', conversation_id: 'conversation-1', sender_id: 'sender-1' });
+    expect(again).toMatchObject({ created: false, runtime: { runtime_id: 'agent', status: 'idle' } });
+    expect(h.provider.calls.create).toBe(creates);
+    expect(await h.read('agent', 'a.txt')).toBe('a');
+  });
+
+  it('re-opening an id under another conversation or sender answers runtime_exists', async () => {
+    const h = createHarness();
+    await h.open('agent');
+    const error = await rejectionOf(h.service.open({ runtime_id: 'agent', conversation_id: 'other', sender_id: 'sender-1' }));
+    expect(error.code).toBe('runtime_exists');
+  });
+
+  it('ids shaped like a checkout child cannot be opened by hand', () => {
+    const parsed = RuntimeOpenRequestSchema.safeParse({
+      runtime_id: `x:checkout:${'a'.repeat(32)}`,
+      conversation_id: 'c',
+      sender_id: 's',
+    });
+    expect(parsed.success).toBe(false);
+  });
+
+  it('an unknown provider is an invalid request naming the configured ones', async () => {
+    const h = createHarness();
+    const error = await rejectionOf(h.service.open({ conversation_id: 'c', sender_id: 's', provider: 'nope' }));
+    expect(error.code).toBe('invalid_request');
+    expect(error.message).toMatch(/memory, nosnap/);
+  });
+
+  it('provider_options are refused for a provider that declares none', async () => {
+    const h = createHarness();
+    const error = await rejectionOf(
+      h.service.open({ conversation_id: 'c', sender_id: 's', provider_options: { api_key: 'x' } }),
+    );
+    expect(error.code).toBe('invalid_request');
+    expect(h.provider.calls.create).toBe(0);
+  });
+
+  it('get returns the detail view without any backend id', async () => {
+    const h = createHarness();
+    const id = await h.open();
+    const detail = await h.service.get(id);
+    expect(detail).toMatchObject({ provider: 'memory', head_checkpoint_id: null, parent_runtime_id: null, metadata: {} });
+    expect(JSON.stringify(detail)).not.toMatch(/bkd_|mem_/);
+  });
+
+  it('lists runtimes by id, page by page, filtered by status', async () => {
+    const h = createHarness();
+    for (const id of ['c', 'a', 'e', 'b', 'd']) await h.open(id);
+    await h.service.pause({ runtime_id: 'b' });
+    const first = await h.service.list({ limit: 2 });
+    const second = await h.service.list({ limit: 2, cursor: first.next_cursor! });
+    const third = await h.service.list({ limit: 2, cursor: second.next_cursor! });
+    expect([...first.runtimes, ...second.runtimes, ...third.runtimes].map((r) => r.runtime_id)).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(third.next_cursor).toBeNull();
+    expect((await h.service.list({ status: 'paused' })).runtimes.map((r) => r.runtime_id)).toEqual(['b']);
+  });
+
+  it('a runtime with an operation in flight is listed as running', async () => {
+    const h = createHarness();
+    const id = await h.open();
+    const blocked = h.service.exec({ runtime_id: id, command: 'block' });
+    await h.gate.started;
+    expect((await h.service.list({ status: 'running' })).runtimes.map((r) => r.runtime_id)).toEqual([id]);
+    expect(await h.service.runtimeCounts()).toMatchObject({ running: 1, idle: 0 });
+    h.gate.release();
+    await blocked;
+    expect((await h.service.list({ status: 'running' })).runtimes).toEqual([]);
+  });
+
+  it('data operations share the runtime lock: two execs run at once', async () => {
+    const h = createHarness();
+    const id = await h.open();
+    const blocked = h.service.exec({ runtime_id: id, command: 'block' });
+    await h.gate.started;
+    const result = await h.service.exec({ runtime_id: id, command: 'echo alongside' });
+    expect(Buffer.from(result.stdout_base64, 'base64').toString()).toBe('alongside\n');
+    h.gate.release();
+    await blocked;
+  });
+
+  it('update replaces session_state and metadata and fails fast while an operation runs', async () => {
+    const h = createHarness();
+    const id = await h.open();
+    await h.service.update({ runtime_id: id, session_state: { step: 2 }, metadata: { owner: 'x' } });
+    expect(await h.service.get(id)).toMatchObject({ session_state: { step: 2 }, metadata: { owner: 'x' } });
+    const blocked = h.service.exec({ runtime_id: id, command: 'block' });
+    await h.gate.started;
+    expect((await rejectionOf(h.service.update({ runtime_id: id, metadata: {} }))).code).toBe('session_busy');
+    h.gate.release();
+    await blocked;
+  });
+
+  it('reports each provider with capabilities derived from its methods', () => {
+    const h = createHarness();
+    expect(h.service.providers().providers).toEqual([
+      { provider: 'memory', capabilities: { checkpoint: true, checkout: true, delete_snapshot: true, pause: true } },
+      { provider: 'nosnap', capabilities: { checkpoint: false, checkout: false, delete_snapshot: false, pause: false } },
+    ]);
+  });
+});
