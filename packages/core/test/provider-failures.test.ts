@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import type { BackendProviderV1 } from '@runtimectl/core';
+import { MemoryRuntimeStore, RuntimeService } from '@runtimectl/core';
+import { createMemoryProvider } from '@runtimectl/testkit';
+import { createHarness, rejectionOf } from './harness';
+
+/** A memory provider whose chosen call waits `delayMs` before doing its work. */
+function slowProvider(call: 'create' | 'checkout' | 'checkpoint', delayMs: number) {
+  const inner = createMemoryProvider();
+  const wait = () => new Promise((resolve) => setTimeout(resolve, delayMs));
+  const provider: BackendProviderV1 = {
+    specificationVersion: 'backend-provider-v1',
+    providerId: 'memory',
+    create: async (request) => (call === 'create' && (await wait()), inner.create(request)),
+    attach: (request) => inner.attach(request),
+    release: (request) => inner.release(request),
+    checkpoint: async (backend, request) => (call === 'checkpoint' && (await wait()), inner.checkpoint!(backend, request)),
+    checkout: async (request) => (call === 'checkout' && (await wait()), inner.checkout!(request)),
+    deleteSnapshot: (snapshotId) => inner.deleteSnapshot!(snapshotId),
+  };
+  return { inner, provider };
+}
+
+describe('provider failures', () => {
+  it('a backend that vanished behind our back marks the runtime failed with what was lost', async () => {
+    const h = createHarness();
+    const id = await h.open();
+    h.provider.destroyBackend(h.provider.liveBackendIds()[0]!);
+    // The live backend object is cached, so simulate a restart: a fresh service on the same store.
+    const restarted = new RuntimeService({ store: h.store, providers: [h.provider], defaultProvider: 'memory' });
+    const error = await rejectionOf(restarted.exec({ runtime_id: id, command: 'true' }));
+    expect(error.code).toBe('runtime_failed');
+    const detail = await restarted.get(id);
+    expect(detail.runtime.status).toBe('failed');
+    expect(detail.last_error).toMatch(/memory backend is gone/);
+    expect((await rejectionOf(restarted.checkpoint({ runtime_id: id }))).code).toBe('runtime_failed');
+    await restarted.close({ runtime_id: id });
+  });
+
+  it('after a restart a runtime re-attaches to its backend lazily, on first use', async () => {
+    const h = createHarness();
+    const id = await h.open();
+    await h.write(id, 'a.txt', 'survives');
+    const restarted = new RuntimeService({ store: h.store, providers: [h.provider], defaultProvider: 'memory' });
+    expect(h.provider.calls.attach).toBe(0);
+    const { content_base64 } = await restarted.readFile({ runtime_id: id, path: 'a.txt' });
+    expect(Buffer.from(content_base64, 'base64').toString()).toBe('survives');
+    expect(h.provider.calls.attach).toBe(1);
+  });
+
+  it('a provider call past its deadline fails with provider_timeout', async () => {
+    const { provider } = slowProvider('checkpoint', 200);
+    const service = new RuntimeService({
+      store: new MemoryRuntimeStore(),
+      providers: [provider],
+      defaultProvider: 'memory',
+      timeouts: { controlMs: 20 },
+    });
+    const { runtime } = await service.open({ conversation_id: 'c', sender_id: 's' });
+    const error = await rejectionOf(service.checkpoint({ runtime_id: runtime.runtime_id }));
+    expect(error).toMatchObject({ code: 'provider_timeout', details: { call: 'checkpoint', timeout_ms: 20 } });
+  });
+
+  it('a backend created after its deadline passed is released, not leaked', async () => {
+    const { inner, provider } = slowProvider('create', 100);
+    const service = new RuntimeService({
+      store: new MemoryRuntimeStore(),
+      providers: [provider],
+      defaultProvider: 'memory',
+      timeouts: { controlMs: 10 },
+    });
+    expect((await rejectionOf(service.open({ conversation_id: 'c', sender_id: 's' }))).code).toBe('provider_timeout');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(inner.calls.create).toBe(1);
+    expect(inner.liveBackendIds()).toEqual([]);
+    expect((await service.list({})).runtimes).toEqual([]);
+  });
+
+  it('an error a provider throws that is not ours becomes provider_error naming the call', async () => {
+    const h = createHarness();
+    const id = await h.open();
+    h.provider.failNext('read_bytes', 1, new Error('socket hang up'));
+    const error = await rejectionOf(h.read(id, 'a.txt'));
+    expect(error).toMatchObject({ code: 'provider_error', details: { provider: 'memory', call: 'read_bytes' } });
+    expect(error.message).toMatch(/socket hang up/);
+  });
+
+  it('reading a missing file answers path_not_found with the path', async () => {
+    const h = createHarness();
+    const id = await h.open();
+    expect(await rejectionOf(h.read(id, 'missing.txt'))).toMatchObject({ code: 'path_not_found', details: { path: 'missing.txt' } });
+  });
+
+  it('reports every provider call and operation to the observer', async () => {
+    const calls: string[] = [];
+    const operations: string[] = [];
+    const h = createHarness({
+      observer: {
+        providerCall: (event) => calls.push(`${event.providerId}:${event.call}:${event.outcome}`),
+        operation: (event) => operations.push(`${event.operation}:${event.providerId}:${event.outcome}`),
+      },
+    });
+    const id = await h.open();
+    await h.service.checkpoint({ runtime_id: id });
+    await rejectionOf(h.service.resume({ runtime_id: id }));
+    expect(calls).toEqual(['memory:create:ok', 'memory:checkpoint:ok']);
+    expect(operations).toEqual(['open:memory:ok', 'checkpoint:memory:ok', 'resume:memory:runtime_not_paused']);
+  });
+});
