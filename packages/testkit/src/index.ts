@@ -1,3 +1,20 @@
 export { createMemoryProvider, MemoryProvider, type MemoryProviderSettings, type MemoryProviderCallCounts } from './memory-provider/memory-provider';
 export { MemoryFileSystem } from './memory-provider/memory-file-system';
 export type { MemoryExecHandler, MemoryExecContext, ExecOutput } from './memory-provider/memory-commands';
+
+export { runProviderConformance } from './conformance/run-provider-conformance';
+export type {
+  ProviderConformanceOptions,
+  ProviderFactory,
+  ProviderUnderTest,
+  ConformanceCapabilities,
+  ConformanceTimeouts,
+} from './conformance/conformance-options';
+export { lifecycleTests } from './conformance/lifecycle-tests';
+export { filesTests } from './conformance/files-tests';
+export { execTests } from './conformance/exec-tests';
+export { searchTests } from './conformance/search-tests';
+export { exportTests } from './conformance/export-tests';
+export { dirtyTrackingTests } from './conformance/dirty-tracking-tests';
+export { snapshotTests } from './conformance/snapshot-tests';
+export { SEARCH_TREE, SEARCH_CASES, type SearchCase } from './conformance/search-fixture';

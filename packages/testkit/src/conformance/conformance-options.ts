@@ -1,0 +1,63 @@
+import type { BackendProviderV1 } from '@runtimectl/core';
+
+/**
+ * What a factory hands the suite: the provider, or the provider plus a cleanup run after the
+ * test (stop an emulator, remove a temporary root). The suite releases every backend it
+ * created and closes every runtime it opened before calling `cleanup`.
+ */
+export type ProviderUnderTest = BackendProviderV1 | { provider: BackendProviderV1; cleanup?: () => void | Promise<void> };
+
+/** Called once per test: every test gets a fresh provider. May be async. */
+export type ProviderFactory = () => ProviderUnderTest | Promise<ProviderUnderTest>;
+
+/**
+ * Facts about the provider that the contract cannot reveal, so the suite must be told. Snapshot
+ * support is never declared here: it is read from which optional methods the provider has.
+ */
+export interface ConformanceCapabilities {
+  /**
+   * `exec` runs commands with a real POSIX shell (`sh -c`) that has background jobs (`&`),
+   * `kill`, `trap`, `head`, `/dev/zero` and `/proc` or `kill -0`. Turns on the tests that need
+   * one: the timeout kills the whole process tree, a command ignoring SIGTERM is still killed,
+   * output far beyond the cap is drained until the command exits. Default false.
+   */
+  posixShell?: boolean;
+}
+
+export interface ConformanceTimeouts {
+  /** Per test. Default 30 s. */
+  testMs: number;
+  /** Per setup/teardown hook (creating the provider, releasing backends). Default 60 s. */
+  hookMs: number;
+  /**
+   * How long after its own timeout a timed-out command may take to come back, i.e. how fast the
+   * provider must kill it. Default 5 s.
+   */
+  killWithinMs: number;
+}
+
+export interface ProviderConformanceOptions {
+  /** Shown in the `describe` title, e.g. `local` or `e2b (emulator)`. */
+  name: string;
+  createProvider: ProviderFactory;
+  timeouts?: Partial<ConformanceTimeouts>;
+  capabilities?: ConformanceCapabilities;
+}
+
+export interface ResolvedConformanceOptions {
+  name: string;
+  createProvider: ProviderFactory;
+  timeouts: ConformanceTimeouts;
+  capabilities: Required<ConformanceCapabilities>;
+}
+
+export const DEFAULT_TIMEOUTS: ConformanceTimeouts = { testMs: 30_000, hookMs: 60_000, killWithinMs: 5_000 };
+
+export function resolveConformanceOptions(options: ProviderConformanceOptions): ResolvedConformanceOptions {
+  return {
+    name: options.name,
+    createProvider: options.createProvider,
+    timeouts: { ...DEFAULT_TIMEOUTS, ...options.timeouts },
+    capabilities: { posixShell: options.capabilities?.posixShell ?? false },
+  };
+}

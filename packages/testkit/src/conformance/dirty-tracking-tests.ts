@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { providerCapabilities, type RuntimeService } from '@runtimectl/core';
+import { resolveConformanceOptions, type ProviderConformanceOptions } from './conformance-options';
+import { base64, collect, expectRuntimectlError } from './expect-helpers';
+import { useProviderHarness } from './provider-harness';
+
+type Operation = (service: RuntimeService, runtimeId: string) => Promise<unknown>;
+
+const READ_ONLY: Array<[string, Operation]> = [
+  ['stat', (service, runtime_id) => service.stat({ runtime_id, path: 'seed.txt' })],
+  ['stat of a missing path', (service, runtime_id) => service.stat({ runtime_id, path: 'absent.txt' })],
+  ['read_file', (service, runtime_id) => service.readFile({ runtime_id, path: 'seed.txt' })],
+  ['search by glob', (service, runtime_id) => service.search({ runtime_id, glob: '**/*.txt' })],
+  ['search by grep', (service, runtime_id) => service.search({ runtime_id, grep: { query: 'seed', mode: 'content' } })],
+  ['export (stream read to the end)', async (service, runtime_id) => collect((await service.export({ runtime_id, path: 'seed.txt' })).content)],
+];
+
+const MUTATING: Array<[string, Operation]> = [
+  ['write_file', (service, runtime_id) => service.writeFile({ runtime_id, path: 'new.txt', content_base64: base64('new') })],
+  ['write_file with unchanged content', (service, runtime_id) => service.writeFile({ runtime_id, path: 'seed.txt', content_base64: base64('seed content') })],
+  ['mkdir', (service, runtime_id) => service.mkdir({ runtime_id, path: 'fresh/dir' })],
+  ['mkdir of an existing directory', (service, runtime_id) => service.mkdir({ runtime_id, path: 'seed-dir' })],
+  ['exec', (service, runtime_id) => service.exec({ runtime_id, command: 'echo hello' })],
+  ['exec with a non-zero exit', (service, runtime_id) => service.exec({ runtime_id, command: 'exit 3' })],
+];
+
+/**
+ * Dirty tracking as core applies it over this provider: a `RuntimeService` (memory store) drives
+ * the provider, and whether the next checkpoint reuses the previous one shows whether core saw the
+ * runtime as dirty. Works for providers without snapshots too (core's tracker decides reuse).
+ * temp_path marks dirty as well, but `RuntimeService` exposes no temp operation to drive it.
+ */
+export function dirtyTrackingTests(options: ProviderConformanceOptions): void {
+  const resolved = resolveConformanceOptions(options);
+  const test = (name: string, fn: () => Promise<void>) => it(name, fn, resolved.timeouts.testMs);
+
+  describe('dirty tracking through core', () => {
+    const harness = useProviderHarness(resolved);
+
+    /** A runtime with a seed file and directory, just checkpointed: clean, with a ref to reuse. */
+    async function checkpointedRuntime(): Promise<{ service: RuntimeService; runtimeId: string }> {
+      const service = harness.createService();
+      const { runtime } = await service.open({ conversation_id: 'conformance', sender_id: 'dirty-tracking' });
+      const runtimeId = runtime.runtime_id;
+      await service.writeFile({ runtime_id: runtimeId, path: 'seed.txt', content_base64: base64('seed content') });
+      await service.mkdir({ runtime_id: runtimeId, path: 'seed-dir' });
+      const first = await service.checkpoint({ runtime_id: runtimeId });
+      expect(first.reused_backend_snapshot).toBe(false);
+      return { service, runtimeId };
+    }
+
+    test('the first checkpoint of a runtime is new, the next one of a clean runtime reuses it', async () => {
+      const { service, runtimeId } = await checkpointedRuntime();
+      const snapshotCalls = harness.calls.checkpoint;
+      const second = await service.checkpoint({ runtime_id: runtimeId });
+      expect(second.reused_backend_snapshot).toBe(true);
+      expect(harness.calls.checkpoint).toBe(snapshotCalls);
+    });
+
+    test('a checkpoint records a provider snapshot exactly when the provider can make one', async () => {
+      const { service, runtimeId } = await checkpointedRuntime();
+      const { checkpoints } = await service.listCheckpoints(runtimeId);
+      expect(checkpoints[0]?.has_provider_snapshot).toBe(providerCapabilities(harness.provider).checkpoint);
+    });
+
+    for (const [name, operation] of READ_ONLY) {
+      test(`${name} leaves the runtime clean: the next checkpoint reuses the snapshot`, async () => {
+        const { service, runtimeId } = await checkpointedRuntime();
+        const snapshotCalls = harness.calls.checkpoint;
+        await operation(service, runtimeId);
+        const next = await service.checkpoint({ runtime_id: runtimeId });
+        expect(next.reused_backend_snapshot).toBe(true);
+        expect(harness.calls.checkpoint).toBe(snapshotCalls);
+      });
+    }
+
+    for (const [name, operation] of MUTATING) {
+      test(`${name} marks the runtime dirty: the next checkpoint is new`, async () => {
+        const { service, runtimeId } = await checkpointedRuntime();
+        const snapshotCalls = harness.calls.checkpoint;
+        await operation(service, runtimeId);
+        const next = await service.checkpoint({ runtime_id: runtimeId });
+        expect(next.reused_backend_snapshot).toBe(false);
+        const expectedCalls = providerCapabilities(harness.provider).checkpoint ? snapshotCalls + 1 : snapshotCalls;
+        expect(harness.calls.checkpoint).toBe(expectedCalls);
+      });
+    }
+
+    test('a write refused with invalid_request leaves the runtime clean', async () => {
+      const { service, runtimeId } = await checkpointedRuntime();
+      await expectRuntimectlError(service.mkdir({ runtime_id: runtimeId, path: 'seed.txt' }), 'invalid_request');
+      expect((await service.checkpoint({ runtime_id: runtimeId })).reused_backend_snapshot).toBe(true);
+    });
+
+    test('a new checkpoint after a write makes the runtime clean again', async () => {
+      const { service, runtimeId } = await checkpointedRuntime();
+      await service.writeFile({ runtime_id: runtimeId, path: 'seed.txt', content_base64: base64('changed') });
+      expect((await service.checkpoint({ runtime_id: runtimeId })).reused_backend_snapshot).toBe(false);
+      expect((await service.checkpoint({ runtime_id: runtimeId })).reused_backend_snapshot).toBe(true);
+    });
+  });
+}

@@ -1,0 +1,26 @@
+import { describe } from 'vitest';
+import type { ProviderConformanceOptions } from './conformance-options';
+import { dirtyTrackingTests } from './dirty-tracking-tests';
+import { execTests } from './exec-tests';
+import { exportTests } from './export-tests';
+import { filesTests } from './files-tests';
+import { lifecycleTests } from './lifecycle-tests';
+import { searchTests } from './search-tests';
+import { snapshotTests } from './snapshot-tests';
+
+/**
+ * The provider conformance suite: call it at the top level of a vitest test file with a factory
+ * that makes a fresh provider per test. Registers one `describe` per area (lifecycle, files, exec,
+ * search, export, dirty tracking through core, snapshots); each area is exported on its own too.
+ */
+export function runProviderConformance(options: ProviderConformanceOptions): void {
+  describe(`provider conformance: ${options.name}`, () => {
+    lifecycleTests(options);
+    filesTests(options);
+    execTests(options);
+    searchTests(options);
+    exportTests(options);
+    dirtyTrackingTests(options);
+    snapshotTests(options);
+  });
+}
