@@ -136,4 +136,17 @@ describe('close (the seed: release the backend; delete snapshots nothing else ke
     expect((await rejectionOf(h.service.resume({ runtime_id: id }))).code).toBe('runtime_closed');
     expect((await rejectionOf(h.open('done'))).code).toBe('runtime_closed');
   });
+
+  it('the snapshot a child backend came from is deleted when the child closes, even after the child made its own', async () => {
+    const h = createHarness();
+    const id = await h.open();
+    const checkpoint = await h.service.checkpoint({ runtime_id: id });
+    const child = (await h.service.checkout({ checkpoint_id: checkpoint.checkpoint_id })).runtime.runtime_id;
+    await h.service.close({ runtime_id: id });
+    await h.write(child, 'a.txt', 'new');
+    await h.service.checkpoint({ runtime_id: child });
+    expect(h.provider.snapshotIds()).toHaveLength(2);
+    await h.service.close({ runtime_id: child });
+    expect(h.provider.snapshotIds()).toEqual([]);
+  });
 });

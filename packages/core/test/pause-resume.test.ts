@@ -123,4 +123,17 @@ describe('pause and resume (the seed: snapshot then free the live sandbox; resum
       expect(await h.read(id, 'round.txt')).toBe(String(round));
     }
   });
+
+  it('pausing a checkout child deletes the snapshot its released backend came from once nothing keeps it', async () => {
+    const h = createHarness();
+    const id = await h.open();
+    const checkpoint = await h.service.checkpoint({ runtime_id: id });
+    const child = (await h.service.checkout({ checkpoint_id: checkpoint.checkpoint_id })).runtime.runtime_id;
+    await h.service.close({ runtime_id: id });
+    await h.write(child, 'a.txt', 'new');
+    await h.service.pause({ runtime_id: child });
+    expect(h.provider.snapshotIds()).toHaveLength(1);
+    await h.service.resume({ runtime_id: child });
+    expect(await h.read(child, 'a.txt')).toBe('new');
+  });
 });

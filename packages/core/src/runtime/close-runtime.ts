@@ -3,7 +3,7 @@ import type { RuntimeCloseRequest, RuntimeCloseResult } from '../wire/runtime-li
 import { loadSession, withRuntimeLock } from './runtime-access';
 import { toRuntimeRecord } from './runtime-view';
 import type { OperationScope, ServiceContext } from './service-context';
-import { deleteUnkeptSnapshots, type SnapshotKey } from './snapshot-keepers';
+import { backendSnapshots, deleteUnkeptSnapshots, type SnapshotKey } from './snapshot-keepers';
 
 /**
  * Closes a runtime: checkout descendants first when `cascade`; then releases the backend (the
@@ -31,8 +31,8 @@ export async function closeRuntime(ctx: ServiceContext, request: RuntimeCloseReq
     if (session.status !== 'closed') {
       if (session.backend) {
         // A snapshot only the live backend knows (its record was never committed) must not leak.
-        const lastRef = ctx.backends.lastRefOf(session.backend.backendId);
-        if (lastRef?.providerSnapshotId) candidates.push({ providerId: lastRef.providerId, snapshotId: lastRef.providerSnapshotId });
+        // The snapshot the backend was created from loses this keeper once the backend is gone.
+        candidates.push(...backendSnapshots(ctx, session.backend));
         releasedBackend = await ctx.backends.release(session.runtimeId, session.backend);
       }
       session = closed(session, request.keep_snapshots ?? false, ctx.clock());

@@ -7,6 +7,7 @@ import type { RuntimePauseRequest, RuntimePauseResult } from '../wire/checkpoint
 import { newCheckpointRecord } from './checkpoint-runtime';
 import { assertNotClosed, loadSession, withLiveBackend, withRuntimeLock } from './runtime-access';
 import { toRuntimeRecord } from './runtime-view';
+import { backendSnapshots, deleteUnkeptSnapshots, type SnapshotKey } from './snapshot-keepers';
 import type { OperationScope, ServiceContext } from './service-context';
 
 /**
@@ -26,8 +27,10 @@ export async function pauseRuntime(ctx: ServiceContext, request: RuntimePauseReq
     if (!providerCapabilities(provider).pause) throw new UnsupportedBackendError(provider.providerId, 'pause');
 
     const leases = new OperationLeases();
+    let released: SnapshotKey[] = [];
     try {
       const { ref } = await withLiveBackend(ctx, session, scope, async (_, binding) => {
+        released = backendSnapshots(ctx, binding);
         const outcome = await ctx.backends.checkpoint(binding, request.name, leases);
         try {
           await ctx.backends.release(session.runtimeId, binding);
@@ -55,6 +58,10 @@ export async function pauseRuntime(ctx: ServiceContext, request: RuntimePauseReq
         updatedAtMs: checkpoint.createdAtMs,
       };
       await ctx.store.commit({ checkpoints: [checkpoint], sessions: [paused] });
+      leases.releaseAll();
+      // The released backend no longer keeps the snapshot it came from. The pause has already
+      // happened, so a failed delete here does not fail it; the observer sees the failed call.
+      await deleteUnkeptSnapshots(ctx, released).catch(() => []);
       return {
         runtime: toRuntimeRecord(paused),
         checkpoint_id: checkpoint.checkpointId,

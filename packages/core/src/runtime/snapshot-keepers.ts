@@ -1,4 +1,4 @@
-import type { CheckpointRecord } from '../store/records';
+import type { BackendBinding, CheckpointRecord } from '../store/records';
 import type { ServiceContext } from './service-context';
 
 export interface SnapshotKey {
@@ -76,4 +76,17 @@ export async function deleteUnkeptSnapshots(ctx: ServiceContext, candidates: Sna
   }
   if (firstFailure !== undefined) throw firstFailure;
   return deleted;
+}
+
+/**
+ * Snapshots a backend holds on to: the one it was created from, and one only its dirty tracker
+ * knows (a checkpoint whose record was never committed). Once the backend is released they are
+ * candidates for deletion, or nothing would ever delete them.
+ */
+export function backendSnapshots(ctx: ServiceContext, binding: BackendBinding): SnapshotKey[] {
+  const keys: SnapshotKey[] = [];
+  if (binding.sourceSnapshotId) keys.push({ providerId: binding.providerId, snapshotId: binding.sourceSnapshotId });
+  const lastRef = ctx.backends.lastRefOf(binding.backendId);
+  if (lastRef?.providerSnapshotId) keys.push({ providerId: lastRef.providerId, snapshotId: lastRef.providerSnapshotId });
+  return keys;
 }
