@@ -259,5 +259,5 @@ describe('RuntimeService under random operation sequences', () => {
       }),
       { numRuns: 150 },
     );
-  });
+  }, 120_000);
 });
