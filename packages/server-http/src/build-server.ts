@@ -1,0 +1,56 @@
+import type { RuntimeService } from '@runtimectl/core';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { withSecretRedaction } from './logging/log-redaction';
+import { RequestLogController } from './logging/request-log-controller';
+import { requestIdOf } from './request-id';
+import { DEFAULT_BODY_LIMIT_BYTES, runtimeApiPlugin } from './runtime-api-plugin';
+import type { ServerTelemetry } from './telemetry/server-telemetry';
+
+export interface ServerConfig {
+  /** Largest accepted request body in bytes; file bytes travel base64 inside it. Default 10 MiB. */
+  bodyLimitBytes?: number;
+  /** When set, every route except `GET /api/v1/health` requires `Authorization: Bearer <bearerToken>`. */
+  auth?: { bearerToken: string };
+  /** The daemon's version, reported by `GET /api/v1/health` and in the OpenAPI document. */
+  version: string;
+}
+
+export interface BuildServerOptions {
+  service: RuntimeService;
+  config: ServerConfig;
+  /** A pino logger; the server logs through a child that redacts secrets (see REDACTED_LOG_PATHS). */
+  logger: Logger;
+  /**
+   * The telemetry whose `observer` the service was constructed with (`createServerTelemetry()`).
+   * Omitted: the server makes its own, and provider time and operation counts stay empty.
+   */
+  telemetry?: ServerTelemetry;
+}
+
+/**
+ * The runtime API as a fastify app that is built but not listening: call `listen()` (or use
+ * `inject()` in tests). `close()` stops accepting and waits for in-flight requests; bound it
+ * with a timer if needed. Requests that arrive on kept-alive connections while closing are still
+ * served (fastify's own 503 body would not be `{error, code}`).
+ */
+export function buildServer(options: BuildServerOptions): FastifyInstance {
+  const bodyLimit = options.config.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+  const loggerInstance: FastifyBaseLogger = withSecretRedaction(options.logger);
+  const app = Fastify({
+    loggerInstance,
+    genReqId: requestIdOf,
+    requestIdHeader: false,
+    logController: new RequestLogController(),
+    bodyLimit,
+    return503OnClosing: false,
+  });
+  app.register(runtimeApiPlugin, {
+    service: options.service,
+    version: options.config.version,
+    auth: options.config.auth,
+    bodyLimitBytes: bodyLimit,
+    telemetry: options.telemetry,
+  });
+  return app;
+}

@@ -1,0 +1,29 @@
+import type { ErrorCode } from '@runtimectl/core';
+
+/**
+ * The HTTP status of every stable error code: the only place a code meets a status.
+ * `docs/http-api.md` documents the same table; a test keeps both in step with core's ERROR_CODES.
+ */
+export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = Object.freeze({
+  invalid_request: 400,
+  unauthorized: 401,
+  route_not_found: 404,
+  runtime_not_found: 404,
+  checkpoint_not_found: 404,
+  path_not_found: 404,
+  session_busy: 409,
+  runtime_paused: 409,
+  runtime_not_paused: 409,
+  runtime_closed: 409,
+  runtime_failed: 409,
+  runtime_exists: 409,
+  snapshot_in_use: 409,
+  checkpoint_snapshot_deleted: 410,
+  payload_too_large: 413,
+  idempotency_key_reused: 422,
+  provider_capacity: 429,
+  internal: 500,
+  unsupported_backend: 501,
+  provider_error: 502,
+  provider_timeout: 504,
+});

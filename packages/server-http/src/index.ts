@@ -1,0 +1,21 @@
+export { buildServer, type BuildServerOptions, type ServerConfig } from './build-server';
+export {
+  runtimeApiPlugin,
+  type RuntimeApiPluginOptions,
+  API_PREFIX,
+  DEFAULT_BODY_LIMIT_BYTES,
+} from './runtime-api-plugin';
+export { ERROR_STATUS } from './http-errors/error-status';
+export { toErrorReply } from './http-errors/to-error-reply';
+export type { ErrorReply } from './http-errors/error-reply';
+export {
+  createServerTelemetry,
+  ServerTelemetry,
+  type ServerTelemetryOptions,
+  type RuntimeCountSource,
+  type RequestTiming,
+} from './telemetry/server-telemetry';
+export { BearerTokenVerifier } from './auth/bearer-auth';
+export { requestIdOf, REQUEST_ID_HEADER } from './request-id';
+export { REDACTED_LOG_PATHS, withSecretRedaction } from './logging/log-redaction';
+export type { RuntimectlRouteConfig } from './route-config';

@@ -1,0 +1,13 @@
+/** Per-route flags the plugin's hooks read (`config.runtimectl` on a route). */
+export interface RuntimectlRouteConfig {
+  /** Answered without authentication (only `GET /api/v1/health`). */
+  public?: boolean;
+  /** A runtime operation: its response carries `server-timing: provider;dur=…, total;dur=…`. */
+  timing?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    runtimectl?: RuntimectlRouteConfig;
+  }
+}

@@ -1,0 +1,100 @@
+import {
+  RuntimeCheckoutRequestSchema,
+  RuntimeCheckoutResultSchema,
+  RuntimeCheckpointRequestSchema,
+  RuntimeCheckpointResultSchema,
+  RuntimeCheckpointSnapshotDeleteRequestSchema,
+  RuntimeCheckpointSnapshotDeleteResultSchema,
+  RuntimePauseRequestSchema,
+  RuntimePauseResultSchema,
+  RuntimeResumeRequestSchema,
+  RuntimeResumeResultSchema,
+} from '@runtimectl/core';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import '../route-config';
+import { ERROR_RESPONSES, RUNTIME_OPERATION, type RouteGroupOptions } from './route-options';
+
+/** Checkpoint, delete a checkpoint's snapshot, check out, pause and resume. */
+export const checkpointRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async (app, { service }) => {
+  app.post(
+    '/runtimes/checkpoint',
+    {
+      config: RUNTIME_OPERATION,
+      schema: {
+        summary: 'Capture an idle (or paused) runtime as a checkpoint',
+        description:
+          'A clean backend reuses its last provider snapshot (`reused_backend_snapshot:true`, no provider call). `parent_checkpoint_id` is the previous head. Checkpoint ids are time-ordered.',
+        tags: ['checkpoints'],
+        operationId: 'checkpoint',
+        body: RuntimeCheckpointRequestSchema,
+        response: { 200: RuntimeCheckpointResultSchema, ...ERROR_RESPONSES },
+      },
+    },
+    async (request) => service.checkpoint(request.body),
+  );
+
+  app.post(
+    '/runtimes/checkpoint/delete-snapshot',
+    {
+      config: RUNTIME_OPERATION,
+      schema: {
+        summary: 'Delete the provider snapshot a checkpoint references',
+        description:
+          'Refused with `snapshot_in_use` while a paused runtime resumes from it or a live backend was made from it. Clears the snapshot from every checkpoint sharing it. Repeating it is a no-op.',
+        tags: ['checkpoints'],
+        operationId: 'deleteCheckpointSnapshot',
+        body: RuntimeCheckpointSnapshotDeleteRequestSchema,
+        response: { 200: RuntimeCheckpointSnapshotDeleteResultSchema, ...ERROR_RESPONSES },
+      },
+    },
+    async (request) => service.deleteCheckpointSnapshot(request.body),
+  );
+
+  app.post(
+    '/runtimes/checkout',
+    {
+      config: RUNTIME_OPERATION,
+      schema: {
+        summary: 'Create a new runtime from a checkpoint',
+        description:
+          'The child id is generated: `<root>:checkout:<32hex>`. `metadata` is merged over the source runtime\'s. A provider without snapshots answers `unsupported_backend` and creates nothing.',
+        tags: ['checkpoints'],
+        operationId: 'checkout',
+        body: RuntimeCheckoutRequestSchema,
+        response: { 200: RuntimeCheckoutResultSchema, ...ERROR_RESPONSES },
+      },
+    },
+    async (request) => service.checkout(request.body),
+  );
+
+  app.post(
+    '/runtimes/pause',
+    {
+      config: RUNTIME_OPERATION,
+      schema: {
+        summary: 'Snapshot an idle runtime and release its live backend',
+        tags: ['checkpoints'],
+        operationId: 'pause',
+        body: RuntimePauseRequestSchema,
+        response: { 200: RuntimePauseResultSchema, ...ERROR_RESPONSES },
+      },
+    },
+    async (request) => service.pause(request.body),
+  );
+
+  app.post(
+    '/runtimes/resume',
+    {
+      config: RUNTIME_OPERATION,
+      schema: {
+        summary: 'Restore a paused runtime under the same runtime_id',
+        description: '`metadata` is merged over the runtime\'s. A runtime that is not paused answers `runtime_not_paused`.',
+        tags: ['checkpoints'],
+        operationId: 'resume',
+        body: RuntimeResumeRequestSchema,
+        response: { 200: RuntimeResumeResultSchema, ...ERROR_RESPONSES },
+      },
+    },
+    async (request) => service.resume(request.body),
+  );
+};

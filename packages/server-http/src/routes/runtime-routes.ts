@@ -1,0 +1,134 @@
+import {
+  CheckpointIdParamsSchema,
+  CheckpointListQuerySchema,
+  CheckpointListResultSchema,
+  CheckpointViewSchema,
+  RuntimeCloseRequestSchema,
+  RuntimeCloseResultSchema,
+  RuntimeDetailSchema,
+  RuntimeIdParamsSchema,
+  RuntimeListQuerySchema,
+  RuntimeListResultSchema,
+  RuntimeOpenRequestSchema,
+  RuntimeOpenResultSchema,
+  RuntimeUpdateRequestSchema,
+  RuntimeUpdateResultSchema,
+} from '@runtimectl/core';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import '../route-config';
+import { ERROR_RESPONSES, RUNTIME_OPERATION, type RouteGroupOptions } from './route-options';
+
+/** Open, list, read, update and close runtimes; read checkpoints. */
+export const runtimeRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async (app, { service }) => {
+  app.post(
+    '/runtimes/open',
+    {
+      config: RUNTIME_OPERATION,
+      schema: {
+        summary: 'Open a runtime (or re-attach to an existing id with the same conversation and sender)',
+        description:
+          'Creates the backend on the named provider (default: the daemon\'s). An existing runtime_id with the same conversation_id and sender_id re-attaches (`created:false`, no backend change); with another conversation or sender it is `runtime_exists`. metadata is `{}` when not given.',
+        tags: ['runtimes'],
+        operationId: 'openRuntime',
+        body: RuntimeOpenRequestSchema,
+        response: { 200: RuntimeOpenResultSchema, ...ERROR_RESPONSES },
+      },
+    },
+    async (request) => service.open(request.body),
+  );
+
+  app.get(
+    '/runtimes',
+    {
+      config: RUNTIME_OPERATION,
+      schema: {
+        summary: 'List runtimes, ordered by runtime_id',
+        description: 'Pages of at most `limit` (default 50, at most 500); pass `next_cursor` back as `cursor` for the next page. Cursors are opaque.',
+        tags: ['runtimes'],
+        operationId: 'listRuntimes',
+        querystring: RuntimeListQuerySchema,
+        response: { 200: RuntimeListResultSchema, ...ERROR_RESPONSES },
+      },
+    },
+    async (request) => service.list(request.query),
+  );
+
+  app.get(
+    '/runtimes/:runtime_id',
+    {
+      config: RUNTIME_OPERATION,
+      schema: {
+        summary: 'One runtime with its lineage, metadata, session state and last error',
+        description: 'Checkout children have ids like `<root>:checkout:<32hex>`; the `:` may be sent raw or URL-encoded.',
+        tags: ['runtimes'],
+        operationId: 'getRuntime',
+        params: RuntimeIdParamsSchema,
+        response: { 200: RuntimeDetailSchema, ...ERROR_RESPONSES },
+      },
+    },
+    async (request) => service.get(request.params.runtime_id),
+  );
+
+  app.post(
+    '/runtimes/update',
+    {
+      config: RUNTIME_OPERATION,
+      schema: {
+        summary: 'Replace a runtime\'s session_state and/or metadata (wholesale)',
+        tags: ['runtimes'],
+        operationId: 'updateRuntime',
+        body: RuntimeUpdateRequestSchema,
+        response: { 200: RuntimeUpdateResultSchema, ...ERROR_RESPONSES },
+      },
+    },
+    async (request) => service.update(request.body),
+  );
+
+  app.post(
+    '/runtimes/close',
+    {
+      config: RUNTIME_OPERATION,
+      schema: {
+        summary: 'Close a runtime: release its backend and delete the snapshots nothing keeps',
+        description:
+          '`cascade:true` closes checkout descendants first (`closed_runtime_ids`). `keep_snapshots:true` keeps its snapshots; closing it again with `keep_snapshots:false` deletes them. Closing a closed runtime is a 200 that retries leftover snapshot cleanup.',
+        tags: ['runtimes'],
+        operationId: 'closeRuntime',
+        body: RuntimeCloseRequestSchema,
+        response: { 200: RuntimeCloseResultSchema, ...ERROR_RESPONSES },
+      },
+    },
+    async (request) => service.close(request.body),
+  );
+
+  app.get(
+    '/runtimes/:runtime_id/checkpoints',
+    {
+      config: RUNTIME_OPERATION,
+      schema: {
+        summary: 'A runtime\'s checkpoints, newest first',
+        tags: ['checkpoints'],
+        operationId: 'listCheckpoints',
+        params: RuntimeIdParamsSchema,
+        querystring: CheckpointListQuerySchema,
+        response: { 200: CheckpointListResultSchema, ...ERROR_RESPONSES },
+      },
+    },
+    async (request) => service.listCheckpoints(request.params.runtime_id, request.query),
+  );
+
+  app.get(
+    '/checkpoints/:checkpoint_id',
+    {
+      config: RUNTIME_OPERATION,
+      schema: {
+        summary: 'One checkpoint',
+        tags: ['checkpoints'],
+        operationId: 'getCheckpoint',
+        params: CheckpointIdParamsSchema,
+        response: { 200: CheckpointViewSchema, ...ERROR_RESPONSES },
+      },
+    },
+    async (request) => service.getCheckpoint(request.params.checkpoint_id),
+  );
+};

@@ -1,0 +1,69 @@
+import type { RuntimeService } from '@runtimectl/core';
+import type { FastifyPluginAsync } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { installErrorHandlers } from './http-errors/error-handlers';
+import { registerOpenApi } from './openapi/openapi-routes';
+import { installRequestHooks } from './request-hooks';
+import { checkpointRoutes } from './routes/checkpoint-routes';
+import { dataRoutes } from './routes/data-routes';
+import { runtimeRoutes } from './routes/runtime-routes';
+import { serviceRoutes } from './routes/service-routes';
+import { createServerTelemetry, type ServerTelemetry } from './telemetry/server-telemetry';
+
+export const DEFAULT_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
+export const API_PREFIX = '/api/v1';
+
+export interface RuntimeApiPluginOptions {
+  service: RuntimeService;
+  /** Reported by `GET /api/v1/health` and the OpenAPI document. */
+  version: string;
+  /** When set, every route but `GET /api/v1/health` needs `Authorization: Bearer <bearerToken>`. */
+  auth?: { bearerToken: string } | undefined;
+  /** Largest accepted request body per route, in bytes; 413 `payload_too_large` beyond. Default 10 MiB. */
+  bodyLimitBytes?: number | undefined;
+  /**
+   * The telemetry whose `observer` the service was built with. Without it the plugin makes its
+   * own: request metrics still work, but provider time and operation counts stay empty.
+   */
+  telemetry?: ServerTelemetry | undefined;
+}
+
+/**
+ * The runtime API as an encapsulated fastify plugin: `/api/v1/*`, `/openapi.json`, `/docs` and
+ * `/metrics`, with zod validation and serialisation, one error handler, bearer auth, request ids
+ * on every response and `server-timing` on runtime operations. Mount it at the root of an app
+ * (it sets that app's 404 handler for its prefix). Not wrapped in fastify-plugin on purpose:
+ * its hooks, compilers and error handler stay inside.
+ */
+export const runtimeApiPlugin: FastifyPluginAsync<RuntimeApiPluginOptions> = async (app, options) => {
+  const { service } = options;
+  const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+  if (!Number.isSafeInteger(bodyLimitBytes) || bodyLimitBytes <= 0) {
+    throw new TypeError(`bodyLimitBytes must be a positive integer, got ${String(options.bodyLimitBytes)}`);
+  }
+  const telemetry = options.telemetry ?? createServerTelemetry();
+  telemetry.countRuntimesOf(service);
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onRoute', (route) => {
+    route.bodyLimit ??= bodyLimitBytes;
+  });
+  installRequestHooks(app, { telemetry, auth: options.auth });
+  installErrorHandlers(app);
+  await registerOpenApi(app, { version: options.version, authenticated: options.auth !== undefined });
+
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) =>
+    reply.type(telemetry.contentType).send(await telemetry.metrics()),
+  );
+
+  await app.register(
+    async (api) => {
+      await api.register(serviceRoutes, { service, version: options.version });
+      await api.register(runtimeRoutes, { service });
+      await api.register(dataRoutes, { service });
+      await api.register(checkpointRoutes, { service });
+    },
+    { prefix: API_PREFIX },
+  );
+};

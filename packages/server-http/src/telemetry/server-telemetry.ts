@@ -1,0 +1,142 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { OperationEvent, ProviderCallEvent, RuntimeService, RuntimeServiceObserver } from '@runtimectl/core';
+
+export interface ServerTelemetryOptions {
+  /** Prefix of every metric name. Default `runtimectl_`. */
+  prefix?: string;
+  /** Also export Node's process metrics (CPU, memory, event-loop delay, GC). Default true. */
+  processMetrics?: boolean;
+}
+
+/** Provider time accumulated by one request while its handler runs. */
+export interface RequestTiming {
+  providerMs: number;
+}
+
+/** What the live-runtimes gauge reads at scrape time. */
+export type RuntimeCountSource = Pick<RuntimeService, 'runtimeCounts'>;
+
+const HTTP_BUCKETS_SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+const PROVIDER_BUCKETS_SECONDS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
+
+/**
+ * Metrics and per-request provider timing for one server. Create it before the
+ * `RuntimeService`, hand `observer` to the service and the telemetry itself to `buildServer`:
+ * the service reports provider calls and operations to `observer`, the server reports requests,
+ * and `/metrics` renders `registry` (never prom-client's global registry).
+ */
+export class ServerTelemetry {
+  readonly registry = new Registry();
+  /** Pass to `new RuntimeService({ observer })`. Never throws. */
+  readonly observer: RuntimeServiceObserver;
+
+  readonly #scope = new AsyncLocalStorage<RequestTiming>();
+  readonly #requests: Counter<'method' | 'route' | 'status_code'>;
+  readonly #requestSeconds: Histogram<'method' | 'route' | 'status_code'>;
+  readonly #operations: Counter<'operation' | 'provider' | 'outcome'>;
+  readonly #providerCallSeconds: Histogram<'provider' | 'call' | 'outcome'>;
+  #runtimeSource: RuntimeCountSource | undefined;
+
+  constructor(options: ServerTelemetryOptions = {}) {
+    const prefix = options.prefix ?? 'runtimectl_';
+    const registers = [this.registry];
+    this.#requests = new Counter({
+      name: `${prefix}http_requests_total`,
+      help: 'HTTP requests answered, by method, route pattern and status code.',
+      labelNames: ['method', 'route', 'status_code'],
+      registers,
+    });
+    this.#requestSeconds = new Histogram({
+      name: `${prefix}http_request_duration_seconds`,
+      help: 'Time from receiving a request to sending its response, by method, route pattern and status code.',
+      labelNames: ['method', 'route', 'status_code'],
+      buckets: HTTP_BUCKETS_SECONDS,
+      registers,
+    });
+    this.#operations = new Counter({
+      name: `${prefix}operations_total`,
+      help: 'Runtime operations finished, by operation, provider and outcome (ok or the error code).',
+      labelNames: ['operation', 'provider', 'outcome'],
+      registers,
+    });
+    this.#providerCallSeconds = new Histogram({
+      name: `${prefix}provider_call_duration_seconds`,
+      help: 'Duration of calls into providers, by provider, call and outcome (ok or the error code).',
+      labelNames: ['provider', 'call', 'outcome'],
+      buckets: PROVIDER_BUCKETS_SECONDS,
+      registers,
+    });
+    const source = () => this.#runtimeSource;
+    new Gauge({
+      name: `${prefix}runtimes`,
+      help: 'Runtimes by status (running = idle with an operation in flight), read at scrape time.',
+      labelNames: ['status'],
+      registers,
+      async collect() {
+        const service = source();
+        if (!service) return;
+        const counts = await service.runtimeCounts();
+        this.reset();
+        for (const [status, count] of Object.entries(counts)) this.set({ status }, count);
+      },
+    });
+    if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix });
+    // The service calls these inside its operations: a metrics failure must never fail one.
+    this.observer = {
+      providerCall: (event) => {
+        try {
+          this.#onProviderCall(event);
+        } catch {}
+      },
+      operation: (event) => {
+        try {
+          this.#onOperation(event);
+        } catch {}
+      },
+    };
+  }
+
+  /** The service whose runtimes the gauge counts. `buildServer` binds the service it serves. */
+  countRuntimesOf(source: RuntimeCountSource): void {
+    this.#runtimeSource = source;
+  }
+
+  /** Runs `fn` so that provider calls it causes add their duration to `timing`. */
+  measureProviderTime<T>(timing: RequestTiming, fn: () => T): T {
+    return this.#scope.run(timing, fn);
+  }
+
+  recordRequest(method: string, route: string, statusCode: number, durationMs: number): void {
+    const labels = { method, route, status_code: String(statusCode) };
+    this.#requests.inc(labels);
+    this.#requestSeconds.observe(labels, durationMs / 1000);
+  }
+
+  /** Prometheus text exposition of every metric. */
+  metrics(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  #onProviderCall(event: ProviderCallEvent): void {
+    this.#providerCallSeconds.observe(
+      { provider: event.providerId, call: event.call, outcome: event.outcome },
+      event.durationMs / 1000,
+    );
+    const timing = this.#scope.getStore();
+    if (timing) timing.providerMs += event.durationMs;
+  }
+
+  #onOperation(event: OperationEvent): void {
+    this.#operations.inc({ operation: event.operation, provider: event.providerId ?? 'none', outcome: event.outcome });
+  }
+}
+
+/** See `ServerTelemetry`. */
+export function createServerTelemetry(options: ServerTelemetryOptions = {}): ServerTelemetry {
+  return new ServerTelemetry(options);
+}

@@ -1,0 +1,73 @@
+import { Writable } from 'node:stream';
+import { MemoryRuntimeStore, RuntimeService, type BackendProviderV1, type RuntimeServiceOptions } from '@runtimectl/core';
+import { createMemoryProvider, type MemoryProvider } from '@runtimectl/testkit';
+import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
+import { buildServer, createServerTelemetry, type ServerConfig, type ServerTelemetry } from '../src/index';
+
+export const TEST_TOKEN = 'test-token-5f0c2d6e9a1b4c7d';
+
+export interface TestServer {
+  app: FastifyInstance;
+  service: RuntimeService;
+  /** The snapshot-capable memory provider (`memory`, the default). */
+  provider: MemoryProvider;
+  /** A memory provider without snapshot methods (`nosnap`). */
+  noSnapshots: MemoryProvider;
+  store: MemoryRuntimeStore;
+  telemetry: ServerTelemetry;
+  /** Every log line the server wrote, parsed. */
+  logs: Array<Record<string, unknown>>;
+  /** The raw log output, for "never logged" checks. */
+  logText: () => string;
+}
+
+export interface TestServerOptions {
+  config?: Partial<ServerConfig>;
+  store?: MemoryRuntimeStore;
+  service?: Partial<RuntimeServiceOptions>;
+  providers?: BackendProviderV1[];
+}
+
+/** A real service (memory store, memory providers) behind a real server; not listening. */
+export function createTestServer(options: TestServerOptions = {}): TestServer {
+  const provider = createMemoryProvider();
+  const noSnapshots = createMemoryProvider({ snapshots: false, providerId: 'nosnap' });
+  const store = options.store ?? new MemoryRuntimeStore();
+  const telemetry = createServerTelemetry({ processMetrics: false });
+  const service = new RuntimeService({
+    store,
+    providers: options.providers ?? [provider, noSnapshots],
+    defaultProvider: 'memory',
+    observer: telemetry.observer,
+    ...options.service,
+  });
+  const chunks: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, callback) {
+      chunks.push(String(chunk));
+      callback();
+    },
+  });
+  const logger = pino({ level: 'debug' }, sink);
+  const app = buildServer({ service, logger, telemetry, config: { version: '9.9.9-test', ...options.config } });
+  const logText = () => chunks.join('');
+  return {
+    app,
+    service,
+    provider,
+    noSnapshots,
+    store,
+    telemetry,
+    get logs() {
+      return logText()
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+    },
+    logText,
+  };
+}
+
+export const base64 = (text: string) => Buffer.from(text).toString('base64');
+export const fromBase64 = (value: string) => Buffer.from(value, 'base64').toString('utf8');
