@@ -1,0 +1,148 @@
+/**
+ * envd's `/files`: GET streams a file's bytes; POST writes one or more files, either as
+ * multipart/form-data (a `file` part per file whose filename is the target path; `?path=`
+ * wins for a single write) or as application/octet-stream (one file, `?path=` required,
+ * optionally gzip-encoded). Parents are created and files replaced atomically (temp + rename).
+ */
+import { randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
+import busboy from 'busboy';
+import type { EmulatorContext } from '../emulator-context.js';
+import { ApiError } from '../http/api-error.js';
+import { sendJson } from '../http/http-io.js';
+import type { RouteContext, RouteTable } from '../http/route-table.js';
+import { normalizeSandboxPath, resolveSandboxPath } from '../sandbox/sandbox-paths.js';
+import type { SandboxRecord } from '../sandbox/sandbox-store.js';
+import { envdHttpRoute } from './envd-route.js';
+import { apiErrorOfFsError } from './fs-errors.js';
+
+interface WriteInfo {
+  name: string;
+  type: 'file';
+  path: string;
+}
+
+/** envd users; the emulator runs everything as itself, but rejects unknown names like envd. */
+const KNOWN_USERS = new Set(['user', 'root']);
+
+export function addFilesRoutes(routes: RouteTable, context: EmulatorContext): void {
+  routes
+    .add('GET', '/files', envdHttpRoute(context, 'files', readFile))
+    .add('POST', '/files', envdHttpRoute(context, 'files', writeFiles));
+}
+
+function checkUser(url: URL): void {
+  const username = url.searchParams.get('username');
+  if (username && !KNOWN_USERS.has(username)) throw new ApiError(401, `error looking up user '${username}'`);
+}
+
+async function readFile({ res, url }: RouteContext, sandbox: SandboxRecord): Promise<void> {
+  checkUser(url);
+  const requested = url.searchParams.get('path');
+  if (!requested) throw new ApiError(400, 'path is required');
+  const target = await resolveSandboxPath(sandbox.directory, normalizeSandboxPath(requested), true);
+  const stats = await stat(target.hostPath).catch((error: unknown) => {
+    throw apiErrorOfFsError(error, target.sandboxPath);
+  });
+  if (stats.isDirectory()) throw new ApiError(400, `path '${target.sandboxPath}' is a directory`);
+  res.writeHead(200, {
+    'content-type': 'application/octet-stream',
+    'content-length': stats.size,
+    'content-disposition': `attachment; filename=${JSON.stringify(path.posix.basename(target.sandboxPath))}`,
+  });
+  await pipeline(createReadStream(target.hostPath), res);
+}
+
+async function writeFiles({ req, res, url }: RouteContext, sandbox: SandboxRecord): Promise<void> {
+  checkUser(url);
+  if (Object.keys(req.headers).some((name) => name.startsWith('x-metadata-'))) {
+    throw new ApiError(400, 'file metadata is not emulated (the emulator reports an envd older than 0.6.2)');
+  }
+  const queryPath = url.searchParams.get('path') || undefined;
+  const contentType = (req.headers['content-type'] ?? '').toLowerCase();
+  let written: WriteInfo[];
+  if (contentType.startsWith('multipart/form-data')) {
+    written = await writeMultipart(req, sandbox, queryPath);
+  } else if (contentType.startsWith('application/octet-stream')) {
+    if (!queryPath) throw new ApiError(400, 'path is required for application/octet-stream uploads');
+    const encoding = (req.headers['content-encoding'] ?? '').toLowerCase();
+    if (encoding && encoding !== 'gzip' && encoding !== 'identity') throw new ApiError(400, `unsupported content encoding '${encoding}'`);
+    const body: Readable = encoding === 'gzip' ? req.pipe(createGunzip()) : req;
+    written = [await writeStream(sandbox, queryPath, body)];
+  } else {
+    throw new ApiError(400, `unsupported content type '${contentType || 'none'}'`);
+  }
+  if (written.length === 0) throw new ApiError(400, 'no file part in the request');
+  sendJson(res, 200, written);
+}
+
+/** Parses the multipart body; parts are written one after another, in order. */
+function writeMultipart(req: IncomingMessage, sandbox: SandboxRecord, queryPath: string | undefined): Promise<WriteInfo[]> {
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      // preservePath: the filename IS the target path; utf8: non-ASCII paths survive.
+      parser = busboy({ headers: req.headers, preservePath: true, defParamCharset: 'utf8' });
+    } catch (error) {
+      reject(new ApiError(400, `invalid multipart request: ${(error as Error).message}`));
+      return;
+    }
+    const results: WriteInfo[] = [];
+    let chain: Promise<void> = Promise.resolve();
+    parser.on('file', (field, stream, info) => {
+      const target = queryPath ?? undoFormDataEscapes(info.filename ?? '');
+      if (field !== 'file' || !target) {
+        stream.resume();
+        return;
+      }
+      // Busboy hands parts over one at a time; each must be consumed, even after a failure.
+      chain = chain.then(
+        async () => {
+          results.push(await writeStream(sandbox, target, stream));
+        },
+        (error: unknown) => {
+          stream.resume();
+          throw error;
+        },
+      );
+      chain.catch(() => undefined); // answered on 'close'; not an unhandled rejection meanwhile
+    });
+    parser.on('error', (error: Error) => reject(new ApiError(400, `invalid multipart request: ${error.message}`)));
+    parser.on('close', () => {
+      chain.then(() => resolve(results), reject);
+    });
+    req.pipe(parser);
+  });
+}
+
+/** undici's FormData escapes `"`, CR and LF in filenames as %22, %0D and %0A. */
+function undoFormDataEscapes(filename: string): string {
+  return filename.replace(/%22/g, '"').replace(/%0D/gi, '\r').replace(/%0A/gi, '\n');
+}
+
+/** Streams `body` into the sandbox file at `requestedPath` via a temp file and rename. */
+async function writeStream(sandbox: SandboxRecord, requestedPath: string, body: Readable): Promise<WriteInfo> {
+  const target = await resolveSandboxPath(sandbox.directory, normalizeSandboxPath(requestedPath), true);
+  const fail = (error: unknown): never => {
+    body.resume();
+    throw apiErrorOfFsError(error, target.sandboxPath);
+  };
+  const existing = await stat(target.hostPath).catch(() => undefined);
+  if (existing?.isDirectory()) fail(new ApiError(400, `path '${target.sandboxPath}' is a directory`));
+  await mkdir(path.dirname(target.hostPath), { recursive: true }).catch(fail);
+  const temporary = path.join(path.dirname(target.hostPath), `.e2b-upload-${randomBytes(6).toString('hex')}`);
+  try {
+    await pipeline(body, createWriteStream(temporary, { mode: 0o644 }));
+    await rename(temporary, target.hostPath);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    fail(error);
+  }
+  return { name: path.posix.basename(target.sandboxPath), type: 'file', path: target.sandboxPath };
+}

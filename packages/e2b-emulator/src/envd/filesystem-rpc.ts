@@ -1,0 +1,109 @@
+/**
+ * envd's `filesystem.Filesystem` unary methods over Connect JSON: Stat, MakeDir, ListDir,
+ * Remove and Move, on the sandbox's real directory. (WatchDir is not emulated.)
+ */
+import { lstat, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import type { EmulatorContext } from '../emulator-context.js';
+import { readBody } from '../http/http-io.js';
+import type { RouteTable } from '../http/route-table.js';
+import { normalizeSandboxPath, resolveSandboxPath, type ResolvedPath } from '../sandbox/sandbox-paths.js';
+import type { SandboxRecord } from '../sandbox/sandbox-store.js';
+import { ConnectRpcError, decodeUnaryBody, sendUnaryMessage } from './connect-framing.js';
+import { entryInfoOf, type EntryInfoJson } from './entry-info.js';
+import { envdUnaryRoute } from './envd-route.js';
+import { connectErrorOfFsError } from './fs-errors.js';
+
+type UnaryMethod = (body: unknown, sandbox: SandboxRecord) => Promise<unknown>;
+
+const pathRequest = z.looseObject({ path: z.string() });
+const listDirRequest = z.looseObject({ path: z.string(), depth: z.number().int().min(0).optional() });
+const moveRequest = z.looseObject({ source: z.string(), destination: z.string() });
+
+const METHODS: Record<string, UnaryMethod> = {
+  Stat: async (body, sandbox) => {
+    const target = await resolve(sandbox, parse(pathRequest, body).path, false);
+    return { entry: await guarded(target, () => entryInfoOf(target.hostPath, target.sandboxPath)) };
+  },
+  MakeDir: async (body, sandbox) => {
+    const target = await resolve(sandbox, parse(pathRequest, body).path, true);
+    const existing = await stat(target.hostPath).catch(() => undefined);
+    if (existing?.isDirectory()) throw new ConnectRpcError('already_exists', `directory already exists: ${target.sandboxPath}`);
+    if (existing) throw new ConnectRpcError('invalid_argument', `path already exists but it is not a directory: ${target.sandboxPath}`);
+    await guarded(target, () => mkdir(target.hostPath, { recursive: true }));
+    return { entry: await entryInfoOf(target.hostPath, target.sandboxPath) };
+  },
+  ListDir: async (body, sandbox) => {
+    const request = parse(listDirRequest, body);
+    const target = await resolve(sandbox, request.path, true);
+    const stats = await guarded(target, () => stat(target.hostPath));
+    if (!stats.isDirectory()) throw new ConnectRpcError('invalid_argument', `path is not a directory: ${target.sandboxPath}`);
+    const entries: EntryInfoJson[] = [];
+    await walk(target, Math.max(request.depth ?? 1, 1), entries);
+    return { entries };
+  },
+  Remove: async (body, sandbox) => {
+    const target = await resolve(sandbox, parse(pathRequest, body).path, false);
+    if (target.sandboxPath === '/') throw new ConnectRpcError('invalid_argument', 'refusing to remove /');
+    await guarded(target, () => lstat(target.hostPath));
+    await rm(target.hostPath, { recursive: true, force: true });
+    return {};
+  },
+  Move: async (body, sandbox) => {
+    const request = parse(moveRequest, body);
+    const source = await resolve(sandbox, request.source, false);
+    const destination = await resolve(sandbox, request.destination, false);
+    await guarded(source, () => lstat(source.hostPath));
+    await guarded(destination, () => mkdir(path.dirname(destination.hostPath), { recursive: true }));
+    await guarded(destination, () => rename(source.hostPath, destination.hostPath));
+    return { entry: await entryInfoOf(destination.hostPath, destination.sandboxPath) };
+  },
+};
+
+export function addFilesystemRoutes(routes: RouteTable, context: EmulatorContext): void {
+  for (const [method, implementation] of Object.entries(METHODS)) {
+    routes.add(
+      'POST',
+      `/filesystem.Filesystem/${method}`,
+      envdUnaryRoute(context, 'filesystem', async ({ req, res }, sandbox) => {
+        const body = decodeUnaryBody(await readBody(req));
+        sendUnaryMessage(res, await implementation(body, sandbox));
+      }),
+    );
+  }
+}
+
+function parse<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new ConnectRpcError('invalid_argument', `invalid request: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  return parsed.data;
+}
+
+async function resolve(sandbox: SandboxRecord, requestPath: string, followLast: boolean): Promise<ResolvedPath> {
+  return resolveSandboxPath(sandbox.directory, normalizeSandboxPath(requestPath), followLast);
+}
+
+/** Runs a filesystem call, turning errno failures into envd's Connect errors. */
+async function guarded<T>(target: ResolvedPath, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw connectErrorOfFsError(error, target.sandboxPath);
+  }
+}
+
+/** Depth-first listing up to `depth` levels, not descending into symlinked directories. */
+async function walk(directory: ResolvedPath, depth: number, into: EntryInfoJson[]): Promise<void> {
+  const names = (await readdir(directory.hostPath)).sort();
+  for (const name of names) {
+    const child: ResolvedPath = {
+      hostPath: path.join(directory.hostPath, name),
+      sandboxPath: path.posix.join(directory.sandboxPath, name),
+    };
+    const entry = await entryInfoOf(child.hostPath, child.sandboxPath).catch(() => undefined);
+    if (!entry) continue; // removed while listing
+    into.push(entry);
+    if (depth > 1 && entry.type === 'FILE_TYPE_DIRECTORY') await walk(child, depth - 1, into);
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * envd's `process.Process` service: Start (server-streaming: start, data…, end, end-stream),
+ * List, SendSignal, SendInput and CloseStdin. Commands really run (see process-runner.ts).
+ * As in envd, a process outlives a client that disconnects; the `Connect-Timeout-Ms`
+ * deadline kills its whole process group and ends the stream with `deadline_exceeded`.
+ */
+import type { Readable } from 'node:stream';
+import { z } from 'zod';
+import type { EmulatorContext } from '../emulator-context.js';
+import { headerValue, readBody } from '../http/http-io.js';
+import type { RouteContext, RouteTable } from '../http/route-table.js';
+import type { SandboxProcess } from '../sandbox/sandbox-processes.js';
+import type { SandboxRecord } from '../sandbox/sandbox-store.js';
+import {
+  ConnectRpcError,
+  decodeSingleEnvelope,
+  decodeUnaryBody,
+  parseConnectTimeoutMs,
+  sendUnaryMessage,
+} from './connect-framing.js';
+import { ConnectStreamWriter } from './connect-stream.js';
+import { envdStreamRoute, envdUnaryRoute } from './envd-route.js';
+import { startSandboxProcess, type ProcessExit } from './process-runner.js';
+
+const startRequest = z.looseObject({
+  process: z.looseObject({
+    cmd: z.string().min(1),
+    args: z.array(z.string()).nullish(),
+    envs: z.record(z.string(), z.string()).nullish(),
+    cwd: z.string().nullish(),
+  }),
+  pty: z.unknown().optional(),
+  tag: z.string().nullish(),
+  stdin: z.boolean().nullish(),
+});
+const selector = z.looseObject({ pid: z.number().int().optional(), tag: z.string().optional() });
+const signalRequest = z.looseObject({ process: selector, signal: z.union([z.string(), z.number()]) });
+const inputRequest = z.looseObject({ process: selector, input: z.looseObject({ stdin: z.string().optional(), pty: z.string().optional() }) });
+const closeStdinRequest = z.looseObject({ process: selector });
+
+export function addProcessRoutes(routes: RouteTable, context: EmulatorContext): void {
+  routes.add('POST', '/process.Process/Start', envdStreamRoute(context, 'process', (route, sandbox) => start(context, route, sandbox)));
+  const unary = (method: string, implementation: (body: unknown, sandbox: SandboxRecord) => unknown): void => {
+    routes.add(
+      'POST',
+      `/process.Process/${method}`,
+      envdUnaryRoute(context, 'process', async ({ req, res }, sandbox) => {
+        sendUnaryMessage(res, implementation(decodeUnaryBody(await readBody(req)), sandbox));
+      }),
+    );
+  };
+  unary('List', (_body, sandbox) => ({
+    processes: sandbox.processes.list().map((process) => ({
+      config: { cmd: process.cmd, args: process.args, envs: process.envs, ...(process.cwd ? { cwd: process.cwd } : {}) },
+      pid: process.pid,
+      ...(process.tag ? { tag: process.tag } : {}),
+    })),
+  }));
+  unary('SendSignal', (body, sandbox) => {
+    const request = parse(signalRequest, body);
+    findProcess(sandbox, request.process).signal(signalOf(request.signal));
+    return {};
+  });
+  unary('SendInput', (body, sandbox) => {
+    const request = parse(inputRequest, body);
+    if (request.input.pty !== undefined) throw new ConnectRpcError('unimplemented', 'PTY input is not emulated');
+    const written = findProcess(sandbox, request.process).writeStdin(Buffer.from(request.input.stdin ?? '', 'base64'));
+    if (!written) throw new ConnectRpcError('failed_precondition', 'the process stdin is not open');
+    return {};
+  });
+  unary('CloseStdin', (body, sandbox) => {
+    if (!findProcess(sandbox, parse(closeStdinRequest, body).process).closeStdin()) {
+      throw new ConnectRpcError('failed_precondition', 'the process stdin is not open');
+    }
+    return {};
+  });
+}
+
+async function start(context: EmulatorContext, { req, res }: RouteContext, sandbox: SandboxRecord): Promise<void> {
+  const request = parse(startRequest, decodeSingleEnvelope(await readBody(req)));
+  if (request.pty !== undefined && request.pty !== null) throw new ConnectRpcError('unimplemented', 'PTY processes are not emulated');
+  const started = await startSandboxProcess(
+    sandbox,
+    context.isolation,
+    {
+      cmd: request.process.cmd,
+      args: request.process.args ?? [],
+      envs: request.process.envs ?? {},
+      cwd: request.process.cwd ?? undefined,
+    },
+    { stdin: request.stdin ?? false, tag: request.tag ?? undefined },
+  );
+  const writer = new ConnectStreamWriter(res);
+  const drop = context.knobs.takeStreamDrop();
+  writer.send({ event: { start: { pid: started.pid } } });
+  if (drop === 'reset') {
+    writer.reset();
+    // The process keeps running, as in envd; drain its output so it never blocks on a pipe.
+    started.child.stdout?.resume();
+    started.child.stderr?.resume();
+    return;
+  }
+  let deadlineExceeded = false;
+  const deadlineMs = parseConnectTimeoutMs(req.headers['connect-timeout-ms']);
+  const deadline = deadlineMs
+    ? setTimeout(() => {
+        deadlineExceeded = true;
+        started.signal('SIGKILL');
+      }, deadlineMs)
+    : undefined;
+  const keepaliveSeconds = Number(headerValue(req, 'keepalive-ping-interval') ?? '0');
+  const keepalive =
+    keepaliveSeconds > 0 ? setInterval(() => writer.send({ event: { keepalive: {} } }), keepaliveSeconds * 1000) : undefined;
+  forward(started.child.stdout, 'stdout', writer);
+  forward(started.child.stderr, 'stderr', writer);
+  const exit = await started.exit;
+  clearTimeout(deadline);
+  clearInterval(keepalive);
+  if (deadlineExceeded) {
+    writer.end(new ConnectRpcError('deadline_exceeded', `the command exceeded its timeout of ${deadlineMs} ms`));
+    return;
+  }
+  if (drop !== 'omit-end') writer.send({ event: { end: endEvent(exit) } });
+  writer.end();
+}
+
+function forward(stream: Readable | null, name: 'stdout' | 'stderr', writer: ConnectStreamWriter): void {
+  stream?.on('data', (chunk: Buffer) => {
+    if (!writer.send({ event: { data: { [name]: chunk.toString('base64') } } })) {
+      stream.pause();
+      writer.onDrain(() => stream.resume());
+    }
+  });
+}
+
+function endEvent(exit: ProcessExit): Record<string, unknown> {
+  return {
+    exitCode: exit.exitCode,
+    exited: exit.exited,
+    status: exit.status,
+    ...(exit.error ? { error: exit.error } : {}),
+  };
+}
+
+function parse<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new ConnectRpcError('invalid_argument', `invalid request: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  return parsed.data;
+}
+
+function findProcess(sandbox: SandboxRecord, selected: { pid?: number | undefined; tag?: string | undefined }): SandboxProcess {
+  const found =
+    selected.pid !== undefined
+      ? sandbox.processes.get(selected.pid)
+      : sandbox.processes.list().find((process) => process.tag !== undefined && process.tag === selected.tag);
+  if (!found) throw new ConnectRpcError('not_found', `process with ${selected.pid !== undefined ? `pid ${selected.pid}` : `tag '${selected.tag ?? ''}'`} not found`);
+  return found;
+}
+
+/** proto3 JSON enum `Signal`: names (`SIGNAL_SIGKILL`) or numbers (9, 15). */
+function signalOf(value: string | number): NodeJS.Signals {
+  if (value === 'SIGNAL_SIGKILL' || value === 9) return 'SIGKILL';
+  if (value === 'SIGNAL_SIGTERM' || value === 15) return 'SIGTERM';
+  throw new ConnectRpcError('invalid_argument', `unsupported signal ${String(value)}`);
+}

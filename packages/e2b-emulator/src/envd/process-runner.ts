@@ -1,0 +1,173 @@
+/**
+ * Starts a command inside a sandbox as a real process in its own process group (so the
+ * whole tree can be signalled), isolated as `isolation.ts` describes, and registers it in
+ * the sandbox's process table until it exits.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { IsolationProbe } from './isolation.js';
+import { namespacedArgv } from './isolation.js';
+import { ConnectRpcError } from './connect-framing.js';
+import { normalizeSandboxPath, resolveSandboxPath, SANDBOX_HOME } from '../sandbox/sandbox-paths.js';
+import type { SandboxProcess } from '../sandbox/sandbox-processes.js';
+import type { SandboxRecord } from '../sandbox/sandbox-store.js';
+
+export interface ProcessConfig {
+  cmd: string;
+  args: string[];
+  envs: Record<string, string>;
+  cwd: string | undefined;
+}
+
+/** How a process ended, as envd's `end` event reports it (Go's ProcessState). */
+export interface ProcessExit {
+  exitCode: number;
+  exited: boolean;
+  status: string;
+  error: string | undefined;
+}
+
+export interface StartedProcess extends SandboxProcess {
+  readonly child: ChildProcess;
+  /** Resolves once the process exited and its stdout/stderr were drained. */
+  readonly exit: Promise<ProcessExit>;
+}
+
+const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+/**
+ * Spawns `config` in `sandbox`. Throws ConnectRpcError when the cwd does not exist or the
+ * executable cannot be started.
+ */
+export async function startSandboxProcess(
+  sandbox: SandboxRecord,
+  isolation: IsolationProbe,
+  config: ProcessConfig,
+  options: { stdin: boolean; tag: string | undefined },
+): Promise<StartedProcess> {
+  const sandboxCwd = normalizeSandboxPath(config.cwd ?? SANDBOX_HOME);
+  const hostCwd = await resolveCwd(sandbox, isolation, sandboxCwd);
+  const namespaced = isolation.mode === 'mount-namespace';
+  const home = namespaced ? SANDBOX_HOME : path.join(sandbox.directory, 'home', 'user');
+  // Only a fixed base plus the sandbox's own variables: the emulator's environment (keys,
+  // tokens) never leaks into commands.
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? DEFAULT_PATH,
+    HOME: home,
+    USER: 'user',
+    LOGNAME: 'user',
+    SHELL: '/bin/bash',
+    LANG: 'C.UTF-8',
+    E2B_SANDBOX: 'true',
+    E2B_SANDBOX_ID: sandbox.sandboxId,
+    ...sandbox.envVars,
+    ...config.envs,
+  };
+  const command = [config.cmd, ...config.args];
+  const child = namespaced
+    ? spawn('unshare', namespacedArgv(sandbox.directory, sandboxCwd, command), spawnOptions(env, undefined, options.stdin))
+    : spawn(config.cmd, config.args, spawnOptions(env, hostCwd, options.stdin));
+  const pid = await spawned(child);
+  // A command that exits without reading its stdin must not crash the emulator with EPIPE.
+  child.stdin?.on('error', () => undefined);
+  let closed = false;
+  const exit = new Promise<ProcessExit>((resolve) => {
+    child.on('close', (code, signal) => {
+      closed = true;
+      sandbox.processes.remove(pid);
+      resolve(exitOf(code, signal));
+    });
+  });
+  const started: StartedProcess = {
+    pid,
+    cmd: config.cmd,
+    args: config.args,
+    envs: config.envs,
+    cwd: config.cwd,
+    tag: options.tag,
+    child,
+    exit,
+    writeStdin(data) {
+      if (!child.stdin || child.stdin.writableEnded || closed) return false;
+      child.stdin.write(data);
+      return true;
+    },
+    closeStdin() {
+      if (!child.stdin || child.stdin.writableEnded || closed) return false;
+      child.stdin.end();
+      return true;
+    },
+    signal(signal) {
+      // The group outlives its leader while a descendant holds stdout/stderr open, so it is
+      // signalled until 'close' (never after: the pgid could be reused).
+      if (closed) return false;
+      try {
+        process.kill(-pid, signal);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  };
+  sandbox.processes.add(started);
+  return started;
+}
+
+function spawnOptions(env: Record<string, string>, cwd: string | undefined, stdin: boolean) {
+  return {
+    env,
+    ...(cwd ? { cwd } : {}),
+    // A new process group: timeouts and kills reach every descendant.
+    detached: true,
+    stdio: [stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] as ['pipe' | 'ignore', 'pipe', 'pipe'],
+  };
+}
+
+/** Waits for spawn success; an ENOENT/EACCES becomes envd's "error starting process". */
+function spawned(child: ChildProcess): Promise<number> {
+  return new Promise((resolve, reject) => {
+    child.once('spawn', () => resolve(child.pid as number));
+    child.once('error', (error) => reject(new ConnectRpcError('internal', `error starting process: ${error.message}`)));
+  });
+}
+
+/** The cwd must exist as the command will see it; the host path is returned for the fallback mode. */
+async function resolveCwd(sandbox: SandboxRecord, isolation: IsolationProbe, sandboxCwd: string): Promise<string> {
+  const insideSandbox =
+    isolation.mode === 'directory' ||
+    sandboxCwd === SANDBOX_HOME ||
+    sandboxCwd.startsWith(`${SANDBOX_HOME}/`) ||
+    sandboxCwd === '/tmp' ||
+    sandboxCwd.startsWith('/tmp/');
+  let hostCwd: string;
+  if (insideSandbox) hostCwd = (await resolveSandboxPath(sandbox.directory, sandboxCwd, true)).hostPath;
+  else if (sandboxCwd === '/home' || sandboxCwd.startsWith('/home/')) hostCwd = '';
+  else hostCwd = sandboxCwd; // outside /home/user and /tmp the namespace shows the host
+  const stats = hostCwd ? await stat(hostCwd).catch(() => undefined) : undefined;
+  if (!stats?.isDirectory()) {
+    throw new ConnectRpcError('internal', `error starting process: chdir ${sandboxCwd}: no such file or directory`);
+  }
+  return hostCwd;
+}
+
+const GO_SIGNAL_NAMES: Partial<Record<NodeJS.Signals, string>> = {
+  SIGKILL: 'killed',
+  SIGTERM: 'terminated',
+  SIGINT: 'interrupt',
+  SIGHUP: 'hangup',
+  SIGQUIT: 'quit',
+  SIGPIPE: 'broken pipe',
+  SIGABRT: 'aborted',
+  SIGSEGV: 'segmentation fault',
+};
+
+/** Go's ProcessState: exit code, or -1 and "signal: killed" when a signal ended it. */
+function exitOf(code: number | null, signal: NodeJS.Signals | null): ProcessExit {
+  if (code !== null) {
+    const status = `exit status ${code}`;
+    return { exitCode: code, exited: true, status, error: code === 0 ? undefined : status };
+  }
+  const status = `signal: ${(signal && GO_SIGNAL_NAMES[signal]) ?? signal ?? 'unknown'}`;
+  return { exitCode: -1, exited: false, status, error: status };
+}

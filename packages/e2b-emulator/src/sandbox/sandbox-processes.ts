@@ -1,0 +1,50 @@
+/**
+ * The processes running inside one sandbox, by envd pid. The store uses it to kill every
+ * process group when the sandbox dies and to freeze them while a snapshot is copied.
+ */
+
+/** One process started through `process.Process/Start`, as `process.Process/List` shows it. */
+export interface SandboxProcess {
+  /** The pid envd reports (the real host pid of the process group leader). */
+  readonly pid: number;
+  readonly cmd: string;
+  readonly args: string[];
+  readonly envs: Record<string, string>;
+  readonly cwd: string | undefined;
+  readonly tag: string | undefined;
+  /** Sends a signal to the whole process group; false when it already exited. */
+  signal(signal: NodeJS.Signals): boolean;
+  /** Writes to stdin; false when the process was started without stdin or it was closed. */
+  writeStdin(data: Buffer): boolean;
+  /** Closes stdin (EOF); false when there is no open stdin. */
+  closeStdin(): boolean;
+}
+
+export class SandboxProcesses {
+  private readonly byPid = new Map<number, SandboxProcess>();
+
+  add(process: SandboxProcess): void {
+    this.byPid.set(process.pid, process);
+  }
+
+  remove(pid: number): void {
+    this.byPid.delete(pid);
+  }
+
+  get(pid: number): SandboxProcess | undefined {
+    return this.byPid.get(pid);
+  }
+
+  list(): SandboxProcess[] {
+    return [...this.byPid.values()];
+  }
+
+  get size(): number {
+    return this.byPid.size;
+  }
+
+  /** Signals every process group (SIGKILL on sandbox death, SIGSTOP/SIGCONT around a snapshot). */
+  signalAll(signal: NodeJS.Signals): void {
+    for (const process of this.byPid.values()) process.signal(signal);
+  }
+}

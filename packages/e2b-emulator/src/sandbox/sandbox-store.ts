@@ -1,0 +1,202 @@
+/**
+ * Live sandboxes: each one a real directory under `<root>/sandboxes/<id>` holding its
+ * filesystem, with E2B's lifecycle: running ⇄ paused, a timeout that kills (or, with
+ * `autoPause`, pauses) it when it lapses, and kill removing the directory for good.
+ */
+import { cp, mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { randomAccessToken, randomId } from './sandbox-ids.js';
+import { SandboxProcesses } from './sandbox-processes.js';
+
+export type SandboxState = 'running' | 'paused';
+
+export interface SandboxRecord {
+  readonly sandboxId: string;
+  /** The template (or snapshot template) the sandbox was created from. */
+  readonly templateId: string;
+  readonly alias: string | undefined;
+  readonly envdAccessToken: string;
+  readonly metadata: Record<string, string>;
+  /** Environment of every command, from the create request's `envVars`. */
+  readonly envVars: Record<string, string>;
+  readonly startedAtMs: number;
+  readonly onTimeout: 'kill' | 'pause';
+  readonly allowInternetAccess: boolean;
+  /** Host directory that is the sandbox's `/`. */
+  readonly directory: string;
+  readonly processes: SandboxProcesses;
+  state: SandboxState;
+  endAtMs: number;
+  /** Set while a snapshot copies the directory; a second snapshot answers 409. */
+  snapshotting: boolean;
+}
+
+export interface CreateSandboxInput {
+  templateId: string;
+  alias?: string | undefined;
+  /** Directory copied as the sandbox's filesystem; an empty one is made when absent. */
+  seedDirectory?: string | undefined;
+  metadata?: Record<string, string> | undefined;
+  envVars?: Record<string, string> | undefined;
+  timeoutSeconds: number;
+  onTimeout?: 'kill' | 'pause';
+  allowInternetAccess?: boolean | undefined;
+}
+
+/** setTimeout's ceiling (~24.8 days); longer sandbox timeouts re-arm when it fires. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export class SandboxStore {
+  private readonly sandboxes = new Map<string, SandboxRecord>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+
+  constructor(
+    private readonly root: string,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * Creates a running sandbox. The record is registered before the directory is copied, so
+   * concurrent creates see it in `runningCount()` (the concurrency limit cannot be overrun).
+   */
+  async create(input: CreateSandboxInput): Promise<SandboxRecord> {
+    const sandboxId = `i${randomId(19)}`;
+    const startedAtMs = this.now();
+    const record: SandboxRecord = {
+      sandboxId,
+      templateId: input.templateId,
+      alias: input.alias,
+      envdAccessToken: randomAccessToken(),
+      metadata: { ...input.metadata },
+      envVars: { ...input.envVars },
+      startedAtMs,
+      onTimeout: input.onTimeout ?? 'kill',
+      allowInternetAccess: input.allowInternetAccess ?? true,
+      directory: path.join(this.root, 'sandboxes', sandboxId),
+      processes: new SandboxProcesses(),
+      state: 'running',
+      endAtMs: startedAtMs + input.timeoutSeconds * 1000,
+      snapshotting: false,
+    };
+    this.sandboxes.set(sandboxId, record);
+    try {
+      if (input.seedDirectory) {
+        await cp(input.seedDirectory, record.directory, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+      }
+      await mkdir(path.join(record.directory, 'home', 'user'), { recursive: true });
+      await mkdir(path.join(record.directory, 'tmp'), { recursive: true, mode: 0o1777 });
+    } catch (error) {
+      this.sandboxes.delete(sandboxId);
+      await rm(record.directory, { recursive: true, force: true });
+      throw error;
+    }
+    this.armTimer(record);
+    return record;
+  }
+
+  get(sandboxId: string): SandboxRecord | undefined {
+    return this.sandboxes.get(sandboxId);
+  }
+
+  /** The sandbox if it is running (envd answers only for those). */
+  getRunning(sandboxId: string): SandboxRecord | undefined {
+    const record = this.sandboxes.get(sandboxId);
+    return record?.state === 'running' ? record : undefined;
+  }
+
+  all(): SandboxRecord[] {
+    return [...this.sandboxes.values()];
+  }
+
+  /** Running sandboxes, the ones E2B's concurrency limit counts. */
+  runningCount(): number {
+    let count = 0;
+    for (const record of this.sandboxes.values()) if (record.state === 'running') count += 1;
+    return count;
+  }
+
+  /** Kills processes and removes the directory. Idempotent: false when the id is unknown. */
+  async kill(sandboxId: string): Promise<boolean> {
+    const record = this.sandboxes.get(sandboxId);
+    if (!record) return false;
+    this.sandboxes.delete(sandboxId);
+    this.clearTimer(sandboxId);
+    record.processes.signalAll('SIGKILL');
+    await rm(record.directory, { recursive: true, force: true });
+    return true;
+  }
+
+  /**
+   * Pauses a running sandbox: processes are killed (memory is not kept, like E2B's
+   * filesystem-only pause), the directory stays. False when it was not running.
+   */
+  pause(sandboxId: string): boolean {
+    const record = this.sandboxes.get(sandboxId);
+    if (!record || record.state !== 'running') return false;
+    record.state = 'paused';
+    this.clearTimer(sandboxId);
+    record.processes.signalAll('SIGKILL');
+    return true;
+  }
+
+  /** Resumes a paused sandbox with a fresh timeout. */
+  resume(record: SandboxRecord, timeoutSeconds: number): void {
+    record.state = 'running';
+    record.endAtMs = this.now() + timeoutSeconds * 1000;
+    this.armTimer(record);
+  }
+
+  /** Connect to a running sandbox: the timeout only ever grows (E2B never shortens it here). */
+  extendTimeout(record: SandboxRecord, timeoutSeconds: number): void {
+    record.endAtMs = Math.max(record.endAtMs, this.now() + timeoutSeconds * 1000);
+    this.armTimer(record);
+  }
+
+  /** `POST /sandboxes/{id}/timeout`: the sandbox now ends `timeoutSeconds` from now. */
+  setTimeout(record: SandboxRecord, timeoutSeconds: number): void {
+    record.endAtMs = this.now() + timeoutSeconds * 1000;
+    this.armTimer(record);
+  }
+
+  /**
+   * Lets the sandbox's timeout lapse now (kill, or pause with autoPause), exactly as the
+   * timer would. False when it is not running.
+   */
+  async expireNow(sandboxId: string): Promise<boolean> {
+    const record = this.getRunning(sandboxId);
+    if (!record) return false;
+    record.endAtMs = this.now();
+    await this.expire(sandboxId);
+    return true;
+  }
+
+  /** Kills every sandbox (emulator shutdown). */
+  async killAll(): Promise<void> {
+    await Promise.all([...this.sandboxes.keys()].map((sandboxId) => this.kill(sandboxId)));
+  }
+
+  private armTimer(record: SandboxRecord): void {
+    this.clearTimer(record.sandboxId);
+    const delayMs = Math.min(Math.max(record.endAtMs - this.now(), 0), MAX_TIMER_MS);
+    const timer = setTimeout(() => void this.expire(record.sandboxId), delayMs);
+    timer.unref();
+    this.timers.set(record.sandboxId, timer);
+  }
+
+  private clearTimer(sandboxId: string): void {
+    const timer = this.timers.get(sandboxId);
+    if (timer) clearTimeout(timer);
+    this.timers.delete(sandboxId);
+  }
+
+  private async expire(sandboxId: string): Promise<void> {
+    const record = this.sandboxes.get(sandboxId);
+    if (!record || record.state !== 'running') return;
+    if (record.endAtMs > this.now()) {
+      this.armTimer(record);
+      return;
+    }
+    if (record.onTimeout === 'pause') this.pause(sandboxId);
+    else await this.kill(sandboxId);
+  }
+}
