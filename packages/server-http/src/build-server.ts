@@ -36,6 +36,7 @@ export interface BuildServerOptions {
  */
 export function buildServer(options: BuildServerOptions): FastifyInstance {
   const bodyLimit = options.config.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+  assertValidConfig(options.config);
   const loggerInstance: FastifyBaseLogger = withSecretRedaction(options.logger);
   const app = Fastify({
     loggerInstance,
@@ -53,4 +54,17 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     telemetry: options.telemetry,
   });
   return app;
+}
+
+/** Fails fast, naming the key, instead of on the first request or deep inside fastify. */
+function assertValidConfig(config: ServerConfig): void {
+  if (config.bodyLimitBytes !== undefined && (!Number.isSafeInteger(config.bodyLimitBytes) || config.bodyLimitBytes <= 0)) {
+    throw new TypeError(`config.bodyLimitBytes must be a positive integer, got ${String(config.bodyLimitBytes)}`);
+  }
+  if (config.auth !== undefined && (typeof config.auth.bearerToken !== 'string' || config.auth.bearerToken.length === 0)) {
+    throw new TypeError('config.auth.bearerToken must be a non-empty string (omit config.auth to disable auth)');
+  }
+  if (typeof config.version !== 'string' || config.version.length === 0) {
+    throw new TypeError('config.version must be a non-empty string');
+  }
 }

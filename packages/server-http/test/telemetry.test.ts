@@ -1,0 +1,134 @@
+import { createMemoryProvider } from '@runtimectl/testkit';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createServerTelemetry } from '../src/index';
+import { apiClient } from './api-client';
+import { parsePrometheusText, sampleValue } from './prometheus-text';
+import { createTestServer, type TestServer } from './test-server';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** `server-timing: provider;dur=X, total;dur=Y` → {provider, total}. */
+function serverTiming(header: unknown): { provider: number; total: number } {
+  const match = /^provider;dur=([\d.]+), total;dur=([\d.]+)$/.exec(String(header));
+  if (!match) throw new Error(`unexpected server-timing: ${String(header)}`);
+  return { provider: Number(match[1]), total: Number(match[2]) };
+}
+
+describe('server-timing', () => {
+  let server: TestServer;
+  let api: ReturnType<typeof apiClient>;
+
+  beforeEach(async () => {
+    // `slow` spends 60 ms inside the provider; everything else is instant.
+    const provider = createMemoryProvider({
+      execHandler: async (request) => {
+        if (request.command !== 'slow') return undefined;
+        await sleep(60);
+        return { stdout: 'done' };
+      },
+    });
+    server = createTestServer({ providers: [provider] });
+    api = apiClient(server.app);
+    await api.post('/api/v1/runtimes/open', { runtime_id: 'rt-a', conversation_id: 'c', sender_id: 's' });
+  });
+  afterEach(() => server.app.close());
+
+  it('reports the provider time of the request and the total, total ≥ provider', async () => {
+    const response = await api.post('/api/v1/runtimes/exec', { runtime_id: 'rt-a', command: 'slow' });
+    const timing = serverTiming(response.headers['server-timing']);
+    expect(timing.provider).toBeGreaterThanOrEqual(55);
+    expect(timing.total).toBeGreaterThanOrEqual(timing.provider);
+  });
+
+  it('keeps each request\'s provider time to itself when requests overlap', async () => {
+    const [slow, fast] = await Promise.all([
+      api.post('/api/v1/runtimes/exec', { runtime_id: 'rt-a', command: 'slow' }),
+      sleep(10).then(() => api.post('/api/v1/runtimes/stat', { runtime_id: 'rt-a', path: 'x' })),
+    ]);
+    expect(serverTiming(slow.headers['server-timing']).provider).toBeGreaterThanOrEqual(55);
+    expect(serverTiming(fast.headers['server-timing']).provider).toBeLessThan(30);
+  });
+
+  it('is on runtime operations, also when they fail, and not on health or providers', async () => {
+    const failed = await api.get('/api/v1/runtimes/ghost');
+    expect(failed.status).toBe(404);
+    expect(serverTiming(failed.headers['server-timing']).provider).toBe(0);
+    const checkpoints = await api.get('/api/v1/runtimes/rt-a/checkpoints');
+    expect(checkpoints.headers['server-timing']).toMatch(/^provider;dur=/);
+    expect((await api.get('/api/v1/health')).headers['server-timing']).toBeUndefined();
+    expect((await api.get('/api/v1/providers')).headers['server-timing']).toBeUndefined();
+  });
+});
+
+describe('GET /metrics', () => {
+  let server: TestServer;
+  let api: ReturnType<typeof apiClient>;
+
+  beforeEach(() => {
+    server = createTestServer();
+    api = apiClient(server.app);
+  });
+  afterEach(() => server.app.close());
+
+  const scrape = async () => {
+    const response = await api.get('/metrics');
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+    return parsePrometheusText(response.body as string);
+  };
+
+  it('counts requests and observes their latency per route pattern and status, never per raw URL', async () => {
+    await api.post('/api/v1/runtimes/open', { runtime_id: 'rt-secret-id', conversation_id: 'c', sender_id: 's' });
+    await api.get('/api/v1/runtimes/rt-secret-id');
+    await api.get('/api/v1/runtimes/rt-secret-id');
+    await api.get('/api/v1/runtimes/ghost');
+    await api.get('/no/such/route');
+    const samples = await scrape();
+    const route = '/api/v1/runtimes/:runtime_id';
+    expect(sampleValue(samples, 'runtimectl_http_requests_total', { method: 'GET', route, status_code: '200' })).toBe(2);
+    expect(sampleValue(samples, 'runtimectl_http_requests_total', { method: 'GET', route, status_code: '404' })).toBe(1);
+    expect(sampleValue(samples, 'runtimectl_http_requests_total', { method: 'GET', route: 'unmatched', status_code: '404' })).toBe(1);
+    expect(sampleValue(samples, 'runtimectl_http_request_duration_seconds_count', { method: 'GET', route, status_code: '200' })).toBe(2);
+    expect(sampleValue(samples, 'runtimectl_http_request_duration_seconds_bucket', { method: 'GET', route, status_code: '200', le: '+Inf' })).toBe(2);
+    const labelValues = samples.flatMap((sample) => Object.values(sample.labels));
+    expect(labelValues.filter((value) => value.includes('rt-secret-id') || value.includes('ghost'))).toEqual([]);
+  });
+
+  it('counts operations by operation, provider and outcome, and observes provider calls', async () => {
+    await api.post('/api/v1/runtimes/open', { runtime_id: 'rt-a', conversation_id: 'c', sender_id: 's' });
+    await api.post('/api/v1/runtimes/exec', { runtime_id: 'rt-a', command: 'true' });
+    server.provider.failNext('exec');
+    await api.post('/api/v1/runtimes/exec', { runtime_id: 'rt-a', command: 'true' });
+    const samples = await scrape();
+    expect(sampleValue(samples, 'runtimectl_operations_total', { operation: 'exec', provider: 'memory', outcome: 'ok' })).toBe(1);
+    expect(sampleValue(samples, 'runtimectl_operations_total', { operation: 'exec', provider: 'memory', outcome: 'provider_error' })).toBe(1);
+    expect(sampleValue(samples, 'runtimectl_operations_total', { operation: 'open', provider: 'memory', outcome: 'ok' })).toBe(1);
+    expect(sampleValue(samples, 'runtimectl_provider_call_duration_seconds_count', { provider: 'memory', call: 'exec', outcome: 'ok' })).toBe(1);
+    expect(
+      sampleValue(samples, 'runtimectl_provider_call_duration_seconds_count', { provider: 'memory', call: 'exec', outcome: 'provider_error' }),
+    ).toBe(1);
+    expect(sampleValue(samples, 'runtimectl_provider_call_duration_seconds_count', { provider: 'memory', call: 'create', outcome: 'ok' })).toBe(1);
+  });
+
+  it('reports live runtimes by status, read from the service at scrape time', async () => {
+    for (const id of ['a', 'b', 'c']) await api.post('/api/v1/runtimes/open', { runtime_id: id, conversation_id: 'c', sender_id: 's' });
+    await api.post('/api/v1/runtimes/pause', { runtime_id: 'b' });
+    await api.post('/api/v1/runtimes/close', { runtime_id: 'c' });
+    const samples = await scrape();
+    const runtimes = (status: string) => sampleValue(samples, 'runtimectl_runtimes', { status });
+    expect([runtimes('idle'), runtimes('running'), runtimes('paused'), runtimes('failed'), runtimes('closed')]).toEqual([1, 0, 1, 0, 1]);
+  });
+
+  it('uses its own registry: two telemetries never share metrics', async () => {
+    const first = createServerTelemetry({ processMetrics: false });
+    const second = createServerTelemetry({ processMetrics: false });
+    first.recordRequest('GET', '/x', 200, 1);
+    expect(await first.metrics()).toContain('route="/x"');
+    expect(await second.metrics()).not.toContain('route="/x"');
+  });
+
+  it('exports process metrics by default under the same prefix', async () => {
+    const telemetry = createServerTelemetry();
+    expect(await telemetry.metrics()).toMatch(/^runtimectl_process_cpu_seconds_total /m);
+  });
+});
