@@ -1,0 +1,102 @@
+import { RuntimectlError, type ErrorCode } from '@runtimectl/core';
+
+export interface ApiErrorInit {
+  message: string;
+  code: ErrorCode;
+  status: number;
+  details?: Record<string, unknown>;
+  requestId?: string;
+  retryAfterMs?: number;
+}
+
+/**
+ * An error answered by the daemon: the server's `code`, `details`, HTTP `status` and the
+ * `x-request-id` to quote in a bug report. Extends core's RuntimectlError, so
+ * `SessionBusyError.isInstance(e)` from @runtimectl/core recognises the client's too.
+ */
+export class RuntimectlApiError extends RuntimectlError {
+  readonly status: number;
+  readonly requestId: string | undefined;
+  /** From `Retry-After` (or `details.retry_after_ms`) when the daemon said when to retry. */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(init: ApiErrorInit) {
+    super(init.code, init.message, init.details === undefined ? {} : { details: init.details });
+    this.status = init.status;
+    this.requestId = init.requestId;
+    this.retryAfterMs = init.retryAfterMs;
+  }
+}
+
+export class InvalidRequestError extends RuntimectlApiError {}
+export class UnauthorizedError extends RuntimectlApiError {}
+export class RouteNotFoundError extends RuntimectlApiError {}
+export class RuntimeNotFoundError extends RuntimectlApiError {}
+export class CheckpointNotFoundError extends RuntimectlApiError {}
+export class PathNotFoundError extends RuntimectlApiError {}
+export class SessionBusyError extends RuntimectlApiError {}
+export class RuntimePausedError extends RuntimectlApiError {}
+export class RuntimeNotPausedError extends RuntimectlApiError {}
+export class RuntimeClosedError extends RuntimectlApiError {}
+export class RuntimeFailedError extends RuntimectlApiError {}
+export class RuntimeExistsError extends RuntimectlApiError {}
+export class SnapshotInUseError extends RuntimectlApiError {}
+export class CheckpointSnapshotDeletedError extends RuntimectlApiError {}
+export class PayloadTooLargeError extends RuntimectlApiError {}
+export class IdempotencyKeyReusedError extends RuntimectlApiError {}
+export class ProviderCapacityError extends RuntimectlApiError {}
+export class UnsupportedBackendError extends RuntimectlApiError {}
+export class ProviderError extends RuntimectlApiError {}
+export class ProviderTimeoutError extends RuntimectlApiError {}
+export class InternalServerError extends RuntimectlApiError {}
+
+/** One class per server code; the Record type makes a new code a compile error until mapped. */
+const ERROR_CLASSES: Record<ErrorCode, new (init: ApiErrorInit) => RuntimectlApiError> = {
+  invalid_request: InvalidRequestError,
+  unauthorized: UnauthorizedError,
+  route_not_found: RouteNotFoundError,
+  runtime_not_found: RuntimeNotFoundError,
+  checkpoint_not_found: CheckpointNotFoundError,
+  path_not_found: PathNotFoundError,
+  session_busy: SessionBusyError,
+  runtime_paused: RuntimePausedError,
+  runtime_not_paused: RuntimeNotPausedError,
+  runtime_closed: RuntimeClosedError,
+  runtime_failed: RuntimeFailedError,
+  runtime_exists: RuntimeExistsError,
+  snapshot_in_use: SnapshotInUseError,
+  checkpoint_snapshot_deleted: CheckpointSnapshotDeletedError,
+  payload_too_large: PayloadTooLargeError,
+  idempotency_key_reused: IdempotencyKeyReusedError,
+  provider_capacity: ProviderCapacityError,
+  unsupported_backend: UnsupportedBackendError,
+  provider_error: ProviderError,
+  provider_timeout: ProviderTimeoutError,
+  internal: InternalServerError,
+};
+
+export function apiErrorFor(init: ApiErrorInit): RuntimectlApiError {
+  return new ERROR_CLASSES[init.code](init);
+}
+
+/** The daemon could not be reached at all (connection refused, DNS, reset before a response). */
+export class DaemonUnreachableError extends Error {
+  constructor(
+    readonly url: string,
+    cause: unknown,
+  ) {
+    super(`runtimectl daemon not reachable at ${url}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'DaemonUnreachableError';
+  }
+}
+
+/** No response within the client's timeout. The request may still have been carried out. */
+export class ClientTimeoutError extends Error {
+  constructor(
+    readonly url: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`no response from ${url} within ${timeoutMs} ms`);
+    this.name = 'ClientTimeoutError';
+  }
+}

@@ -1,0 +1,172 @@
+import * as wire from '@runtimectl/core';
+import type { z } from 'zod';
+import { InvalidRequestError } from './api-errors';
+import { HttpTransport, type TransportOptions } from './http-transport';
+
+export type RuntimectlClientOptions = TransportOptions;
+
+/** A file streamed out of a runtime by `export`. */
+export interface ExportedRuntimeFile {
+  fileName: string;
+  sizeBytes: number | null;
+  body: ReadableStream<Uint8Array>;
+}
+
+const encodedId = (id: string) => encodeURIComponent(id);
+
+/**
+ * Typed client for every route of the runtimectl HTTP API. Requests are checked against the
+ * schemas of @runtimectl/core before they are sent (a bad request never leaves the process);
+ * responses are parsed with them; failures are error classes carrying the server's code.
+ */
+export class RuntimectlClient {
+  readonly #http: HttpTransport;
+
+  constructor(options: RuntimectlClientOptions) {
+    this.#http = new HttpTransport(options);
+  }
+
+  get baseUrl(): string {
+    return this.#http.baseUrl;
+  }
+
+  health(): Promise<wire.HealthResult> {
+    return this.#http.json('GET', '/api/v1/health', wire.HealthResultSchema);
+  }
+
+  providers(): Promise<wire.ProviderListResult> {
+    return this.#http.json('GET', '/api/v1/providers', wire.ProviderListResultSchema);
+  }
+
+  open(request: wire.RuntimeOpenRequest): Promise<wire.RuntimeOpenResult> {
+    return this.#post('/api/v1/runtimes/open', wire.RuntimeOpenRequestSchema, request, wire.RuntimeOpenResultSchema);
+  }
+
+  async list(query: wire.RuntimeListQuery = {}): Promise<wire.RuntimeListResult> {
+    const valid = checked(wire.RuntimeListQuerySchema, query);
+    return this.#http.json('GET', '/api/v1/runtimes', wire.RuntimeListResultSchema, { query: valid });
+  }
+
+  async get(runtimeId: string): Promise<wire.RuntimeDetail> {
+    checked(wire.RuntimeIdSchema, runtimeId);
+    return this.#http.json('GET', `/api/v1/runtimes/${encodedId(runtimeId)}`, wire.RuntimeDetailSchema);
+  }
+
+  update(request: wire.RuntimeUpdateRequest): Promise<wire.RuntimeUpdateResult> {
+    return this.#post('/api/v1/runtimes/update', wire.RuntimeUpdateRequestSchema, request, wire.RuntimeUpdateResultSchema);
+  }
+
+  exec(request: wire.RuntimeExecRequest): Promise<wire.RuntimeExecResult> {
+    return this.#post('/api/v1/runtimes/exec', wire.RuntimeExecRequestSchema, request, wire.RuntimeExecResultSchema);
+  }
+
+  readFile(request: wire.RuntimePathRequest): Promise<wire.RuntimeReadFileResult> {
+    return this.#post('/api/v1/runtimes/read-file', wire.RuntimePathRequestSchema, request, wire.RuntimeReadFileResultSchema);
+  }
+
+  /** read-file, decoded. */
+  async readFileBytes(runtimeId: string, path: string): Promise<Uint8Array> {
+    const { content_base64 } = await this.readFile({ runtime_id: runtimeId, path });
+    return Buffer.from(content_base64, 'base64');
+  }
+
+  writeFile(request: wire.RuntimeWriteFileRequest): Promise<wire.RuntimeWriteFileResult> {
+    return this.#post('/api/v1/runtimes/write-file', wire.RuntimeWriteFileRequestSchema, request, wire.RuntimeWriteFileResultSchema);
+  }
+
+  /** write-file from bytes or text. */
+  writeFileBytes(runtimeId: string, path: string, content: Uint8Array | string): Promise<wire.RuntimeWriteFileResult> {
+    const bytes = typeof content === 'string' ? Buffer.from(content) : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+    return this.writeFile({ runtime_id: runtimeId, path, content_base64: bytes.toString('base64') });
+  }
+
+  stat(request: wire.RuntimePathRequest): Promise<wire.RuntimeStatResult> {
+    return this.#post('/api/v1/runtimes/stat', wire.RuntimePathRequestSchema, request, wire.RuntimeStatResultSchema);
+  }
+
+  mkdir(request: wire.RuntimePathRequest): Promise<wire.RuntimeMkdirResult> {
+    return this.#post('/api/v1/runtimes/mkdir', wire.RuntimePathRequestSchema, request, wire.RuntimeMkdirResultSchema);
+  }
+
+  search(request: wire.RuntimeSearchRequest): Promise<wire.RuntimeSearchResult> {
+    return this.#post('/api/v1/runtimes/search', wire.RuntimeSearchRequestSchema, request, wire.RuntimeSearchResultSchema);
+  }
+
+  /** Streams a file out of the runtime. */
+  async export(request: wire.RuntimeExportRequest): Promise<ExportedRuntimeFile> {
+    const body = checked(wire.RuntimeExportRequestSchema, request);
+    const response = await this.#http.send('POST', '/api/v1/runtimes/export', { body });
+    const disposition = response.headers.get('content-disposition') ?? '';
+    const fileName = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition)?.[1];
+    const length = response.headers.get('content-length');
+    return {
+      fileName: fileName ? decodeURIComponent(fileName) : request.path.split('/').pop()!,
+      sizeBytes: length === null ? null : Number(length),
+      body: response.body!,
+    };
+  }
+
+  checkpoint(request: wire.RuntimeCheckpointRequest): Promise<wire.RuntimeCheckpointResult> {
+    return this.#post('/api/v1/runtimes/checkpoint', wire.RuntimeCheckpointRequestSchema, request, wire.RuntimeCheckpointResultSchema);
+  }
+
+  async listCheckpoints(runtimeId: string, query: wire.CheckpointListQuery = {}): Promise<wire.CheckpointListResult> {
+    checked(wire.RuntimeIdSchema, runtimeId);
+    const q = checked(wire.CheckpointListQuerySchema, query);
+    return this.#http.json('GET', `/api/v1/runtimes/${encodedId(runtimeId)}/checkpoints`, wire.CheckpointListResultSchema, { query: q });
+  }
+
+  async getCheckpoint(checkpointId: string): Promise<wire.CheckpointView> {
+    checked(wire.CheckpointIdSchema, checkpointId);
+    return this.#http.json('GET', `/api/v1/checkpoints/${encodedId(checkpointId)}`, wire.CheckpointViewSchema);
+  }
+
+  checkout(request: wire.RuntimeCheckoutRequest): Promise<wire.RuntimeCheckoutResult> {
+    return this.#post('/api/v1/runtimes/checkout', wire.RuntimeCheckoutRequestSchema, request, wire.RuntimeCheckoutResultSchema);
+  }
+
+  pause(request: wire.RuntimePauseRequest): Promise<wire.RuntimePauseResult> {
+    return this.#post('/api/v1/runtimes/pause', wire.RuntimePauseRequestSchema, request, wire.RuntimePauseResultSchema);
+  }
+
+  resume(request: wire.RuntimeResumeRequest): Promise<wire.RuntimeResumeResult> {
+    return this.#post('/api/v1/runtimes/resume', wire.RuntimeResumeRequestSchema, request, wire.RuntimeResumeResultSchema);
+  }
+
+  close(request: wire.RuntimeCloseRequest): Promise<wire.RuntimeCloseResult> {
+    return this.#post('/api/v1/runtimes/close', wire.RuntimeCloseRequestSchema, request, wire.RuntimeCloseResultSchema);
+  }
+
+  deleteCheckpointSnapshot(
+    request: wire.RuntimeCheckpointSnapshotDeleteRequest,
+  ): Promise<wire.RuntimeCheckpointSnapshotDeleteResult> {
+    return this.#post(
+      '/api/v1/runtimes/checkpoint/delete-snapshot',
+      wire.RuntimeCheckpointSnapshotDeleteRequestSchema,
+      request,
+      wire.RuntimeCheckpointSnapshotDeleteResultSchema,
+    );
+  }
+
+  async #post<Q extends z.ZodType, R extends z.ZodType>(path: string, requestSchema: Q, request: z.input<Q>, resultSchema: R): Promise<z.infer<R>> {
+    return this.#http.json('POST', path, resultSchema, { body: checked(requestSchema, request) });
+  }
+}
+
+/** Validates before sending; a request the daemon would refuse never leaves the process. */
+function checked<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    throw new InvalidRequestError({
+      code: 'invalid_request',
+      status: 0,
+      message: `invalid request: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ')}`,
+      details: { issues: parsed.error.issues },
+    });
+  }
+  return parsed.data;
+}
+
+export function createRuntimectlClient(options: RuntimectlClientOptions): RuntimectlClient {
+  return new RuntimectlClient(options);
+}

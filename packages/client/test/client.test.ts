@@ -1,0 +1,162 @@
+import type { AddressInfo } from 'node:net';
+import { MemoryRuntimeStore, RuntimeService, SessionBusyError as CoreSessionBusyError } from '@runtimectl/core';
+import { buildServer } from '@runtimectl/server-http';
+import { createMemoryProvider } from '@runtimectl/testkit';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  CheckpointSnapshotDeletedError,
+  ClientTimeoutError,
+  createRuntimectlClient,
+  DaemonUnreachableError,
+  InvalidRequestError,
+  RuntimeNotFoundError,
+  SessionBusyError,
+  UnauthorizedError,
+  UnsupportedBackendError,
+  type RuntimectlClient,
+} from '../src/index';
+
+const TOKEN = 'client-test-token';
+let baseUrl: string;
+let close: () => Promise<void>;
+let client: RuntimectlClient;
+let releaseBlock: () => void = () => {};
+let blockStarted: Promise<void> = Promise.resolve();
+
+beforeAll(async () => {
+  const execHandler = async (request: { command: string }) => {
+    if (request.command !== 'block') return undefined;
+    await new Promise<void>((resolve) => (releaseBlock = resolve));
+    return { stdout: 'done\n' };
+  };
+  const service = new RuntimeService({
+    store: new MemoryRuntimeStore(),
+    providers: [createMemoryProvider({ execHandler }), createMemoryProvider({ providerId: 'nosnap', snapshots: false })],
+    defaultProvider: 'memory',
+  });
+  const app = buildServer({ service, config: { version: '0.0.0-test', auth: { bearerToken: TOKEN } }, logger: pino({ level: 'silent' }) });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  close = () => app.close();
+  client = createRuntimectlClient({ baseUrl, token: TOKEN });
+});
+
+afterAll(() => close());
+
+async function openRuntime(provider?: string) {
+  const { runtime } = await client.open({ conversation_id: 'c', sender_id: 's', ...(provider ? { provider } : {}) });
+  return runtime.runtime_id;
+}
+
+describe('RuntimectlClient against a real server', () => {
+  it('drives a runtime through write, exec, checkpoint, checkout and close', async () => {
+    const id = await openRuntime();
+    await client.writeFileBytes(id, 'notes.txt', 'v1');
+    const exec = await client.exec({ runtime_id: id, command: 'cat notes.txt' });
+    expect(Buffer.from(exec.stdout_base64, 'base64').toString()).toBe('v1');
+    const checkpoint = await client.checkpoint({ runtime_id: id, name: 'v1' });
+    await client.writeFileBytes(id, 'notes.txt', 'v2');
+    const child = await client.checkout({ checkpoint_id: checkpoint.checkpoint_id });
+    expect(Buffer.from(await client.readFileBytes(child.runtime.runtime_id, 'notes.txt')).toString()).toBe('v1');
+    expect((await client.get(child.runtime.runtime_id)).parent_runtime_id).toBe(id);
+    expect((await client.listCheckpoints(id)).checkpoints[0]?.checkpoint_id).toBe(checkpoint.checkpoint_id);
+    expect((await client.getCheckpoint(checkpoint.checkpoint_id)).name).toBe('v1');
+    const closed = await client.close({ runtime_id: id, cascade: true });
+    expect(closed.closed_runtime_ids).toEqual([id, child.runtime.runtime_id]);
+  });
+
+  it('covers the remaining routes: health, providers, list, update, stat, mkdir, search, export, pause, resume, delete-snapshot', async () => {
+    expect(await client.health()).toEqual({ status: 'ok', version: '0.0.0-test' });
+    expect((await client.providers()).providers.map((p) => p.provider)).toEqual(['memory', 'nosnap']);
+    const id = await openRuntime();
+    expect((await client.list({ limit: 500 })).runtimes.some((r) => r.runtime_id === id)).toBe(true);
+    await client.update({ runtime_id: id, session_state: { turn: 3 } });
+    expect((await client.get(id)).session_state).toEqual({ turn: 3 });
+    await client.mkdir({ runtime_id: id, path: 'src' });
+    await client.writeFileBytes(id, 'src/a.ts', 'export const a = 1;\n');
+    expect(await client.stat({ runtime_id: id, path: 'src/a.ts' })).toMatchObject({ exists: true, kind: 'file', size_bytes: 20 });
+    expect(await client.search({ runtime_id: id, glob: '**/*.ts' })).toEqual({ paths: ['src/a.ts'], truncated: false });
+    const exported = await client.export({ runtime_id: id, path: 'src/a.ts' });
+    expect(exported.fileName).toBe('a.ts');
+    expect(await new Response(exported.body).text()).toBe('export const a = 1;\n');
+    const paused = await client.pause({ runtime_id: id });
+    expect(paused.runtime.status).toBe('paused');
+    await client.resume({ runtime_id: id });
+    const deleted = await client.close({ runtime_id: id });
+    expect(deleted.deleted_snapshot_ids).toHaveLength(1);
+    const snapshotDelete = await client.deleteCheckpointSnapshot({ checkpoint_id: paused.checkpoint_id });
+    expect(snapshotDelete.deleted_provider_snapshot).toBe(false);
+  });
+
+  it("raises the server's errors as classes carrying code, details, status and request id", async () => {
+    const error = await client.get('missing-runtime').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RuntimeNotFoundError);
+    expect(error).toMatchObject({ code: 'runtime_not_found', status: 404, details: { runtime_id: 'missing-runtime' } });
+    expect((error as RuntimeNotFoundError).requestId).toBeTruthy();
+
+    const local = await openRuntime('nosnap');
+    const checkpoint = await client.checkpoint({ runtime_id: local });
+    await expect(client.checkout({ checkpoint_id: checkpoint.checkpoint_id })).rejects.toBeInstanceOf(UnsupportedBackendError);
+
+    const id = await openRuntime();
+    const snapshot = await client.checkpoint({ runtime_id: id });
+    await client.deleteCheckpointSnapshot({ checkpoint_id: snapshot.checkpoint_id });
+    await expect(client.checkout({ checkpoint_id: snapshot.checkpoint_id })).rejects.toBeInstanceOf(CheckpointSnapshotDeletedError);
+  });
+
+  it('a busy runtime raises SessionBusyError, which core recognises as its own', async () => {
+    const id = await openRuntime();
+    const blocked = client.exec({ runtime_id: id, command: 'block' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const error = await client.checkpoint({ runtime_id: id }).catch((e: unknown) => e);
+    releaseBlock();
+    await blocked;
+    expect(error).toBeInstanceOf(SessionBusyError);
+    expect(CoreSessionBusyError.isInstance(error)).toBe(true);
+  });
+
+  it('checks requests before sending them', async () => {
+    const error = await client.checkout({ checkpoint_id: 'not-a-checkpoint' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect((error as InvalidRequestError).status).toBe(0);
+    expect((error as InvalidRequestError).message).toMatch(/checkpoint_id/);
+  });
+
+  it('a wrong token raises UnauthorizedError', async () => {
+    const stranger = createRuntimectlClient({ baseUrl, token: 'wrong' });
+    await expect(stranger.list()).rejects.toBeInstanceOf(UnauthorizedError);
+  });
+
+  it('an unreachable daemon raises DaemonUnreachableError after its retries', async () => {
+    const nobody = createRuntimectlClient({ baseUrl: 'http://127.0.0.1:9', retries: 1 });
+    const error = await nobody.health().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DaemonUnreachableError);
+    expect((error as Error).message).toMatch(/127\.0\.0\.1:9/);
+  });
+
+  it('gives up after its timeout with ClientTimeoutError', async () => {
+    const impatient = createRuntimectlClient({ baseUrl, token: TOKEN, timeoutMs: 100 });
+    const id = await openRuntime();
+    const error = await impatient.exec({ runtime_id: id, command: 'block' }).catch((e: unknown) => e);
+    releaseBlock();
+    expect(error).toBeInstanceOf(ClientTimeoutError);
+  });
+
+  it('sends one Idempotency-Key per POST and the same key on every retry of it', async () => {
+    const seen: string[] = [];
+    let calls = 0;
+    const flaky: typeof fetch = async (input, init) => {
+      calls += 1;
+      seen.push(new Headers(init?.headers).get('idempotency-key') ?? '');
+      if (calls === 1) throw new TypeError('fetch failed', { cause: new Error('ECONNRESET') });
+      return fetch(input, init);
+    };
+    const retrying = createRuntimectlClient({ baseUrl, token: TOKEN, fetch: flaky });
+    await retrying.open({ conversation_id: 'c', sender_id: 's' });
+    await retrying.open({ conversation_id: 'c', sender_id: 's' });
+    expect(seen).toHaveLength(3);
+    expect(seen[0]).toBe(seen[1]);
+    expect(seen[2]).not.toBe(seen[1]);
+  });
+});
