@@ -18,3 +18,4 @@ export { exportTests } from './conformance/export-tests';
 export { dirtyTrackingTests } from './conformance/dirty-tracking-tests';
 export { snapshotTests } from './conformance/snapshot-tests';
 export { SEARCH_TREE, SEARCH_CASES, type SearchCase } from './conformance/search-fixture';
+export { runApiConformance, CONTRACT_ROUTES, type ApiConformanceOptions, type ApiConformanceTimeouts } from './api-conformance';

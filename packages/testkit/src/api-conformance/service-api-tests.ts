@@ -1,0 +1,116 @@
+import { describe, expect, test } from 'vitest';
+import { HealthResultSchema, ProviderListResultSchema } from '@runtimectl/core';
+import { expectApiError, expectOk, type ApiSuiteContext } from './api-suite-context';
+
+/** Every route of the contract as `method path` in OpenAPI form. */
+export const CONTRACT_ROUTES = [
+  'get /api/v1/health',
+  'get /api/v1/providers',
+  'post /api/v1/runtimes/open',
+  'get /api/v1/runtimes',
+  'get /api/v1/runtimes/{runtime_id}',
+  'post /api/v1/runtimes/update',
+  'post /api/v1/runtimes/exec',
+  'post /api/v1/runtimes/read-file',
+  'post /api/v1/runtimes/write-file',
+  'post /api/v1/runtimes/stat',
+  'post /api/v1/runtimes/mkdir',
+  'post /api/v1/runtimes/search',
+  'post /api/v1/runtimes/export',
+  'post /api/v1/runtimes/checkpoint',
+  'post /api/v1/runtimes/checkpoint/delete-snapshot',
+  'get /api/v1/runtimes/{runtime_id}/checkpoints',
+  'get /api/v1/checkpoints/{checkpoint_id}',
+  'post /api/v1/runtimes/checkout',
+  'post /api/v1/runtimes/pause',
+  'post /api/v1/runtimes/resume',
+  'post /api/v1/runtimes/close',
+] as const;
+
+/** Health, providers, the documents, metrics, request ids and the shape of request errors. */
+export function serviceApiTests(context: ApiSuiteContext): void {
+  const { client, options } = context;
+  const testMs = options.timeouts.testMs;
+
+  describe('service routes', () => {
+    test('GET /api/v1/health answers {status:"ok", version} without a token', async () => {
+      const health = await client.get('/api/v1/health', { authorize: false });
+      expectOk(health);
+      expect(HealthResultSchema.parse(health.body)).toEqual(health.body);
+      expect(health.headers.get('x-request-id')).toBeTruthy();
+    }, testMs);
+
+    test('GET /api/v1/providers lists providers with their four capabilities', async () => {
+      const providers = await client.get('/api/v1/providers');
+      expectOk(providers);
+      const listed = ProviderListResultSchema.parse(providers.body).providers;
+      expect(listed.length).toBeGreaterThan(0);
+      if (options.snapshotProvider !== undefined) {
+        expect(listed.find((entry) => entry.provider === options.snapshotProvider)?.capabilities, options.snapshotProvider).toEqual({
+          checkpoint: true,
+          checkout: true,
+          delete_snapshot: true,
+          pause: true,
+        });
+      }
+      if (options.unsupportedProvider !== undefined) {
+        expect(listed.find((entry) => entry.provider === options.unsupportedProvider)?.capabilities, options.unsupportedProvider).toMatchObject({
+          checkout: false,
+          pause: false,
+        });
+      }
+    }, testMs);
+
+    test('GET /openapi.json is an OpenAPI 3.1 document naming every route of the contract', async () => {
+      const document = await client.get('/openapi.json');
+      expectOk(document);
+      expect(String(document.body.openapi)).toMatch(/^3\.1\./);
+      const documented = Object.entries(document.body.paths as Record<string, Record<string, unknown>>).flatMap(([path, operations]) =>
+        Object.keys(operations).map((method) => `${method.toLowerCase()} ${path}`),
+      );
+      expect(documented).toEqual(expect.arrayContaining([...CONTRACT_ROUTES]));
+    }, testMs);
+
+    test('GET /docs renders an HTML reference page', async () => {
+      const page = await client.get('/docs');
+      expectOk(page);
+      expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(String(page.body)).toMatch(/<html/i);
+    }, testMs);
+
+    test('GET /metrics answers Prometheus text with request counts', async () => {
+      await client.get('/api/v1/providers');
+      const metrics = await client.get('/metrics');
+      expectOk(metrics);
+      expect(metrics.headers.get('content-type')).toMatch(/^text\/plain/);
+      expect(String(metrics.body)).toMatch(/^# TYPE \S*http_requests_total counter$/m);
+    }, testMs);
+
+    test('every response carries x-request-id, and a sane caller id is echoed', async () => {
+      const generated = await client.get('/api/v1/providers');
+      expect(generated.headers.get('x-request-id')).toMatch(/^\S{8,}$/);
+      const echoed = await client.get('/api/v1/providers', { headers: { 'x-request-id': 'conformance-trace-1' } });
+      expect(echoed.headers.get('x-request-id')).toBe('conformance-trace-1');
+    }, testMs);
+
+    test('an unknown route or method is 404 route_not_found with the error body', async () => {
+      expectApiError(await client.get('/api/v1/no-such-route'), 404, 'route_not_found');
+      expectApiError(await client.request('DELETE', '/api/v1/runtimes/anything'), 404, 'route_not_found');
+    }, testMs);
+
+    test('an unknown field is 400 invalid_request carrying the zod issues in details.issues', async () => {
+      const response = await client.post('/api/v1/runtimes/open', { conversation_id: 'c', sender_id: 's', conversaton: 'typo' });
+      const details = expectApiError(response, 400, 'invalid_request');
+      expect(details?.issues).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'unrecognized_keys' })]));
+    }, testMs);
+
+    test('malformed JSON and a body that is not JSON are 400 invalid_request', async () => {
+      expectApiError(await client.post('/api/v1/runtimes/open', '{"conversation_id": '), 400, 'invalid_request');
+      const text = await client.request('POST', '/api/v1/runtimes/open', {
+        body: 'conversation_id=c',
+        headers: { 'content-type': 'text/plain' },
+      });
+      expectApiError(text, 400, 'invalid_request');
+    }, testMs);
+  });
+}
