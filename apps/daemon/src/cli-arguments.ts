@@ -1,0 +1,73 @@
+import { Command, Option } from 'commander';
+import { CONFIG_KEYS, envNameOf } from './config/config-keys';
+import { DAEMON_VERSION } from './version';
+
+export interface DaemonArguments {
+  configPath: string | undefined;
+  /** Flag values by config path. */
+  flags: Record<string, unknown>;
+}
+
+const EXAMPLE = `
+Configuration comes from a TOML file (--config, else $RUNTIMECTL_CONFIG, else none), then
+RUNTIMECTL_* environment variables, then these flags; later sources win. Unknown keys and bad
+values stop the daemon with a message naming the key. A full example is in docs/config.md.
+
+Settings (TOML key → environment variable):
+${CONFIG_KEYS.map((key) => `  ${key.path.padEnd(36)} ${envNameOf(key.path).padEnd(46)} ${key.description}`).join('\n')}
+
+Examples:
+  runtimed                                   # 127.0.0.1:7333, local provider, defaults
+  runtimed --port 0 --provider memory        # a free port, the in-memory provider
+  RUNTIMECTL_HTTP_AUTH_BEARER_TOKEN_ENV=TOKEN TOKEN=$(openssl rand -hex 24) runtimed --host 0.0.0.0
+`;
+
+/** Parses argv; --help and --version print and exit. */
+export function parseDaemonArguments(argv: string[]): DaemonArguments {
+  const program = new Command('runtimed')
+    .description('The runtimectl daemon: checkpoint, check out, pause and resume agent runtimes over HTTP.')
+    .version(DAEMON_VERSION)
+    .option('-c, --config <file>', 'TOML configuration file')
+    .option('--host <address>', 'address to listen on (http.host)')
+    .addOption(new Option('--port <number>', 'port to listen on; 0 picks a free one (http.port)').argParser(parsePort))
+    .addOption(new Option('--store <kind>', 'where state is kept (store.kind)').choices(['memory', 'sqlite']))
+    .option('--store-path <file>', 'SQLite file (store.path)')
+    .option('--provider <id>', 'default provider for open (runtimes.default_provider)')
+    .option('--state-dir <dir>', 'state directory (state_dir)')
+    .option('--allow-insecure-bind', 'listen on a non-loopback address without auth (http.allow_insecure_bind)')
+    .addOption(new Option('--log-level <level>', 'log level (log.level)').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']))
+    .addHelpText('after', EXAMPLE)
+    .showHelpAfterError()
+    .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2));
+  program.parse(argv);
+  const options = program.opts<{
+    config?: string;
+    host?: string;
+    port?: number;
+    store?: string;
+    storePath?: string;
+    provider?: string;
+    stateDir?: string;
+    allowInsecureBind?: boolean;
+    logLevel?: string;
+  }>();
+  return {
+    configPath: options.config,
+    flags: {
+      'http.host': options.host,
+      'http.port': options.port,
+      'store.kind': options.store,
+      'store.path': options.storePath,
+      'runtimes.default_provider': options.provider,
+      state_dir: options.stateDir,
+      'http.allow_insecure_bind': options.allowInsecureBind,
+      'log.level': options.logLevel,
+    },
+  };
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) throw new Error(`--port: expected 0-65535, got "${value}"`);
+  return port;
+}

@@ -1,0 +1,78 @@
+import type { AddressInfo } from 'node:net';
+import { RuntimeService } from '@runtimectl/core';
+import { buildServer, createServerTelemetry } from '@runtimectl/server-http';
+import type { FastifyInstance } from 'fastify';
+import pino, { type Logger } from 'pino';
+import type { ResolvedConfig } from '../config/load-config';
+import { DAEMON_VERSION } from '../version';
+import { assertSafeBind } from './bind-safety';
+import { createProviders } from './create-providers';
+import { createStore } from './create-store';
+import { loadInstallationId } from './installation-id';
+
+export interface RunningDaemon {
+  /** http://host:port actually listened on (port 0 resolved). */
+  url: string;
+  service: RuntimeService;
+  app: FastifyInstance;
+  /** The one line printed at start: address, providers, store, auth. */
+  banner: string;
+  /**
+   * Stops accepting, lets in-flight requests finish (bounded by http.shutdown_timeout_ms), and
+   * closes the store. Backends are not released: they stay bound for the next start.
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * The composition root: config → providers → store → service → server → listen. Logs (pino
+ * JSON) go to stderr so stdout carries only the start banner.
+ */
+export async function startDaemon(config: ResolvedConfig, logger: Logger = pino({ level: config.log.level }, pino.destination(2))): Promise<RunningDaemon> {
+  assertSafeBind(config.http.host, config.bearerToken !== undefined, config.http.allow_insecure_bind);
+  const providers = createProviders(config);
+  const store = await createStore(config);
+  const telemetry = createServerTelemetry();
+  const service = new RuntimeService({
+    store,
+    providers,
+    defaultProvider: config.runtimes.default_provider,
+    installationId: loadInstallationId(config.stateDir),
+    timeouts: { controlMs: config.runtimes.provider_call_timeout_ms },
+    exec: { defaultTimeoutMs: config.runtimes.exec_timeout_ms, maxOutputBytes: config.runtimes.exec_max_output_bytes },
+    observer: telemetry.observer,
+  });
+  const app = buildServer({
+    service,
+    telemetry,
+    logger,
+    config: {
+      version: DAEMON_VERSION,
+      bodyLimitBytes: config.http.body_limit_bytes,
+      ...(config.bearerToken ? { auth: { bearerToken: config.bearerToken } } : {}),
+    },
+  });
+  try {
+    await app.listen({ host: config.http.host, port: config.http.port });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const address = app.server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}`;
+  const providerList = providers
+    .map((provider) => (provider.providerId === config.runtimes.default_provider ? `${provider.providerId} (default)` : provider.providerId))
+    .join(', ');
+  const storeLabel = config.store.kind === 'sqlite' ? `sqlite ${config.storePath}` : 'memory (lost on exit)';
+  const banner = `runtimed ${DAEMON_VERSION} listening on ${url} · providers: ${providerList} · store: ${storeLabel} · auth: ${config.bearerToken ? 'bearer' : 'off'}`;
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      const deadline = new Promise<void>((resolve) => setTimeout(resolve, config.http.shutdown_timeout_ms).unref());
+      await Promise.race([app.close(), deadline]);
+      await store.close();
+    })());
+  return { url, service, app, banner, close };
+}

@@ -1,0 +1,38 @@
+/**
+ * Every setting an operator can give, with its type for RUNTIMECTL_* variables and --help.
+ * A test proves each path exists in DaemonConfigSchema, so this table cannot drift from it.
+ */
+export interface ConfigKey {
+  path: string;
+  type: 'string' | 'integer' | 'boolean' | 'json';
+  description: string;
+}
+
+export const CONFIG_KEYS: readonly ConfigKey[] = [
+  { path: 'state_dir', type: 'string', description: 'state directory (default $XDG_STATE_HOME/runtimectl or ~/.local/state/runtimectl)' },
+  { path: 'http.host', type: 'string', description: 'address to listen on (default 127.0.0.1)' },
+  { path: 'http.port', type: 'integer', description: 'port (default 7333; 0 picks a free one)' },
+  { path: 'http.body_limit_bytes', type: 'integer', description: 'largest request body (default 10485760)' },
+  { path: 'http.allow_insecure_bind', type: 'boolean', description: 'allow a non-loopback address without auth (default false)' },
+  { path: 'http.shutdown_timeout_ms', type: 'integer', description: 'how long in-flight requests may finish on SIGTERM (default 10000)' },
+  { path: 'http.auth.bearer_token', type: 'string', description: 'require this bearer token (16+ characters)' },
+  { path: 'http.auth.bearer_token_env', type: 'string', description: 'require the bearer token held by this environment variable' },
+  { path: 'store.kind', type: 'string', description: 'memory or sqlite' },
+  { path: 'store.path', type: 'string', description: 'SQLite file (default <state_dir>/runtimectl.db)' },
+  { path: 'providers.local.enabled', type: 'boolean', description: 'the local provider (default true)' },
+  { path: 'providers.local.root', type: 'string', description: 'workspaces directory (default <state_dir>/workspaces)' },
+  { path: 'providers.local.shell', type: 'string', description: 'shell for commands (default /bin/sh)' },
+  { path: 'providers.local.keep_workspaces', type: 'boolean', description: 'keep workspace directories after release (default false)' },
+  { path: 'providers.local.env', type: 'json', description: 'variables every local command gets (a table / JSON object)' },
+  { path: 'providers.memory.enabled', type: 'boolean', description: 'the in-memory reference provider, with snapshots (default false)' },
+  { path: 'runtimes.default_provider', type: 'string', description: 'provider used when open names none (default local)' },
+  { path: 'runtimes.exec_timeout_ms', type: 'integer', description: 'exec timeout when a request gives none (default 300000)' },
+  { path: 'runtimes.exec_max_output_bytes', type: 'integer', description: 'bytes kept of stdout and of stderr (default 1048576)' },
+  { path: 'runtimes.provider_call_timeout_ms', type: 'integer', description: 'deadline of provider control calls (default 120000)' },
+  { path: 'log.level', type: 'string', description: 'fatal, error, warn, info, debug, trace or silent (default info)' },
+];
+
+/** RUNTIMECTL_HTTP_PORT for http.port. */
+export function envNameOf(path: string): string {
+  return `RUNTIMECTL_${path.replace(/\./g, '_').toUpperCase()}`;
+}

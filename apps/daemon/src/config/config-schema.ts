@@ -1,0 +1,93 @@
+import { z } from 'zod';
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const MiB = 1024 * 1024;
+
+const AuthSchema = z
+  .strictObject({
+    /** The token itself (prefer bearer_token_env: config files get copied around). */
+    bearer_token: z.string().min(16, 'at least 16 characters').optional(),
+    /** Name of the environment variable holding the token. */
+    bearer_token_env: z.string().regex(ENV_NAME, 'an environment variable name').optional(),
+  })
+  .refine((auth) => !(auth.bearer_token && auth.bearer_token_env), {
+    message: 'give bearer_token or bearer_token_env, not both',
+  });
+
+const HttpSchema = z.strictObject({
+  host: z.string().min(1).default('127.0.0.1'),
+  port: z.int().min(0).max(65535).default(7333),
+  body_limit_bytes: z.int().min(1024).max(1024 * MiB).default(10 * MiB),
+  allow_insecure_bind: z.boolean().default(false),
+  shutdown_timeout_ms: z.int().min(0).max(600_000).default(10_000),
+  auth: AuthSchema.optional(),
+});
+
+const StoreSchema = z.strictObject({
+  kind: z.enum(['memory', 'sqlite']).default('memory'),
+  /** SQLite file; default <state_dir>/runtimectl.db */
+  path: z.string().min(1).optional(),
+});
+
+const LocalProviderSchema = z.strictObject({
+  enabled: z.boolean().default(true),
+  /** Workspaces directory; default <state_dir>/workspaces */
+  root: z.string().min(1).optional(),
+  shell: z.string().min(1).default('/bin/sh'),
+  keep_workspaces: z.boolean().default(false),
+  /** Variables every command gets (the daemon's own environment never leaks into commands). */
+  env: z.record(z.string().regex(ENV_NAME), z.string()).default({}),
+});
+
+const MemoryProviderSchema = z.strictObject({
+  enabled: z.boolean().default(false),
+});
+
+const ProvidersSchema = z.strictObject({
+  local: LocalProviderSchema.prefault({}),
+  memory: MemoryProviderSchema.prefault({}),
+});
+
+/** Provider ids the daemon can compose (sections under [providers]). */
+export const KNOWN_PROVIDERS = Object.keys(ProvidersSchema.shape);
+
+const RuntimesSchema = z.strictObject({
+  default_provider: z.string().min(1).default('local'),
+  exec_timeout_ms: z.int().min(1).max(86_400_000).default(300_000),
+  exec_max_output_bytes: z.int().min(1024).max(64 * MiB).default(MiB),
+  provider_call_timeout_ms: z.int().min(100).max(3_600_000).default(120_000),
+});
+
+const LogSchema = z.strictObject({
+  level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+/** The whole daemon configuration: the TOML file, then RUNTIMECTL_* variables, then flags. */
+export const DaemonConfigSchema = z
+  .strictObject({
+    /** Where the daemon keeps its state; default $XDG_STATE_HOME/runtimectl or ~/.local/state/runtimectl */
+    state_dir: z.string().min(1).optional(),
+    http: HttpSchema.prefault({}),
+    store: StoreSchema.prefault({}),
+    providers: ProvidersSchema.prefault({}),
+    runtimes: RuntimesSchema.prefault({}),
+    log: LogSchema.prefault({}),
+  })
+  .superRefine((config, context) => {
+    const enabled = enabledProviders(config);
+    if (!enabled.includes(config.runtimes.default_provider)) {
+      context.addIssue({
+        code: 'custom',
+        path: ['runtimes', 'default_provider'],
+        message: `must name an enabled provider (enabled: ${enabled.join(', ') || 'none'})`,
+      });
+    }
+  });
+
+export type DaemonConfig = z.infer<typeof DaemonConfigSchema>;
+
+export function enabledProviders(config: Pick<DaemonConfig, 'providers'>): string[] {
+  return Object.entries(config.providers)
+    .filter(([, settings]) => settings.enabled)
+    .map(([id]) => id);
+}

@@ -1,0 +1,86 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CONFIG_KEYS, envNameOf } from './config-keys';
+import { ConfigError } from './config-error';
+import { loadConfig } from './load-config';
+
+const tempFile = (name: string, text: string) => {
+  const path = join(mkdtempSync(join(tmpdir(), 'runtimed-config-')), name);
+  writeFileSync(path, text);
+  return path;
+};
+const load = (env: NodeJS.ProcessEnv = {}, flags: Record<string, unknown> = {}, configPath?: string) =>
+  loadConfig({ env: { HOME: '/home/someone', ...env }, flags, ...(configPath ? { configPath } : {}) });
+
+describe('loadConfig', () => {
+  it('embedded defaults: 127.0.0.1:7333, local provider in the state directory, memory store, no auth', () => {
+    const config = load();
+    expect(config.http).toMatchObject({ host: '127.0.0.1', port: 7333, body_limit_bytes: 10 * 1024 * 1024 });
+    expect(config.stateDir).toBe('/home/someone/.local/state/runtimectl');
+    expect(config.localRoot).toBe('/home/someone/.local/state/runtimectl/workspaces');
+    expect(config.runtimes.default_provider).toBe('local');
+    expect(config.bearerToken).toBeUndefined();
+  });
+
+  it('honours XDG_STATE_HOME', () => {
+    expect(load({ XDG_STATE_HOME: '/var/state' }).stateDir).toBe('/var/state/runtimectl');
+  });
+
+  it('file, then RUNTIMECTL_* variables, then flags: later sources win', () => {
+    const path = tempFile('c.toml', '[http]\nport = 8000\nhost = "127.0.0.2"\n[runtimes]\nexec_timeout_ms = 1000\n');
+    const config = load({ RUNTIMECTL_HTTP_PORT: '9000', RUNTIMECTL_RUNTIMES_EXEC_TIMEOUT_MS: '2000' }, { 'http.port': 9100 }, path);
+    expect(config.http.port).toBe(9100);
+    expect(config.http.host).toBe('127.0.0.2');
+    expect(config.runtimes.exec_timeout_ms).toBe(2000);
+  });
+
+  it('RUNTIMECTL_CONFIG names the file when --config is absent', () => {
+    const path = tempFile('c.toml', '[http]\nport = 8123\n');
+    expect(load({ RUNTIMECTL_CONFIG: path }).http.port).toBe(8123);
+  });
+
+  it('an unknown key is a startup error naming it', () => {
+    const path = tempFile('c.toml', '[http]\nprot = 8000\n');
+    expect(() => load({}, {}, path)).toThrow(/http\.prot: unknown key/);
+  });
+
+  it('a bad value is a startup error naming the key and what was expected', () => {
+    const path = tempFile('c.toml', '[http]\nport = "eighty"\n');
+    expect(() => load({}, {}, path)).toThrow(/http\.port: .*expected number/i);
+    expect(() => load({ RUNTIMECTL_HTTP_PORT: 'eighty' })).toThrow(/RUNTIMECTL_HTTP_PORT: expected an integer/);
+    expect(() => load({ RUNTIMECTL_HTTP_ALLOW_INSECURE_BIND: 'maybe' })).toThrow(ConfigError);
+  });
+
+  it('invalid TOML and a missing file are clear errors', () => {
+    expect(() => load({}, {}, tempFile('bad.toml', '[http\n'))).toThrow(/not valid TOML/);
+    expect(() => load({}, {}, '/nonexistent/runtimed.toml')).toThrow(/not found/);
+  });
+
+  it('the default provider must be enabled; naming a known one as default enables it', () => {
+    expect(load({}, { 'runtimes.default_provider': 'memory' }).providers.memory.enabled).toBe(true);
+    expect(() => load({ RUNTIMECTL_PROVIDERS_MEMORY_ENABLED: 'false' }, { 'runtimes.default_provider': 'memory' })).toThrow(
+      /runtimes\.default_provider: must name an enabled provider/,
+    );
+    expect(() => load({}, { 'runtimes.default_provider': 'nope' })).toThrow(/default_provider/);
+  });
+
+  it('reads the bearer token from the variable bearer_token_env names, and refuses a missing one', () => {
+    const path = tempFile('c.toml', '[http.auth]\nbearer_token_env = "MY_TOKEN"\n');
+    expect(load({ MY_TOKEN: 'a-very-long-secret-token' }, {}, path).bearerToken).toBe('a-very-long-secret-token');
+    expect(() => load({}, {}, path)).toThrow(/MY_TOKEN is not set/);
+    expect(() => load({ MY_TOKEN: 'short' }, {}, path)).toThrow(/at least 16/);
+  });
+
+  it('every documented key is a real setting with a RUNTIMECTL_* variable', () => {
+    const sample = { string: 'x', integer: '1', boolean: 'true', json: '{}' } as const;
+    for (const key of CONFIG_KEYS) {
+      const value = key.path === 'store.kind' ? 'memory' : key.path === 'runtimes.default_provider' ? 'local' : key.path === 'log.level' ? 'info' : sample[key.type];
+      const env = { [envNameOf(key.path)]: key.path.endsWith('_ms') || key.path.endsWith('_bytes') ? '4096' : value };
+      if (key.path === 'http.auth.bearer_token') env[envNameOf(key.path)] = 'a-sufficiently-long-token';
+      if (key.path === 'http.auth.bearer_token_env') Object.assign(env, { x: 'a-sufficiently-long-token' });
+      expect(() => load(env), key.path).not.toThrow();
+    }
+  });
+});

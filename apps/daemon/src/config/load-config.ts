@@ -1,0 +1,136 @@
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parse as parseToml } from 'smol-toml';
+import type { z } from 'zod';
+import { ConfigError } from './config-error';
+import { CONFIG_KEYS, envNameOf, type ConfigKey } from './config-keys';
+import { DaemonConfigSchema, KNOWN_PROVIDERS, type DaemonConfig } from './config-schema';
+import { defaultStateDir } from './state-dir';
+
+export interface ConfigSources {
+  /** --config, else $RUNTIMECTL_CONFIG, else none. */
+  configPath?: string;
+  env: NodeJS.ProcessEnv;
+  /** Values from flags, by config path (`http.port` …): they win over everything. */
+  flags: Record<string, unknown>;
+}
+
+/** The validated configuration with every default and derived path filled in. */
+export interface ResolvedConfig extends DaemonConfig {
+  stateDir: string;
+  storePath: string;
+  localRoot: string;
+  /** The bearer token to require, resolved from the file or its environment variable. Never logged. */
+  bearerToken: string | undefined;
+  configPath: string | undefined;
+}
+
+type Tree = Record<string, unknown>;
+
+function setPath(tree: Tree, path: string, value: unknown): void {
+  const keys = path.split('.');
+  let node = tree;
+  for (const key of keys.slice(0, -1)) {
+    const next = node[key];
+    node = (next && typeof next === 'object' ? next : (node[key] = {})) as Tree;
+  }
+  node[keys.at(-1)!] = value;
+}
+
+function readConfigFile(path: string): Tree {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`config file ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'not found' : (error as Error).message}`);
+  }
+  try {
+    return parseToml(text) as Tree;
+  } catch (error) {
+    throw new ConfigError(`config file ${path} is not valid TOML: ${(error as Error).message}`);
+  }
+}
+
+function fromEnv(key: ConfigKey, raw: string): unknown {
+  const name = envNameOf(key.path);
+  switch (key.type) {
+    case 'string':
+      return raw;
+    case 'integer': {
+      if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(`${name}: expected an integer, got "${raw}"`);
+      return Number(raw);
+    }
+    case 'boolean': {
+      const value = raw.trim().toLowerCase();
+      if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+      if (['0', 'false', 'no', 'off'].includes(value)) return false;
+      throw new ConfigError(`${name}: expected true or false, got "${raw}"`);
+    }
+    case 'json':
+      try {
+        return JSON.parse(raw);
+      } catch {
+        throw new ConfigError(`${name}: expected a JSON object, got "${raw}"`);
+      }
+  }
+}
+
+function describeIssues(error: z.ZodError, source: string): string {
+  const lines = error.issues.map((issue) => {
+    const at = issue.path.map(String).join('.');
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => `  ${at ? `${at}.` : ''}${key}: unknown key`).join('\n');
+    }
+    return `  ${at || '(root)'}: ${issue.message}`;
+  });
+  return `invalid configuration (${source}):\n${lines.join('\n')}\nSee \`runtimed --help\` and docs/config.md.`;
+}
+
+/** Reads the file, applies RUNTIMECTL_* variables and flags, validates, and derives paths. */
+export function loadConfig(sources: ConfigSources): ResolvedConfig {
+  const configPath = sources.configPath ?? (sources.env.RUNTIMECTL_CONFIG || undefined);
+  const tree: Tree = configPath ? readConfigFile(configPath) : {};
+  for (const key of CONFIG_KEYS) {
+    const raw = sources.env[envNameOf(key.path)];
+    if (raw !== undefined && raw !== '') setPath(tree, key.path, fromEnv(key, raw));
+  }
+  for (const [path, value] of Object.entries(sources.flags)) {
+    if (value !== undefined) setPath(tree, path, value);
+  }
+  enableDefaultProvider(tree);
+  const parsed = DaemonConfigSchema.safeParse(tree);
+  if (!parsed.success) {
+    throw new ConfigError(describeIssues(parsed.error, configPath ? `file ${configPath}, environment and flags` : 'environment and flags'));
+  }
+  const config = parsed.data;
+  const stateDir = resolve(config.state_dir ?? defaultStateDir(sources.env));
+  return {
+    ...config,
+    stateDir,
+    storePath: resolve(config.store.path ?? join(stateDir, 'runtimectl.db')),
+    localRoot: resolve(config.providers.local.root ?? join(stateDir, 'workspaces')),
+    bearerToken: resolveBearerToken(config, sources.env),
+    configPath,
+  };
+}
+
+/** Naming a provider as the default enables it, unless the configuration disables it explicitly. */
+function enableDefaultProvider(tree: Tree): void {
+  const name = (tree.runtimes as Tree | undefined)?.default_provider;
+  if (typeof name !== 'string' || !KNOWN_PROVIDERS.includes(name)) return;
+  const providers = (tree.providers ??= {}) as Tree;
+  const section = providers[name];
+  if (section === undefined) providers[name] = { enabled: true };
+  else if (section && typeof section === 'object' && (section as Tree).enabled === undefined) (section as Tree).enabled = true;
+}
+
+function resolveBearerToken(config: DaemonConfig, env: NodeJS.ProcessEnv): string | undefined {
+  const auth = config.http.auth;
+  if (!auth) return undefined;
+  if (auth.bearer_token) return auth.bearer_token;
+  if (!auth.bearer_token_env) return undefined;
+  const token = env[auth.bearer_token_env]?.trim();
+  if (!token) throw new ConfigError(`http.auth.bearer_token_env: environment variable ${auth.bearer_token_env} is not set or empty`);
+  if (token.length < 16) throw new ConfigError(`http.auth.bearer_token_env: the token in ${auth.bearer_token_env} must be at least 16 characters`);
+  return token;
+}

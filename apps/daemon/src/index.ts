@@ -1,0 +1,5 @@
+export { startDaemon, type RunningDaemon } from './compose/start-daemon';
+export { loadConfig, type ConfigSources, type ResolvedConfig } from './config/load-config';
+export { ConfigError } from './config/config-error';
+export { DaemonConfigSchema, type DaemonConfig } from './config/config-schema';
+export { CONFIG_KEYS, envNameOf, type ConfigKey } from './config/config-keys';

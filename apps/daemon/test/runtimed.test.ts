@@ -1,0 +1,102 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runtimedRefusal, startRuntimed, type RuntimedProcess } from './runtimed-process';
+
+const running: RuntimedProcess[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((daemon) => daemon.stop()));
+});
+
+async function start(args: string[] = [], env: NodeJS.ProcessEnv = {}) {
+  const daemon = await startRuntimed(args, env);
+  running.push(daemon);
+  return daemon;
+}
+
+const post = async (url: string, body: unknown, headers: Record<string, string> = {}) => {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return { status: response.status, body: (await response.json()) as Record<string, any> };
+};
+
+describe('runtimed', () => {
+  it('prints one start line with address, providers, store and auth', async () => {
+    const daemon = await start();
+    expect(daemon.banner).toMatch(/^runtimed \S+ listening on http:\/\/127\.0\.0\.1:\d+ · providers: local \(default\) · store: memory \(lost on exit\) · auth: off$/);
+  });
+
+  it("runs the README's first session: open → write-file → exec → checkpoint → close", async () => {
+    const daemon = await start();
+    const api = `${daemon.url}/api/v1/runtimes`;
+    const opened = await post(`${api}/open`, { runtime_id: 'demo', conversation_id: 'c1', sender_id: 'me' });
+    expect(opened).toMatchObject({ status: 200, body: { created: true, runtime: { runtime_id: 'demo', status: 'idle' } } });
+    const written = await post(`${api}/write-file`, { runtime_id: 'demo', path: 'hello.txt', content_base64: Buffer.from('hi\n').toString('base64') });
+    expect(written.status).toBe(200);
+    const exec = await post(`${api}/exec`, { runtime_id: 'demo', command: 'cat hello.txt; echo "$HOME" >&2' });
+    expect(Buffer.from(exec.body.stdout_base64, 'base64').toString()).toBe('hi\n');
+    const checkpoint = await post(`${api}/checkpoint`, { runtime_id: 'demo', name: 'first' });
+    expect(checkpoint.body.checkpoint_id).toMatch(/^rtcp_/);
+    const checkout = await post(`${api}/checkout`, { checkpoint_id: checkpoint.body.checkpoint_id });
+    expect(checkout).toMatchObject({ status: 501, body: { code: 'unsupported_backend' } });
+    const closed = await post(`${api}/close`, { runtime_id: 'demo' });
+    expect(closed.body).toMatchObject({ runtime: { status: 'closed' }, released_backend: true });
+  });
+
+  it('serves snapshot semantics with --provider memory', async () => {
+    const daemon = await start(['--provider', 'memory']);
+    expect(daemon.banner).toMatch(/providers: local, memory \(default\)/);
+    const api = `${daemon.url}/api/v1/runtimes`;
+    const { body } = await post(`${api}/open`, { conversation_id: 'c', sender_id: 's' });
+    const checkpoint = await post(`${api}/checkpoint`, { runtime_id: body.runtime.runtime_id });
+    const checkout = await post(`${api}/checkout`, { checkpoint_id: checkpoint.body.checkpoint_id });
+    expect(checkout.status).toBe(200);
+    expect(checkout.body.runtime.runtime_id).toMatch(/:checkout:[0-9a-f]{32}$/);
+  });
+
+  it('exits 0 on SIGTERM and SIGINT', async () => {
+    const first = await startRuntimed();
+    expect(await first.stop('SIGTERM')).toBe(0);
+    const second = await startRuntimed();
+    expect(await second.stop('SIGINT')).toBe(0);
+  });
+
+  it('requires the bearer token when auth is configured, except for health', async () => {
+    const daemon = await start([], { RUNTIMECTL_HTTP_AUTH_BEARER_TOKEN_ENV: 'SECRET', SECRET: 'runtimed-test-token-123' });
+    expect(daemon.banner).toMatch(/auth: bearer$/);
+    expect((await fetch(`${daemon.url}/api/v1/health`)).status).toBe(200);
+    const denied = await fetch(`${daemon.url}/api/v1/runtimes`);
+    expect(denied.status).toBe(401);
+    expect(denied.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    const allowed = await fetch(`${daemon.url}/api/v1/runtimes`, { headers: { authorization: 'Bearer runtimed-test-token-123' } });
+    expect(allowed.status).toBe(200);
+    expect(daemon.stderr()).not.toContain('runtimed-test-token-123');
+  });
+
+  it('refuses a non-loopback address without auth and says why; --allow-insecure-bind overrides', async () => {
+    const refused = await runtimedRefusal(['--host', '0.0.0.0', '--port', '0']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/refusing to listen on 0\.0\.0\.0 without authentication/);
+    const allowed = await start(['--host', '0.0.0.0', '--allow-insecure-bind']);
+    expect(allowed.banner).toMatch(/listening on http:\/\/0\.0\.0\.0:\d+/);
+  });
+
+  it('stops at start on an unknown config key or a bad value, naming it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'runtimed-config-'));
+    const file = join(dir, 'runtimed.toml');
+    writeFileSync(file, '[http]\nport = 0\n[providers.local]\nshel = "/bin/bash"\n');
+    const unknown = await runtimedRefusal(['--config', file]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/providers\.local\.shel: unknown key/);
+    const bad = await runtimedRefusal(['--port', '0'], { RUNTIMECTL_RUNTIMES_EXEC_TIMEOUT_MS: 'soon' });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/RUNTIMECTL_RUNTIMES_EXEC_TIMEOUT_MS: expected an integer/);
+  });
+
+  it('--help documents every setting and exits 0', async () => {
+    const help = await runtimedRefusal(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/RUNTIMECTL_HTTP_AUTH_BEARER_TOKEN_ENV/);
+    expect(help.stdout).toMatch(/--allow-insecure-bind/);
+  });
+});
