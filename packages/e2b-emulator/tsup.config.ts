@@ -1,5 +1,6 @@
 import { defineConfig } from 'tsup';
 
+// Two builds run side by side, so neither cleans: `pnpm run build` empties dist/ first.
 export default defineConfig([
   {
     entry: ['src/index.ts'],

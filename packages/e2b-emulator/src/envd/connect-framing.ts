@@ -5,6 +5,7 @@
  * envelope (flag 0x02) that carries `{}` or `{"error": {...}}`.
  */
 import type { ServerResponse } from 'node:http';
+import type { z } from 'zod';
 
 export const ENVELOPE_FLAG_COMPRESSED = 0x01;
 export const ENVELOPE_FLAG_END_STREAM = 0x02;
@@ -133,6 +134,15 @@ function parseJson(bytes: Buffer): unknown {
   } catch {
     throw new ConnectRpcError('invalid_argument', 'request message is not valid JSON');
   }
+}
+
+/** Validates a decoded request message; a mismatch is `invalid_argument`, as envd answers. */
+export function parseMessage<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    throw new ConnectRpcError('invalid_argument', `invalid request: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  }
+  return parsed.data;
 }
 
 /** Answers a unary call with HTTP 200 and the JSON message. */

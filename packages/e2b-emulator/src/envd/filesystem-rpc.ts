@@ -10,7 +10,7 @@ import { readBody } from '../http/http-io.js';
 import type { RouteTable } from '../http/route-table.js';
 import { normalizeSandboxPath, resolveSandboxPath, type ResolvedPath } from '../sandbox/sandbox-paths.js';
 import type { SandboxRecord } from '../sandbox/sandbox-store.js';
-import { ConnectRpcError, decodeUnaryBody, sendUnaryMessage } from './connect-framing.js';
+import { ConnectRpcError, decodeUnaryBody, parseMessage, sendUnaryMessage } from './connect-framing.js';
 import { entryInfoOf, type EntryInfoJson } from './entry-info.js';
 import { envdUnaryRoute } from './envd-route.js';
 import { connectErrorOfFsError } from './fs-errors.js';
@@ -23,11 +23,11 @@ const moveRequest = z.looseObject({ source: z.string(), destination: z.string() 
 
 const METHODS: Record<string, UnaryMethod> = {
   Stat: async (body, sandbox) => {
-    const target = await resolve(sandbox, parse(pathRequest, body).path, false);
+    const target = await resolve(sandbox, parseMessage(pathRequest, body).path, false);
     return { entry: await guarded(target, () => entryInfoOf(target.hostPath, target.sandboxPath)) };
   },
   MakeDir: async (body, sandbox) => {
-    const target = await resolve(sandbox, parse(pathRequest, body).path, true);
+    const target = await resolve(sandbox, parseMessage(pathRequest, body).path, true);
     const existing = await stat(target.hostPath).catch(() => undefined);
     if (existing?.isDirectory()) throw new ConnectRpcError('already_exists', `directory already exists: ${target.sandboxPath}`);
     if (existing) throw new ConnectRpcError('invalid_argument', `path already exists but it is not a directory: ${target.sandboxPath}`);
@@ -35,7 +35,7 @@ const METHODS: Record<string, UnaryMethod> = {
     return { entry: await entryInfoOf(target.hostPath, target.sandboxPath) };
   },
   ListDir: async (body, sandbox) => {
-    const request = parse(listDirRequest, body);
+    const request = parseMessage(listDirRequest, body);
     const target = await resolve(sandbox, request.path, true);
     const stats = await guarded(target, () => stat(target.hostPath));
     if (!stats.isDirectory()) throw new ConnectRpcError('invalid_argument', `path is not a directory: ${target.sandboxPath}`);
@@ -44,14 +44,14 @@ const METHODS: Record<string, UnaryMethod> = {
     return { entries };
   },
   Remove: async (body, sandbox) => {
-    const target = await resolve(sandbox, parse(pathRequest, body).path, false);
+    const target = await resolve(sandbox, parseMessage(pathRequest, body).path, false);
     if (target.sandboxPath === '/') throw new ConnectRpcError('invalid_argument', 'refusing to remove /');
     await guarded(target, () => lstat(target.hostPath));
     await rm(target.hostPath, { recursive: true, force: true });
     return {};
   },
   Move: async (body, sandbox) => {
-    const request = parse(moveRequest, body);
+    const request = parseMessage(moveRequest, body);
     const source = await resolve(sandbox, request.source, false);
     const destination = await resolve(sandbox, request.destination, false);
     await guarded(source, () => lstat(source.hostPath));
@@ -72,12 +72,6 @@ export function addFilesystemRoutes(routes: RouteTable, context: EmulatorContext
       }),
     );
   }
-}
-
-function parse<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) throw new ConnectRpcError('invalid_argument', `invalid request: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-  return parsed.data;
 }
 
 async function resolve(sandbox: SandboxRecord, requestPath: string, followLast: boolean): Promise<ResolvedPath> {

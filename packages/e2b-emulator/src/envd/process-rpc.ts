@@ -16,6 +16,7 @@ import {
   decodeSingleEnvelope,
   decodeUnaryBody,
   parseConnectTimeoutMs,
+  parseMessage,
   sendUnaryMessage,
 } from './connect-framing.js';
 import { ConnectStreamWriter } from './connect-stream.js';
@@ -57,19 +58,19 @@ export function addProcessRoutes(routes: RouteTable, context: EmulatorContext): 
     })),
   }));
   unary('SendSignal', (body, sandbox) => {
-    const request = parse(signalRequest, body);
+    const request = parseMessage(signalRequest, body);
     findProcess(sandbox, request.process).signal(signalOf(request.signal));
     return {};
   });
   unary('SendInput', (body, sandbox) => {
-    const request = parse(inputRequest, body);
+    const request = parseMessage(inputRequest, body);
     if (request.input.pty !== undefined) throw new ConnectRpcError('unimplemented', 'PTY input is not emulated');
     const written = findProcess(sandbox, request.process).writeStdin(Buffer.from(request.input.stdin ?? '', 'base64'));
     if (!written) throw new ConnectRpcError('failed_precondition', 'the process stdin is not open');
     return {};
   });
   unary('CloseStdin', (body, sandbox) => {
-    if (!findProcess(sandbox, parse(closeStdinRequest, body).process).closeStdin()) {
+    if (!findProcess(sandbox, parseMessage(closeStdinRequest, body).process).closeStdin()) {
       throw new ConnectRpcError('failed_precondition', 'the process stdin is not open');
     }
     return {};
@@ -77,7 +78,7 @@ export function addProcessRoutes(routes: RouteTable, context: EmulatorContext): 
 }
 
 async function start(context: EmulatorContext, { req, res }: RouteContext, sandbox: SandboxRecord): Promise<void> {
-  const request = parse(startRequest, decodeSingleEnvelope(await readBody(req)));
+  const request = parseMessage(startRequest, decodeSingleEnvelope(await readBody(req)));
   if (request.pty !== undefined && request.pty !== null) throw new ConnectRpcError('unimplemented', 'PTY processes are not emulated');
   const started = await startSandboxProcess(
     sandbox,
@@ -140,12 +141,6 @@ function endEvent(exit: ProcessExit): Record<string, unknown> {
     status: exit.status,
     ...(exit.error ? { error: exit.error } : {}),
   };
-}
-
-function parse<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) throw new ConnectRpcError('invalid_argument', `invalid request: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-  return parsed.data;
 }
 
 function findProcess(sandbox: SandboxRecord, selected: { pid?: number | undefined; tag?: string | undefined }): SandboxProcess {
