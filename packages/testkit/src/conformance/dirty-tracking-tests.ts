@@ -1,8 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { expect } from 'vitest';
 import { providerCapabilities, type RuntimeService } from '@runtimectl/core';
-import { resolveConformanceOptions, type ProviderConformanceOptions } from './conformance-options';
+import { conformanceArea } from './conformance-area';
+import type { ProviderConformanceOptions } from './conformance-options';
 import { base64, collect, expectRuntimectlError } from './expect-helpers';
-import { useProviderHarness } from './provider-harness';
 
 type Operation = (service: RuntimeService, runtimeId: string) => Promise<unknown>;
 
@@ -31,12 +31,7 @@ const MUTATING: Array<[string, Operation]> = [
  * temp_path marks dirty as well, but `RuntimeService` exposes no temp operation to drive it.
  */
 export function dirtyTrackingTests(options: ProviderConformanceOptions): void {
-  const resolved = resolveConformanceOptions(options);
-  const test = (name: string, fn: () => Promise<void>) => it(name, fn, resolved.timeouts.testMs);
-
-  describe('dirty tracking through core', () => {
-    const harness = useProviderHarness(resolved);
-
+  conformanceArea(options, 'dirty tracking through core', ({ harness, test }) => {
     /** A runtime with a seed file and directory, just checkpointed: clean, with a ref to reuse. */
     async function checkpointedRuntime(): Promise<{ service: RuntimeService; runtimeId: string }> {
       const service = harness.createService();

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { posix } from 'node:path';
-import { describe, expect, it, type TestContext } from 'vitest';
+import { expect } from 'vitest';
 import type { ExecRequest, ProviderBackend } from '@runtimectl/core';
-import { resolveConformanceOptions, type ProviderConformanceOptions } from './conformance-options';
+import { conformanceArea } from './conformance-area';
+import type { ProviderConformanceOptions } from './conformance-options';
 import { allByteValues, pseudoRandomBytes, text } from './expect-helpers';
-import { useProviderHarness } from './provider-harness';
 
 const CAP = 64 * 1024;
 const NEEDS_POSIX_SHELL = 'needs capabilities.posixShell: a real POSIX shell with background jobs, kill and trap';
@@ -33,17 +33,13 @@ async function waitUntilGone(backend: ProviderBackend, pid: number, withinMs: nu
  * `cat PATH`, `sleep N`). Tests that need a real shell run only with `capabilities.posixShell`.
  */
 export function execTests(options: ProviderConformanceOptions): void {
-  const resolved = resolveConformanceOptions(options);
-  const { killWithinMs } = resolved.timeouts;
-  const test = (name: string, fn: (context: TestContext) => Promise<void>) => it(name, fn, resolved.timeouts.testMs);
-  const posixTest = (name: string, fn: () => Promise<void>) =>
-    test(name, async (context) => {
-      context.skip(!resolved.capabilities.posixShell, NEEDS_POSIX_SHELL);
-      await fn();
-    });
-
-  describe('exec', () => {
-    const harness = useProviderHarness(resolved);
+  conformanceArea(options, 'exec', ({ harness, test, options: resolved }) => {
+    const { killWithinMs } = resolved.timeouts;
+    const posixTest = (name: string, fn: () => Promise<void>) =>
+      test(name, async (context) => {
+        context.skip(!resolved.capabilities.posixShell, NEEDS_POSIX_SHELL);
+        await fn();
+      });
 
     test('stdout is captured on its own, with exit code 0', async () => {
       const { backend } = await harness.createBackend();

@@ -1,16 +1,11 @@
-import { describe, expect, it } from 'vitest';
-import { resolveConformanceOptions, type ProviderConformanceOptions } from './conformance-options';
+import { expect } from 'vitest';
+import { conformanceArea } from './conformance-area';
+import type { ProviderConformanceOptions } from './conformance-options';
 import { allByteValues, collect, expectRuntimectlError, expectSameBytes, pseudoRandomBytes } from './expect-helpers';
-import { useProviderHarness } from './provider-harness';
 
 /** export: streams a file out with its base name and size. */
 export function exportTests(options: ProviderConformanceOptions): void {
-  const resolved = resolveConformanceOptions(options);
-  const test = (name: string, fn: () => Promise<void>) => it(name, fn, resolved.timeouts.testMs);
-
-  describe('export', () => {
-    const harness = useProviderHarness(resolved);
-
+  conformanceArea(options, 'export', ({ harness, test }) => {
     test('export streams the exact bytes with the base name and size', async () => {
       const { backend } = await harness.createBackend();
       await backend.writeBytes('out/report.bin', allByteValues());

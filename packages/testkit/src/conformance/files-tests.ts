@@ -1,19 +1,14 @@
 import { posix } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { resolveConformanceOptions, type ProviderConformanceOptions } from './conformance-options';
+import { expect } from 'vitest';
+import { conformanceArea } from './conformance-area';
+import type { ProviderConformanceOptions } from './conformance-options';
 import { allByteValues, expectRuntimectlError, expectSameBytes, pseudoRandomBytes, text, utf8 } from './expect-helpers';
-import { useProviderHarness } from './provider-harness';
 
 const FIVE_MIB = 5 * 1024 * 1024;
 
 /** stat, read_bytes, write_bytes, create_dir_all and temp_path. */
 export function filesTests(options: ProviderConformanceOptions): void {
-  const resolved = resolveConformanceOptions(options);
-  const test = (name: string, fn: () => Promise<void>) => it(name, fn, resolved.timeouts.testMs);
-
-  describe('files', () => {
-    const harness = useProviderHarness(resolved);
-
+  conformanceArea(options, 'files', ({ harness, test }) => {
     test('write creates missing parent directories', async () => {
       const { backend } = await harness.createBackend();
       const result = await backend.writeBytes('deep/er/still/file.txt', utf8('nested'));

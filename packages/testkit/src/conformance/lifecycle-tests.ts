@@ -1,21 +1,16 @@
 import { posix } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect } from 'vitest';
 import { BackendGoneError, MemoryRuntimeStore } from '@runtimectl/core';
-import { resolveConformanceOptions, type ProviderConformanceOptions } from './conformance-options';
+import { conformanceArea } from './conformance-area';
+import type { ProviderConformanceOptions } from './conformance-options';
 import { base64, expectRuntimectlError, fromBase64, text, utf8 } from './expect-helpers';
-import { useProviderHarness } from './provider-harness';
 
 /**
  * create / attach / release: release is idempotent and tolerates unknown backends, attach
  * re-binds to an earlier backend (the daemon-restart path) and reports a vanished one as gone.
  */
 export function lifecycleTests(options: ProviderConformanceOptions): void {
-  const resolved = resolveConformanceOptions(options);
-  const test = (name: string, fn: () => Promise<void>) => it(name, fn, resolved.timeouts.testMs);
-
-  describe('lifecycle', () => {
-    const harness = useProviderHarness(resolved);
-
+  conformanceArea(options, 'lifecycle', ({ harness, test }) => {
     test('create returns a backend with an absolute workspace root and a JSON-serialisable resource', async () => {
       const { backend } = await harness.createBackend();
       expect(posix.isAbsolute(backend.workspaceRoot)).toBe(true);

@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { expect } from 'vitest';
 import type { ProviderBackend } from '@runtimectl/core';
-import { resolveConformanceOptions, type ProviderConformanceOptions } from './conformance-options';
-import { useProviderHarness } from './provider-harness';
+import { conformanceArea } from './conformance-area';
+import type { ProviderConformanceOptions } from './conformance-options';
 import { SEARCH_CASES, SEARCH_EMPTY_DIRECTORY, SEARCH_TREE } from './search-fixture';
 
 export async function writeSearchTree(backend: ProviderBackend): Promise<void> {
@@ -14,39 +14,27 @@ export async function writeSearchTree(backend: ProviderBackend): Promise<void> {
  * `search-fixture.ts` and its hand-written answers (core's `globFiles`/`grepFiles` rules).
  */
 export function searchTests(options: ProviderConformanceOptions): void {
-  const resolved = resolveConformanceOptions(options);
-
-  describe('search', () => {
-    const harness = useProviderHarness(resolved);
-
+  conformanceArea(options, 'search', ({ harness, test, options: resolved }) => {
     for (const searchCase of SEARCH_CASES) {
-      it(
-        searchCase.name,
-        async () => {
-          const { backend } = await harness.createBackend();
-          await writeSearchTree(backend);
-          const answer = 'glob' in searchCase ? await backend.glob(searchCase.glob) : await backend.grep(searchCase.grep);
-          expect(answer).toEqual(searchCase.expected);
-        },
-        resolved.timeouts.testMs,
-      );
-    }
-
-    it(
-      'files a command wrote are found by search (needs capabilities.posixShell)',
-      async (context) => {
-        context.skip(!resolved.capabilities.posixShell, 'needs capabilities.posixShell to write a file from a command');
+      test(searchCase.name, async () => {
         const { backend } = await harness.createBackend();
         await writeSearchTree(backend);
-        const result = await backend.exec({ command: "printf 'found me\\n' > tree/from-exec.txt", maxOutputBytes: 1024, timeoutMs: 20_000 });
-        expect(result.exitCode).toBe(0);
-        expect(await backend.grep({ query: 'found me', baseDir: 'tree', mode: 'files_with_matches', limit: 10 })).toEqual({
-          kind: 'paths',
-          paths: ['tree/from-exec.txt'],
-          truncated: false,
-        });
-      },
-      resolved.timeouts.testMs,
-    );
+        const answer = 'glob' in searchCase ? await backend.glob(searchCase.glob) : await backend.grep(searchCase.grep);
+        expect(answer).toEqual(searchCase.expected);
+      });
+    }
+
+    test('files a command wrote are found by search (needs capabilities.posixShell)', async (context) => {
+      context.skip(!resolved.capabilities.posixShell, 'needs capabilities.posixShell to write a file from a command');
+      const { backend } = await harness.createBackend();
+      await writeSearchTree(backend);
+      const result = await backend.exec({ command: "printf 'found me\\n' > tree/from-exec.txt", maxOutputBytes: 1024, timeoutMs: 20_000 });
+      expect(result.exitCode).toBe(0);
+      expect(await backend.grep({ query: 'found me', baseDir: 'tree', mode: 'files_with_matches', limit: 10 })).toEqual({
+        kind: 'paths',
+        paths: ['tree/from-exec.txt'],
+        truncated: false,
+      });
+    });
   });
 }

@@ -1,8 +1,8 @@
-import { describe, expect, it, type TestContext } from 'vitest';
+import { expect, type TestContext } from 'vitest';
 import { providerCapabilities, UnsupportedBackendError, type ProviderCapabilities } from '@runtimectl/core';
-import { resolveConformanceOptions, type ProviderConformanceOptions } from './conformance-options';
+import { conformanceArea } from './conformance-area';
+import type { ProviderConformanceOptions } from './conformance-options';
 import { base64, expectRuntimectlError, fromBase64, text, utf8 } from './expect-helpers';
-import { useProviderHarness } from './provider-harness';
 
 type Capability = keyof ProviderCapabilities;
 
@@ -13,12 +13,7 @@ type Capability = keyof ProviderCapabilities;
  * pause with `unsupported_backend` before any side effect while checkpoint still works.
  */
 export function snapshotTests(options: ProviderConformanceOptions): void {
-  const resolved = resolveConformanceOptions(options);
-  const test = (name: string, fn: (context: TestContext) => Promise<void>) => it(name, fn, resolved.timeouts.testMs);
-
-  describe('snapshots', () => {
-    const harness = useProviderHarness(resolved);
-
+  conformanceArea(options, 'snapshots', ({ harness, test }) => {
     /** Skips unless the provider has every capability in `needed`, naming what is missing. */
     const requireCapabilities = (context: TestContext, ...needed: Capability[]) => {
       const capabilities = providerCapabilities(harness.provider);
@@ -49,7 +44,7 @@ export function snapshotTests(options: ProviderConformanceOptions): void {
       requireCapabilities(context, 'checkpoint', 'checkout');
       const { backend } = await harness.createBackend();
       await backend.writeBytes('state.txt', utf8('checkpointed'));
-      const snapshot = await harness.provider.checkpoint!(backend, { name: 'conformance' });
+      const snapshot = await harness.provider.checkpoint!(backend, { name: 'conformance', labels: {} });
       expect(typeof snapshot.snapshotId).toBe('string');
       await backend.writeBytes('state.txt', utf8('written after the checkpoint'));
       await backend.writeBytes('later.txt', utf8('later'));
@@ -61,7 +56,7 @@ export function snapshotTests(options: ProviderConformanceOptions): void {
     test('a checked-out backend and its source do not share later writes', async (context) => {
       requireCapabilities(context, 'checkpoint', 'checkout');
       const { backend } = await harness.createBackend();
-      const snapshot = await harness.provider.checkpoint!(backend, {});
+      const snapshot = await harness.provider.checkpoint!(backend, { labels: {} });
       const { backend: child } = await harness.checkoutBackend(snapshot.snapshotId);
       await child.writeBytes('child-only.txt', utf8('child'));
       await backend.writeBytes('source-only.txt', utf8('source'));
@@ -72,7 +67,7 @@ export function snapshotTests(options: ProviderConformanceOptions): void {
     test('deleteSnapshot twice reports deleted:true, then deleted:false', async (context) => {
       requireCapabilities(context, 'checkpoint', 'delete_snapshot');
       const { backend } = await harness.createBackend();
-      const snapshot = await harness.provider.checkpoint!(backend, {});
+      const snapshot = await harness.provider.checkpoint!(backend, { labels: {} });
       expect(await harness.provider.deleteSnapshot!(snapshot.snapshotId)).toEqual({ deleted: true });
       expect(await harness.provider.deleteSnapshot!(snapshot.snapshotId)).toEqual({ deleted: false });
     });
@@ -80,7 +75,7 @@ export function snapshotTests(options: ProviderConformanceOptions): void {
     test('checkout of a deleted snapshot fails with provider_error', async (context) => {
       requireCapabilities(context, 'checkpoint', 'checkout', 'delete_snapshot');
       const { backend } = await harness.createBackend();
-      const snapshot = await harness.provider.checkpoint!(backend, {});
+      const snapshot = await harness.provider.checkpoint!(backend, { labels: {} });
       await harness.provider.deleteSnapshot!(snapshot.snapshotId);
       await expectRuntimectlError(harness.checkoutBackend(snapshot.snapshotId), 'provider_error');
     });
