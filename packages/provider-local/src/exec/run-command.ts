@@ -1,0 +1,96 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { InvalidRequestError, ProviderError, type ExecResult } from '@runtimectl/core';
+import { BoundedOutput } from './bounded-output';
+import { groupAlive, terminateGroup, type ProcessGroups } from './process-groups';
+
+/**
+ * How long to keep reading after the shell exited while something it started in the background
+ * still holds its stdout/stderr open. Then the pipes are closed: exec returns, the background
+ * job keeps running (in the workspace's process groups, killed on release).
+ */
+const DRAIN_AFTER_EXIT_MS = 100;
+
+export interface RunCommandOptions {
+  command: string;
+  shell: string;
+  cwd: string;
+  env: Record<string, string>;
+  timeoutMs: number | undefined;
+  maxOutputBytes: number;
+  /** Between SIGTERM and SIGKILL to the command's process group on timeout. */
+  killGraceMs: number;
+  groups: ProcessGroups;
+}
+
+async function started(child: ChildProcess, shell: string): Promise<number> {
+  try {
+    await once(child, 'spawn');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'EACCES') throw new InvalidRequestError(`shell ${shell} cannot be run (${code})`, { shell });
+    throw new ProviderError('local', 'exec', `could not start ${shell}: ${code ?? 'error'}`, error);
+  }
+  return child.pid!;
+}
+
+/** Resolves true when the pipes closed within `ms`, false otherwise; never leaves a timer behind. */
+function closedWithin(closed: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  return Promise.race([closed.then(() => true), late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Runs `<shell> -c <command>` as the leader of a new process group (`detached`), so a timeout
+ * can signal everything it started: SIGTERM to the group, SIGKILL after the grace. stdin is
+ * /dev/null; stdout and stderr are read to the end and capped at `maxOutputBytes` each.
+ */
+export async function runCommand(options: RunCommandOptions): Promise<ExecResult> {
+  const child = spawn(options.shell, ['-c', options.command], {
+    cwd: options.cwd,
+    env: options.env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stdout = new BoundedOutput(options.maxOutputBytes);
+  const stderr = new BoundedOutput(options.maxOutputBytes);
+  child.stdout!.on('data', (chunk: Buffer) => stdout.push(chunk));
+  child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk));
+  const closed = once(child, 'close');
+  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  closed.catch(() => {});
+  exited.catch(() => {});
+
+  const pgid = await started(child, options.shell);
+  options.groups.add(pgid);
+
+  let timedOut = false;
+  let killing: Promise<void> | undefined;
+  const timer =
+    options.timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          killing = terminateGroup(pgid, options.killGraceMs);
+        }, options.timeoutMs);
+
+  const [exitCode] = await exited;
+  clearTimeout(timer);
+  if (!(await closedWithin(closed, DRAIN_AFTER_EXIT_MS))) {
+    child.stdout!.destroy();
+    child.stderr!.destroy();
+  }
+  if (killing) await killing;
+  if (!groupAlive(pgid)) options.groups.prune();
+
+  return {
+    stdout: stdout.bytes(),
+    stderr: stderr.bytes(),
+    exitCode: timedOut ? null : exitCode,
+    timedOut,
+    truncated: stdout.truncated || stderr.truncated,
+  };
+}

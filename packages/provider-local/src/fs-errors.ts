@@ -1,0 +1,31 @@
+import { InvalidRequestError, PathNotFoundError, ProviderError } from '@runtimectl/core';
+
+export const errorCode = (error: unknown): string | undefined =>
+  typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
+
+/**
+ * Turns a file-system error on `path` (as the caller wrote it) into core's errors. The message
+ * names the caller's path only, never the host path of the workspace. `missingParentIsNotFound`:
+ * for reads a file standing where a directory should be means "not found"; for writes it is a
+ * request that cannot be satisfied.
+ */
+export function fileSystemError(error: unknown, path: string, call: string, missingParentIsNotFound: boolean): Error {
+  switch (errorCode(error)) {
+    case 'ENOENT':
+      return new PathNotFoundError(path);
+    case 'ENOTDIR':
+      return missingParentIsNotFound
+        ? new PathNotFoundError(path)
+        : new InvalidRequestError(`${path}: a parent of this path is not a directory`, { path });
+    case 'EISDIR':
+      return new InvalidRequestError(`${path} is a directory`, { path });
+    case 'EEXIST':
+      return new InvalidRequestError(`${path} already exists and is not a directory`, { path });
+    case 'ELOOP':
+      return new InvalidRequestError(`${path} is a symbolic link (refused inside the workspace jail)`, { path });
+    case 'ENAMETOOLONG':
+      return new InvalidRequestError(`${path} is too long`, { path });
+    default:
+      return new ProviderError('local', call, `${errorCode(error) ?? 'error'} on ${path}`, error);
+  }
+}

@@ -1,0 +1,1 @@
+export { createLocalProvider, LocalProvider, type LocalProviderSettings } from './local-provider';

@@ -1,0 +1,150 @@
+import { mkdir, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import {
+  BackendGoneError,
+  ProviderError,
+  type BackendAttachRequest,
+  type BackendCreateRequest,
+  type BackendProviderV1,
+  type ProviderBackend,
+} from '@runtimectl/core';
+import { checkConfiguredEnvironment } from './exec/command-environment';
+import { ProcessGroups } from './exec/process-groups';
+import { errorCode } from './fs-errors';
+import { LocalBackend, type LocalBackendSettings } from './local-backend';
+import { resourceOf, workspaceNameIn, workspaceNameOf } from './workspace-names';
+
+export interface LocalProviderSettings {
+  /** Directory holding one workspace directory per backend. Created when missing. */
+  root: string;
+  /** Shell that runs commands as `<shell> -c <command>` when a request names none. Default `/bin/sh`. */
+  shell?: string;
+  /**
+   * Keep a released backend's workspace directory on disk (for inspection) instead of removing
+   * it. A kept workspace is still released: `attach` refuses it. Default false.
+   */
+  keepWorkspaces?: boolean;
+  /** Variables every command gets, on top of the minimal PATH, HOME and LANG. */
+  env?: Record<string, string>;
+}
+
+/** Between SIGTERM and SIGKILL to a timed-out command's process group. */
+const KILL_GRACE_MS = 300;
+/** How long release waits for killed background processes to disappear before removing files. */
+const RELEASE_KILL_WAIT_MS = 2_000;
+/** Where kept workspaces are marked released, beside the workspaces (names start with a letter or digit). */
+const RELEASED_MARKERS = '.released';
+
+/**
+ * The local provider: backends are directories under `root` on this machine and commands are
+ * child processes. It has no snapshot methods, so core refuses checkout and pause of its
+ * runtimes with `unsupported_backend`, while checkpoint still records the session.
+ */
+export class LocalProvider implements BackendProviderV1 {
+  readonly specificationVersion = 'backend-provider-v1' as const;
+  readonly providerId = 'local';
+
+  readonly #settings: LocalBackendSettings;
+  readonly #keepWorkspaces: boolean;
+  readonly #configuredRoot: string;
+  readonly #groups = new Map<string, ProcessGroups>();
+  #root: Promise<string> | undefined;
+
+  constructor(settings: LocalProviderSettings) {
+    if (typeof settings.root !== 'string' || settings.root === '') throw new TypeError('createLocalProvider needs a root directory');
+    this.#configuredRoot = resolve(settings.root);
+    this.#keepWorkspaces = settings.keepWorkspaces ?? false;
+    this.#settings = {
+      shell: settings.shell ?? '/bin/sh',
+      env: checkConfiguredEnvironment(settings.env ?? {}),
+      killGraceMs: KILL_GRACE_MS,
+    };
+  }
+
+  /** Creates the backend's workspace directory, named after `backendId`. */
+  async create(request: BackendCreateRequest): Promise<ProviderBackend> {
+    const root = await this.#rootPath();
+    const name = workspaceNameOf(request.backendId);
+    try {
+      await mkdir(join(root, name));
+    } catch (error) {
+      const reason = errorCode(error) === 'EEXIST' ? `workspace ${name} already exists` : `could not create workspace ${name}`;
+      throw new ProviderError(this.providerId, 'create', reason, error);
+    }
+    await rm(join(root, RELEASED_MARKERS, name), { force: true });
+    return this.#backend(name, await realpath(join(root, name)));
+  }
+
+  /** Re-binds to a workspace directory; `BackendGoneError` when it was removed or released. */
+  async attach(request: BackendAttachRequest): Promise<ProviderBackend> {
+    const name = workspaceNameIn(request.resource);
+    if (!name) throw new BackendGoneError(this.providerId, 'attach', 'the resource names no local workspace');
+    const root = await this.#rootPath();
+    const directory = join(root, name);
+    const gone = () => new BackendGoneError(this.providerId, 'attach', `workspace ${name} no longer exists`);
+    if (await exists(join(root, RELEASED_MARKERS, name))) throw gone();
+    try {
+      if (!(await stat(directory)).isDirectory()) throw gone();
+    } catch (error) {
+      if (BackendGoneError.isInstance(error)) throw error;
+      if (errorCode(error) === 'ENOENT') throw gone();
+      throw new ProviderError(this.providerId, 'attach', `could not open workspace ${name}`, error);
+    }
+    return this.#backend(name, await realpath(directory));
+  }
+
+  /**
+   * Kills whatever the workspace's commands left running (their process groups), then removes
+   * the workspace directory — or, with `keepWorkspaces`, marks it released and leaves it.
+   * Idempotent; a resource that names no workspace of ours is ignored.
+   */
+  async release(request: BackendAttachRequest): Promise<void> {
+    const name = workspaceNameIn(request.resource);
+    if (!name) return;
+    await this.#groups.get(name)?.killAll(RELEASE_KILL_WAIT_MS);
+    this.#groups.delete(name);
+    const root = await this.#rootPath();
+    if (this.#keepWorkspaces) {
+      if (!(await exists(join(root, name)))) return;
+      await mkdir(join(root, RELEASED_MARKERS), { recursive: true });
+      await writeFile(join(root, RELEASED_MARKERS, name), `${new Date().toISOString()}\n`);
+      return;
+    }
+    await rm(join(root, name), { recursive: true, force: true, maxRetries: 3, retryDelay: 50 });
+  }
+
+  #backend(name: string, workspaceRoot: string): LocalBackend {
+    let groups = this.#groups.get(name);
+    if (!groups) {
+      groups = new ProcessGroups();
+      this.#groups.set(name, groups);
+    }
+    return new LocalBackend(resourceOf(name), workspaceRoot, groups, this.#settings);
+  }
+
+  /** The real path of `root`, created on first use. */
+  #rootPath(): Promise<string> {
+    this.#root ??= (async () => {
+      await mkdir(this.#configuredRoot, { recursive: true });
+      return realpath(this.#configuredRoot);
+    })();
+    this.#root.catch(() => {
+      this.#root = undefined;
+    });
+    return this.#root;
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Creates the local provider. Throws `TypeError` for a missing root, `InvalidRequestError` for a bad `env`. */
+export function createLocalProvider(settings: LocalProviderSettings): LocalProvider {
+  return new LocalProvider(settings);
+}

@@ -1,0 +1,16 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runProviderConformance } from '@runtimectl/testkit';
+import { createLocalProvider } from '../src/index';
+
+// Each test gets its own root directory, removed afterwards. The local provider runs commands
+// with a real /bin/sh, so the suite's process-tree and output-draining tests run too.
+runProviderConformance({
+  name: 'local',
+  capabilities: { posixShell: true },
+  createProvider: async () => {
+    const root = await mkdtemp(join(tmpdir(), 'runtimectl-local-conformance-'));
+    return { provider: createLocalProvider({ root }), cleanup: () => rm(root, { recursive: true, force: true }) };
+  },
+});

@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach } from 'vitest';
+import type { ProviderBackend } from '@runtimectl/core';
+import { createLocalProvider, type LocalProvider, type LocalProviderSettings } from '../src/index';
+
+/** Temporary directories made by a test, removed after it. */
+export function useTemporaryDirectories(): (label: string) => Promise<string> {
+  const made: string[] = [];
+  afterEach(async () => {
+    for (const directory of made.splice(0)) await rm(directory, { recursive: true, force: true });
+  });
+  return async (label) => {
+    const directory = await mkdtemp(join(tmpdir(), `runtimectl-local-${label}-`));
+    made.push(directory);
+    return directory;
+  };
+}
+
+export const newBackendId = () => `bkd_${randomBytes(16).toString('hex')}`;
+
+export async function createBackend(
+  provider: LocalProvider,
+  backendId = newBackendId(),
+): Promise<{ backend: ProviderBackend; request: { backendId: string; resource: ProviderBackend['resource'] } }> {
+  const backend = await provider.create({ backendId, runtimeId: 'local-test', options: {}, labels: {} });
+  return { backend, request: { backendId, resource: backend.resource } };
+}
+
+export async function localProvider(
+  temporary: (label: string) => Promise<string>,
+  settings: Partial<LocalProviderSettings> = {},
+): Promise<{ provider: LocalProvider; root: string }> {
+  const root = await temporary('root');
+  return { provider: createLocalProvider({ root, ...settings }), root };
+}
+
+/** Whether `pid` is a running process (a zombie does not count). Linux /proc. */
+export async function isRunning(pid: number): Promise<boolean> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    return !['Z', 'X'].includes(stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3));
+  } catch {
+    return false;
+  }
+}
+
+export async function eventually(check: () => Promise<boolean>, withinMs: number): Promise<boolean> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    if (await check()) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+export const utf8 = (value: string) => new Uint8Array(Buffer.from(value));
+export const text = (bytes: Uint8Array) => Buffer.from(bytes).toString('utf8');

@@ -1,0 +1,119 @@
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BackendGoneError, RuntimectlError } from '@runtimectl/core';
+import { lifecycleTests } from '@runtimectl/testkit';
+import { createLocalProvider } from '../src/index';
+import { createBackend, localProvider, text, useTemporaryDirectories, utf8 } from './local-fixture';
+
+const exists = (path: string) => stat(path).then(
+  () => true,
+  () => false,
+);
+
+describe('local provider lifecycle', () => {
+  const temporary = useTemporaryDirectories();
+
+  it('gives each backend a workspace directory named after its backend id', async () => {
+    const { provider, root } = await localProvider(temporary);
+    const { backend, request } = await createBackend(provider);
+    expect(backend.resource).toEqual({ workspace: request.backendId });
+    expect(await readdir(root)).toEqual([request.backendId]);
+    await backend.writeBytes('hello.txt', utf8('hi'));
+    expect(await readdir(join(root, request.backendId))).toEqual(['hello.txt']);
+  });
+
+  it('creates the root directory when it does not exist yet', async () => {
+    const parent = await temporary('parent');
+    const provider = createLocalProvider({ root: join(parent, 'not', 'yet') });
+    const { backend } = await createBackend(provider);
+    expect((await stat(backend.workspaceRoot)).isDirectory()).toBe(true);
+  });
+
+  it('release removes the workspace directory by default', async () => {
+    const { provider, root } = await localProvider(temporary);
+    const { backend, request } = await createBackend(provider);
+    await backend.writeBytes('deep/tree/file.txt', utf8('x'));
+    await provider.release(request);
+    expect(await readdir(root)).toEqual([]);
+  });
+
+  it('with keepWorkspaces, release keeps the files but the backend cannot be attached again', async () => {
+    const { provider, root } = await localProvider(temporary, { keepWorkspaces: true });
+    const { backend, request } = await createBackend(provider);
+    await backend.writeBytes('result.txt', utf8('inspect me'));
+    await provider.release(request);
+    await provider.release(request);
+    expect(await readFile(join(root, request.backendId, 'result.txt'), 'utf8')).toBe('inspect me');
+    const error = await provider.attach(request).catch((caught: unknown) => caught);
+    expect(BackendGoneError.isInstance(error)).toBe(true);
+  });
+
+  it('a new provider over the same root attaches to a workspace created before the restart', async () => {
+    const { provider, root } = await localProvider(temporary);
+    const { backend, request } = await createBackend(provider);
+    await backend.writeBytes('state.txt', utf8('survives restarts'));
+    const restarted = createLocalProvider({ root });
+    const attached = await restarted.attach(JSON.parse(JSON.stringify(request)));
+    expect(text(await attached.readBytes('state.txt'))).toBe('survives restarts');
+  });
+
+  it('attach fails with BackendGoneError when the workspace directory vanished', async () => {
+    const { provider, root } = await localProvider(temporary);
+    const { request } = await createBackend(provider);
+    await rm(join(root, request.backendId), { recursive: true });
+    const error = await provider.attach(request).catch((caught: unknown) => caught);
+    expect(BackendGoneError.isInstance(error)).toBe(true);
+  });
+
+  it('operations on a backend whose workspace vanished fail with BackendGoneError', async () => {
+    const { provider, root } = await localProvider(temporary);
+    const { backend, request } = await createBackend(provider);
+    await rm(join(root, request.backendId), { recursive: true });
+    for (const operation of [
+      () => backend.readBytes('a.txt'),
+      () => backend.writeBytes('a.txt', utf8('x')),
+      () => backend.stat('a.txt'),
+      () => backend.exec({ command: 'true', maxOutputBytes: 10 }),
+    ]) {
+      const error = await operation().catch((caught: unknown) => caught);
+      expect(BackendGoneError.isInstance(error), String(error)).toBe(true);
+    }
+  });
+
+  it('a resource naming a path outside the root is ignored by release and refused by attach', async () => {
+    const { provider, root } = await localProvider(temporary);
+    const victim = await mkdtemp(join(tmpdir(), 'runtimectl-local-victim-'));
+    try {
+      await writeFile(join(victim, 'keep.txt'), 'must survive');
+      for (const workspace of ['..', `../${victim}`, victim, '../../etc', '.released', '']) {
+        await provider.release({ backendId: 'bkd_x', resource: { workspace } });
+        const error = await provider.attach({ backendId: 'bkd_x', resource: { workspace } }).catch((caught: unknown) => caught);
+        expect(RuntimectlError.isInstance(error) && BackendGoneError.isInstance(error)).toBe(true);
+      }
+      expect(await exists(join(victim, 'keep.txt'))).toBe(true);
+      expect(await exists(root)).toBe(true);
+    } finally {
+      await rm(victim, { recursive: true, force: true });
+    }
+  });
+
+  it('create refuses a backend id whose workspace already exists', async () => {
+    const { provider } = await localProvider(temporary);
+    const { request } = await createBackend(provider);
+    const error = await createBackend(provider, request.backendId).catch((caught: unknown) => caught);
+    expect((error as RuntimectlError).code).toBe('provider_error');
+  });
+});
+
+// The lifecycle area of the conformance suite holds with kept workspaces too: released means gone.
+describe('local provider with keepWorkspaces', () => {
+  lifecycleTests({
+    name: 'local (keepWorkspaces)',
+    createProvider: async () => {
+      const root = await mkdtemp(join(tmpdir(), 'runtimectl-local-kept-'));
+      return { provider: createLocalProvider({ root, keepWorkspaces: true }), cleanup: () => rm(root, { recursive: true, force: true }) };
+    },
+  });
+});

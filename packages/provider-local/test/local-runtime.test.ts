@@ -1,0 +1,78 @@
+import { readdir } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { MemoryRuntimeStore, RuntimectlError, RuntimeService } from '@runtimectl/core';
+import { eventually, isRunning, localProvider, useTemporaryDirectories } from './local-fixture';
+
+const base64 = (value: string) => Buffer.from(value).toString('base64');
+const decoded = (value: string) => Buffer.from(value, 'base64').toString('utf8');
+
+async function failure(work: Promise<unknown>): Promise<RuntimectlError> {
+  const error = await work.then(
+    () => {
+      throw new Error('expected the call to fail');
+    },
+    (caught: unknown) => caught,
+  );
+  expect(RuntimectlError.isInstance(error), String(error)).toBe(true);
+  return error as RuntimectlError;
+}
+
+describe('local runtimes through core', () => {
+  const temporary = useTemporaryDirectories();
+
+  async function openLocalRuntime() {
+    const { provider, root } = await localProvider(temporary);
+    const service = new RuntimeService({ store: new MemoryRuntimeStore(), providers: [provider], defaultProvider: 'local' });
+    const { runtime } = await service.open({ conversation_id: 'c', sender_id: 's' });
+    await service.writeFile({ runtime_id: runtime.runtime_id, path: 'work.txt', content_base64: base64('local work') });
+    return { service, root, runtimeId: runtime.runtime_id };
+  }
+
+  it('checkpoint works and records no provider snapshot', async () => {
+    const { service, runtimeId } = await openLocalRuntime();
+    const checkpoint = await service.checkpoint({ runtime_id: runtimeId, name: 'before refactor' });
+    expect(await service.getCheckpoint(checkpoint.checkpoint_id)).toMatchObject({
+      provider: 'local',
+      has_provider_snapshot: false,
+      name: 'before refactor',
+    });
+    expect(service.providers().providers).toEqual([
+      { provider: 'local', capabilities: { checkpoint: false, checkout: false, delete_snapshot: false, pause: false } },
+    ]);
+  });
+
+  it('checkout of a local checkpoint fails with unsupported_backend, creating and releasing nothing', async () => {
+    const { service, root, runtimeId } = await openLocalRuntime();
+    const checkpoint = await service.checkpoint({ runtime_id: runtimeId });
+    const workspacesBefore = await readdir(root);
+    const error = await failure(service.checkout({ checkpoint_id: checkpoint.checkpoint_id }));
+    expect(error.code).toBe('unsupported_backend');
+    expect(await readdir(root)).toEqual(workspacesBefore);
+    expect((await service.list()).runtimes.map((runtime) => runtime.runtime_id)).toEqual([runtimeId]);
+    const read = await service.readFile({ runtime_id: runtimeId, path: 'work.txt' });
+    expect(decoded(read.content_base64)).toBe('local work');
+  });
+
+  it('pause of a local runtime fails with unsupported_backend and leaves it idle with its workspace', async () => {
+    const { service, root, runtimeId } = await openLocalRuntime();
+    const workspacesBefore = await readdir(root);
+    const error = await failure(service.pause({ runtime_id: runtimeId }));
+    expect(error.code).toBe('unsupported_backend');
+    expect(await readdir(root)).toEqual(workspacesBefore);
+    expect((await service.get(runtimeId)).runtime.status).toBe('idle');
+    expect((await service.listCheckpoints(runtimeId)).checkpoints).toEqual([]);
+    const read = await service.readFile({ runtime_id: runtimeId, path: 'work.txt' });
+    expect(decoded(read.content_base64)).toBe('local work');
+  });
+
+  it('close removes the workspace and kills what its commands left running', async () => {
+    const { service, root, runtimeId } = await openLocalRuntime();
+    const started = await service.exec({ runtime_id: runtimeId, command: 'sleep 300 >/dev/null 2>&1 & echo $!' });
+    const orphan = Number(decoded(started.stdout_base64).trim());
+    expect(await isRunning(orphan)).toBe(true);
+    const closed = await service.close({ runtime_id: runtimeId });
+    expect(closed.released_backend).toBe(true);
+    expect(await readdir(root)).toEqual([]);
+    expect(await eventually(async () => !(await isRunning(orphan)), 2_000)).toBe(true);
+  });
+});
