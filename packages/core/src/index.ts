@@ -9,6 +9,8 @@ export type {
   BackendCreateRequest,
   BackendCheckoutRequest,
   BackendAttachRequest,
+  BackendSnapshotRequest,
+  OwnedResources,
   ProviderSnapshot,
 } from './provider/backend-provider-v1';
 export type { ProviderBackend } from './provider/provider-backend';

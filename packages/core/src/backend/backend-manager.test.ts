@@ -81,11 +81,11 @@ describe('BackendManager', () => {
   it('temp_path marks the backend dirty like the other writes', async () => {
     const { manager } = setup();
     const binding = await manager.create('a', 'memory', {});
-    const first = await manager.checkpoint(binding, undefined, new OperationLeases());
+    const first = await manager.checkpoint('a', binding, undefined, new OperationLeases());
     const backend = await manager.backendOf(binding);
     const path = await backend.tempPath({ kind: 'file', prefix: 'scratch-' });
     expect((await backend.stat(path)).exists).toBe(true);
-    const second = await manager.checkpoint(binding, undefined, new OperationLeases());
+    const second = await manager.checkpoint('a', binding, undefined, new OperationLeases());
     expect(second.reused).toBe(false);
     expect(second.ref.providerSnapshotId).not.toBe(first.ref.providerSnapshotId);
   });

@@ -101,7 +101,12 @@ export class BackendManager {
    * call), else asks the provider for a snapshot (providers without snapshots get a ref with no
    * provider snapshot id). A reused snapshot is leased in `leases` until the caller commits.
    */
-  async checkpoint(binding: BackendBinding, name: string | undefined, leases: OperationLeases): Promise<BackendCheckpointOutcome> {
+  async checkpoint(
+    runtimeId: string,
+    binding: BackendBinding,
+    name: string | undefined,
+    leases: OperationLeases,
+  ): Promise<BackendCheckpointOutcome> {
     const backend = await this.backendOf(binding);
     const reusable = backend.tracker.reusableRef;
     if (reusable) {
@@ -115,11 +120,16 @@ export class BackendManager {
     }
     const provider = this.options.registry.get(binding.providerId);
     const startedAt = backend.tracker.beginSnapshot();
+    const refId = this.options.ids.backendCheckpointId();
+    const request = {
+      labels: { ...this.#labels(runtimeId, binding.backendId), runtimectl_ref_id: refId },
+      ...(name === undefined ? {} : { name }),
+    };
     const snapshot = provider.checkpoint
-      ? await this.#control(provider, 'checkpoint', () => provider.checkpoint!(backend.inner, name === undefined ? {} : { name }))
+      ? await this.#control(provider, 'checkpoint', () => provider.checkpoint!(backend.inner, request))
       : null;
     const ref: BackendCheckpointRef = {
-      refId: this.options.ids.backendCheckpointId(),
+      refId,
       providerId: binding.providerId,
       sourceBackendId: binding.backendId,
       providerSnapshotId: snapshot?.snapshotId ?? null,

@@ -33,6 +33,20 @@ export interface BackendAttachRequest {
   resource: BackendResource;
 }
 
+/** What `checkpoint` is asked for. */
+export interface BackendSnapshotRequest {
+  /** The checkpoint's name, when the caller gave one (not unique: never use it as an id). */
+  name?: string;
+  /** Ownership labels (installation, runtime, backend, ref id) to attach where the provider can. */
+  labels: Record<string, string>;
+}
+
+/** Provider resources that carry one installation's ownership labels. */
+export interface OwnedResources {
+  backends: Array<{ backendId: string; resource: BackendResource }>;
+  snapshots: Array<{ snapshotId: string }>;
+}
+
 /**
  * The plugin contract every provider implements (`@runtimectl/provider-*`). Required members
  * create, re-attach and release backends; the optional snapshot members make the provider
@@ -67,7 +81,7 @@ export interface BackendProviderV1 {
    * Snapshots the backend's current state. The snapshot outlives the backend and is owned by
    * the caller until `deleteSnapshot`.
    */
-  checkpoint?(backend: ProviderBackend, request: { name?: string }): Promise<ProviderSnapshot>;
+  checkpoint?(backend: ProviderBackend, request: BackendSnapshotRequest): Promise<ProviderSnapshot>;
   /**
    * Creates a new live backend from a snapshot. Throws `ProviderError` when the snapshot does
    * not exist. The caller owns the new backend.
@@ -78,4 +92,11 @@ export interface BackendProviderV1 {
    * Throws `SnapshotInUseError` when the provider refuses because a live backend uses it.
    */
   deleteSnapshot?(snapshotId: string): Promise<{ deleted: boolean }>;
+
+  /**
+   * Lists the live backends and snapshots labelled with `installationId` (the `labels` given to
+   * create / checkout / checkpoint). Reconciliation after a crash releases the ones no runtime
+   * accounts for. Optional: without it, only what the store recorded can be reconciled.
+   */
+  listOwnedResources?(installationId: string): Promise<OwnedResources>;
 }

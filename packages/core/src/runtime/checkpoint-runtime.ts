@@ -56,7 +56,7 @@ export async function checkpointRuntime(
       const { ref, reused } =
         session.status === 'paused' && session.pausedCheckpointId
           ? { ref: (await loadCheckpoint(ctx, session.pausedCheckpointId)).backendRef, reused: true }
-          : await withLiveBackend(ctx, session, scope, (_, binding) => ctx.backends.checkpoint(binding, request.name, leases));
+          : await withLiveBackend(ctx, session, scope, (_, binding) => ctx.backends.checkpoint(session.runtimeId, binding, request.name, leases));
       const checkpoint = newCheckpointRecord(ctx, session, 'checkpoint', request, ref);
       const updated: SessionRecord = { ...session, headCheckpointId: checkpoint.checkpointId };
       await ctx.store.commit({ checkpoints: [checkpoint], sessions: [updated] });

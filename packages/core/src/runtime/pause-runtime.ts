@@ -31,7 +31,7 @@ export async function pauseRuntime(ctx: ServiceContext, request: RuntimePauseReq
     try {
       const { ref } = await withLiveBackend(ctx, session, scope, async (_, binding) => {
         released = backendSnapshots(ctx, binding);
-        const outcome = await ctx.backends.checkpoint(binding, request.name, leases);
+        const outcome = await ctx.backends.checkpoint(session.runtimeId, binding, request.name, leases);
         try {
           await ctx.backends.release(session.runtimeId, binding);
         } catch (error) {

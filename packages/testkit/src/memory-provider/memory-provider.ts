@@ -6,6 +6,8 @@ import {
   type BackendCheckoutRequest,
   type BackendCreateRequest,
   type BackendProviderV1,
+  type BackendSnapshotRequest,
+  type OwnedResources,
   type ProviderBackend,
   type ProviderSnapshot,
 } from '@runtimectl/core';
@@ -28,6 +30,12 @@ interface LiveMemoryBackend {
   backend: MemoryBackend;
   /** The snapshot it was created from: the provider refuses to delete that one, as E2B does. */
   sourceSnapshotId: string | null;
+  labels: Record<string, string>;
+}
+
+interface MemorySnapshot {
+  fs: MemoryFileSystem;
+  labels: Record<string, string>;
 }
 
 /** Counts of provider calls, for tests that prove reuse (no snapshot call) and cleanup. */
@@ -49,13 +57,13 @@ export interface MemoryProviderCallCounts {
 export class MemoryProvider implements BackendProviderV1 {
   readonly specificationVersion = 'backend-provider-v1' as const;
   readonly providerId: string;
-  readonly checkpoint?: (backend: ProviderBackend, request: { name?: string }) => Promise<ProviderSnapshot>;
+  readonly checkpoint?: (backend: ProviderBackend, request: BackendSnapshotRequest) => Promise<ProviderSnapshot>;
   readonly checkout?: (request: BackendCheckoutRequest) => Promise<ProviderBackend>;
   readonly deleteSnapshot?: (snapshotId: string) => Promise<{ deleted: boolean }>;
   readonly calls: MemoryProviderCallCounts = { create: 0, attach: 0, release: 0, checkpoint: 0, checkout: 0, deleteSnapshot: 0 };
 
   readonly #live = new Map<string, LiveMemoryBackend>();
-  readonly #snapshots = new Map<string, MemoryFileSystem>();
+  readonly #snapshots = new Map<string, MemorySnapshot>();
   readonly #faults = new Map<string, unknown[]>();
   readonly #settings: MemoryProviderSettings;
   #sequence = 0;
@@ -73,7 +81,7 @@ export class MemoryProvider implements BackendProviderV1 {
   async create(request: BackendCreateRequest): Promise<ProviderBackend> {
     this.#enter('create');
     this.calls.create += 1;
-    return this.#start(new MemoryFileSystem(this.#settings.workspaceRoot), null, request.backendId);
+    return this.#start(new MemoryFileSystem(this.#settings.workspaceRoot), null, request);
   }
 
   async attach(request: BackendAttachRequest): Promise<ProviderBackend> {
@@ -88,6 +96,18 @@ export class MemoryProvider implements BackendProviderV1 {
     this.#enter('release');
     this.calls.release += 1;
     this.#live.delete(String(request.resource.id));
+  }
+
+  /** Backends and snapshots labelled with this installation (what reconciliation sweeps). */
+  async listOwnedResources(installationId: string): Promise<OwnedResources> {
+    this.#enter('list_owned_resources');
+    const owned = (labels: Record<string, string>) => labels.runtimectl_installation === installationId;
+    return {
+      backends: [...this.#live.values()]
+        .filter((live) => owned(live.labels))
+        .map((live) => ({ backendId: live.labels.runtimectl_backend_id ?? '', resource: live.backend.resource })),
+      snapshots: [...this.#snapshots.entries()].filter(([, snapshot]) => owned(snapshot.labels)).map(([snapshotId]) => ({ snapshotId })),
+    };
   }
 
   /** Makes the next `count` calls of `call` (e.g. 'checkout', 'release', 'exec') throw `error`. */
@@ -118,13 +138,13 @@ export class MemoryProvider implements BackendProviderV1 {
     this.#live.delete(resourceId);
   }
 
-  async #checkpoint(backend: ProviderBackend, request: { name?: string }): Promise<ProviderSnapshot> {
+  async #checkpoint(backend: ProviderBackend, request: BackendSnapshotRequest): Promise<ProviderSnapshot> {
     this.#enter('checkpoint');
     this.calls.checkpoint += 1;
     const live = this.#live.get(String(backend.resource.id));
     if (!live) throw new BackendGoneError(this.providerId, 'checkpoint', `backend ${String(backend.resource.id)} does not exist`);
     const snapshotId = `memsnap_${(this.#sequence += 1)}`;
-    this.#snapshots.set(snapshotId, live.backend.fs.clone());
+    this.#snapshots.set(snapshotId, { fs: live.backend.fs.clone(), labels: { ...request.labels } });
     return { snapshotId, names: request.name ? [request.name] : [] };
   }
 
@@ -133,7 +153,7 @@ export class MemoryProvider implements BackendProviderV1 {
     this.calls.checkout += 1;
     const snapshot = this.#snapshots.get(request.snapshotId);
     if (!snapshot) throw new ProviderError(this.providerId, 'checkout', `snapshot ${request.snapshotId} does not exist`);
-    return this.#start(snapshot.clone(), request.snapshotId, request.backendId);
+    return this.#start(snapshot.fs.clone(), request.snapshotId, request);
   }
 
   async #deleteSnapshot(snapshotId: string): Promise<{ deleted: boolean }> {
@@ -146,10 +166,10 @@ export class MemoryProvider implements BackendProviderV1 {
     return { deleted: true };
   }
 
-  #start(fs: MemoryFileSystem, sourceSnapshotId: string | null, backendId: string): MemoryBackend {
-    const id = `mem_${backendId}`;
+  #start(fs: MemoryFileSystem, sourceSnapshotId: string | null, request: BackendCreateRequest): MemoryBackend {
+    const id = `mem_${request.backendId}`;
     const backend = new MemoryBackend({ id }, fs, this.#settings.execHandler, (call) => this.#enter(call));
-    this.#live.set(id, { backend, sourceSnapshotId });
+    this.#live.set(id, { backend, sourceSnapshotId, labels: { ...request.labels } });
     return backend;
   }
 
