@@ -65,5 +65,8 @@ export function observeProvider(inner: BackendProviderV1): ObservedProvider {
       return result;
     };
   }
+  if (typeof inner.listOwnedResources === 'function') {
+    provider.listOwnedResources = (installationId) => inner.listOwnedResources!(installationId);
+  }
   return { provider, calls, liveSnapshotIds };
 }

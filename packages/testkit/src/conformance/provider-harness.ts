@@ -28,6 +28,8 @@ export interface ProviderHarness {
   checkoutBackend(snapshotId: string): Promise<HarnessBackend>;
   /** A fresh backend id of core's shape (`bkd_<32hex>`). */
   newBackendId(): string;
+  /** Ownership labels as core puts them on a snapshot of `request`'s backend (installation `conformance`). */
+  snapshotLabels(request: BackendAttachRequest): Record<string, string>;
   /**
    * A `RuntimeService` from core over the provider (default provider), with `store` or a fresh
    * `MemoryRuntimeStore`. Every runtime it opened is closed after the test.
@@ -48,6 +50,18 @@ function unwrap(value: ProviderUnderTest): { provider: BackendProviderV1; cleanu
 }
 
 export const newBackendId = () => `bkd_${randomBytes(16).toString('hex')}`;
+
+/** The installation id the harness labels everything with (services use it too). */
+export const CONFORMANCE_INSTALLATION = 'conformance';
+
+/** Labels as core's backend manager puts them on what it creates. */
+function ownershipLabels(backendId: string): Record<string, string> {
+  return {
+    runtimectl_installation: CONFORMANCE_INSTALLATION,
+    runtimectl_runtime_id: `conformance-${backendId.slice(4, 12)}`,
+    runtimectl_backend_id: backendId,
+  };
+}
 
 async function defaultOptions(provider: BackendProviderV1): Promise<Record<string, unknown>> {
   if (!provider.runtimeOptionsSchema) return {};
@@ -85,12 +99,12 @@ async function start(
 ): Promise<HarnessBackend> {
   const provider = test.observed.provider;
   const backendId = newBackendId();
-  const runtimeId = `conformance-${backendId.slice(4, 12)}`;
+  const labels = ownershipLabels(backendId);
   const backend = await make(provider, {
     backendId,
-    runtimeId,
+    runtimeId: labels.runtimectl_runtime_id!,
     options: await defaultOptions(provider),
-    labels: { runtimectl_installation: 'conformance', runtimectl_runtime_id: runtimeId, runtimectl_backend_id: backendId },
+    labels,
   });
   const request: BackendAttachRequest = { backendId, resource: JSON.parse(JSON.stringify(backend.resource)) };
   test.backends.push(request);
@@ -129,6 +143,10 @@ export function useProviderHarness(options: ResolvedConformanceOptions): Provide
       return current().observed.calls;
     },
     newBackendId,
+    snapshotLabels: (request) => ({
+      ...ownershipLabels(request.backendId),
+      runtimectl_ref_id: `bcp_${randomBytes(16).toString('hex')}`,
+    }),
     createBackend() {
       return start(current(), (provider, request) => provider.create(request));
     },
@@ -144,7 +162,7 @@ export function useProviderHarness(options: ResolvedConformanceOptions): Provide
         store,
         providers: [test.observed.provider],
         defaultProvider: test.observed.provider.providerId,
-        installationId: 'conformance',
+        installationId: CONFORMANCE_INSTALLATION,
       });
       test.services.push(service);
       return service;

@@ -5,13 +5,14 @@ import { execTests } from './exec-tests';
 import { exportTests } from './export-tests';
 import { filesTests } from './files-tests';
 import { lifecycleTests } from './lifecycle-tests';
+import { ownershipTests } from './ownership-tests';
 import { searchTests } from './search-tests';
 import { snapshotTests } from './snapshot-tests';
 
 /**
  * The provider conformance suite: call it at the top level of a vitest test file with a factory
  * that makes a fresh provider per test. Registers one `describe` per area (lifecycle, files, exec,
- * search, export, dirty tracking through core, snapshots); each area is exported on its own too.
+ * search, export, dirty tracking through core, snapshots, ownership); each area is exported on its own too.
  */
 export function runProviderConformance(options: ProviderConformanceOptions): void {
   describe(`provider conformance: ${options.name}`, () => {
@@ -22,5 +23,6 @@ export function runProviderConformance(options: ProviderConformanceOptions): voi
     exportTests(options);
     dirtyTrackingTests(options);
     snapshotTests(options);
+    ownershipTests(options);
   });
 }

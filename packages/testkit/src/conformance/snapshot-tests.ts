@@ -42,9 +42,9 @@ export function snapshotTests(options: ProviderConformanceOptions): void {
 
     test('checkout of a snapshot restores the checkpointed bytes, not later writes', async (context) => {
       requireCapabilities(context, 'checkpoint', 'checkout');
-      const { backend } = await harness.createBackend();
+      const { backend, request } = await harness.createBackend();
       await backend.writeBytes('state.txt', utf8('checkpointed'));
-      const snapshot = await harness.provider.checkpoint!(backend, { name: 'conformance', labels: {} });
+      const snapshot = await harness.provider.checkpoint!(backend, { name: 'conformance', labels: harness.snapshotLabels(request) });
       expect(typeof snapshot.snapshotId).toBe('string');
       await backend.writeBytes('state.txt', utf8('written after the checkpoint'));
       await backend.writeBytes('later.txt', utf8('later'));
@@ -55,8 +55,8 @@ export function snapshotTests(options: ProviderConformanceOptions): void {
 
     test('a checked-out backend and its source do not share later writes', async (context) => {
       requireCapabilities(context, 'checkpoint', 'checkout');
-      const { backend } = await harness.createBackend();
-      const snapshot = await harness.provider.checkpoint!(backend, { labels: {} });
+      const { backend, request } = await harness.createBackend();
+      const snapshot = await harness.provider.checkpoint!(backend, { labels: harness.snapshotLabels(request) });
       const { backend: child } = await harness.checkoutBackend(snapshot.snapshotId);
       await child.writeBytes('child-only.txt', utf8('child'));
       await backend.writeBytes('source-only.txt', utf8('source'));
@@ -66,16 +66,16 @@ export function snapshotTests(options: ProviderConformanceOptions): void {
 
     test('deleteSnapshot twice reports deleted:true, then deleted:false', async (context) => {
       requireCapabilities(context, 'checkpoint', 'delete_snapshot');
-      const { backend } = await harness.createBackend();
-      const snapshot = await harness.provider.checkpoint!(backend, { labels: {} });
+      const { backend, request } = await harness.createBackend();
+      const snapshot = await harness.provider.checkpoint!(backend, { labels: harness.snapshotLabels(request) });
       expect(await harness.provider.deleteSnapshot!(snapshot.snapshotId)).toEqual({ deleted: true });
       expect(await harness.provider.deleteSnapshot!(snapshot.snapshotId)).toEqual({ deleted: false });
     });
 
     test('checkout of a deleted snapshot fails with provider_error', async (context) => {
       requireCapabilities(context, 'checkpoint', 'checkout', 'delete_snapshot');
-      const { backend } = await harness.createBackend();
-      const snapshot = await harness.provider.checkpoint!(backend, { labels: {} });
+      const { backend, request } = await harness.createBackend();
+      const snapshot = await harness.provider.checkpoint!(backend, { labels: harness.snapshotLabels(request) });
       await harness.provider.deleteSnapshot!(snapshot.snapshotId);
       await expectRuntimectlError(harness.checkoutBackend(snapshot.snapshotId), 'provider_error');
     });
