@@ -6,6 +6,7 @@ import {
   type BackendAttachRequest,
   type BackendCreateRequest,
   type BackendProviderV1,
+  type OwnedResources,
   type ProviderBackend,
 } from '@runtimectl/core';
 import { checkConfiguredEnvironment } from './exec/command-environment';
@@ -13,6 +14,7 @@ import { ProcessGroups } from './exec/process-groups';
 import { errorCode } from './fs-errors';
 import { LocalBackend, type LocalBackendSettings } from './local-backend';
 import { resourceOf, workspaceNameIn, workspaceNameOf } from './workspace-names';
+import { WorkspaceOwners } from './workspace-owners';
 
 export interface LocalProviderSettings {
   /** Directory holding one workspace directory per backend. Created when missing. */
@@ -71,7 +73,13 @@ export class LocalProvider implements BackendProviderV1 {
       const reason = errorCode(error) === 'EEXIST' ? `workspace ${name} already exists` : `could not create workspace ${name}`;
       throw new ProviderError(this.providerId, 'create', reason, error);
     }
-    await rm(join(root, RELEASED_MARKERS, name), { force: true });
+    try {
+      await rm(join(root, RELEASED_MARKERS, name), { force: true });
+      await new WorkspaceOwners(root).record(name, request.labels);
+    } catch (error) {
+      await rm(join(root, name), { recursive: true, force: true });
+      throw new ProviderError(this.providerId, 'create', `could not record the owner of workspace ${name}`, error);
+    }
     return this.#backend(name, await realpath(join(root, name)));
   }
 
@@ -104,6 +112,7 @@ export class LocalProvider implements BackendProviderV1 {
     await this.#groups.get(name)?.killAll(RELEASE_KILL_WAIT_MS);
     this.#groups.delete(name);
     const root = await this.#rootPath();
+    await new WorkspaceOwners(root).forget(name);
     if (this.#keepWorkspaces) {
       if (!(await exists(join(root, name)))) return;
       await mkdir(join(root, RELEASED_MARKERS), { recursive: true });
@@ -111,6 +120,11 @@ export class LocalProvider implements BackendProviderV1 {
       return;
     }
     await rm(join(root, name), { recursive: true, force: true, maxRetries: 3, retryDelay: 50 });
+  }
+
+  /** Live workspaces created with `installationId`'s labels (for crash reconciliation). No snapshots. */
+  async listOwnedResources(installationId: string): Promise<OwnedResources> {
+    return new WorkspaceOwners(await this.#rootPath()).list(installationId);
   }
 
   #backend(name: string, workspaceRoot: string): LocalBackend {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
@@ -58,3 +58,8 @@ export async function eventually(check: () => Promise<boolean>, withinMs: number
 
 export const utf8 = (value: string) => new Uint8Array(Buffer.from(value));
 export const text = (bytes: Uint8Array) => Buffer.from(bytes).toString('utf8');
+
+/** Names of the workspace directories under `root` (the provider's own bookkeeping starts with a dot). */
+export async function workspacesIn(root: string): Promise<string[]> {
+  return (await readdir(root)).filter((name) => !name.startsWith('.')).sort();
+}

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { BackendGoneError, RuntimectlError } from '@runtimectl/core';
 import { lifecycleTests } from '@runtimectl/testkit';
 import { createLocalProvider } from '../src/index';
-import { createBackend, localProvider, text, useTemporaryDirectories, utf8 } from './local-fixture';
+import { createBackend, localProvider, newBackendId, text, useTemporaryDirectories, utf8, workspacesIn } from './local-fixture';
 
 const exists = (path: string) => stat(path).then(
   () => true,
@@ -19,7 +19,7 @@ describe('local provider lifecycle', () => {
     const { provider, root } = await localProvider(temporary);
     const { backend, request } = await createBackend(provider);
     expect(backend.resource).toEqual({ workspace: request.backendId });
-    expect(await readdir(root)).toEqual([request.backendId]);
+    expect(await workspacesIn(root)).toEqual([request.backendId]);
     await backend.writeBytes('hello.txt', utf8('hi'));
     expect(await readdir(join(root, request.backendId))).toEqual(['hello.txt']);
   });
@@ -36,7 +36,7 @@ describe('local provider lifecycle', () => {
     const { backend, request } = await createBackend(provider);
     await backend.writeBytes('deep/tree/file.txt', utf8('x'));
     await provider.release(request);
-    expect(await readdir(root)).toEqual([]);
+    expect(await workspacesIn(root)).toEqual([]);
   });
 
   it('with keepWorkspaces, release keeps the files but the backend cannot be attached again', async () => {
@@ -97,6 +97,17 @@ describe('local provider lifecycle', () => {
     } finally {
       await rm(victim, { recursive: true, force: true });
     }
+  });
+
+  it('lists live workspaces by installation, also for a provider started after a crash', async () => {
+    const { provider, root } = await localProvider(temporary);
+    const backendId = newBackendId();
+    const backend = await provider.create({ backendId, runtimeId: 'r', options: {}, labels: { runtimectl_installation: 'mine', runtimectl_backend_id: backendId } });
+    const restarted = createLocalProvider({ root });
+    expect(await restarted.listOwnedResources('mine')).toEqual({ backends: [{ backendId, resource: backend.resource }], snapshots: [] });
+    expect(await restarted.listOwnedResources('someone-else')).toEqual({ backends: [], snapshots: [] });
+    await restarted.release({ backendId, resource: backend.resource });
+    expect(await provider.listOwnedResources('mine')).toEqual({ backends: [], snapshots: [] });
   });
 
   it('create refuses a backend id whose workspace already exists', async () => {

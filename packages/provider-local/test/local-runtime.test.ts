@@ -1,7 +1,6 @@
-import { readdir } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { MemoryRuntimeStore, RuntimectlError, RuntimeService } from '@runtimectl/core';
-import { eventually, isRunning, localProvider, useTemporaryDirectories } from './local-fixture';
+import { eventually, isRunning, localProvider, useTemporaryDirectories, workspacesIn } from './local-fixture';
 
 const base64 = (value: string) => Buffer.from(value).toString('base64');
 const decoded = (value: string) => Buffer.from(value, 'base64').toString('utf8');
@@ -25,7 +24,7 @@ describe('local runtimes through core', () => {
     const service = new RuntimeService({ store: new MemoryRuntimeStore(), providers: [provider], defaultProvider: 'local' });
     const { runtime } = await service.open({ conversation_id: 'c', sender_id: 's' });
     await service.writeFile({ runtime_id: runtime.runtime_id, path: 'work.txt', content_base64: base64('local work') });
-    return { service, root, runtimeId: runtime.runtime_id };
+    return { service, root, provider, runtimeId: runtime.runtime_id };
   }
 
   it('checkpoint works and records no provider snapshot', async () => {
@@ -42,12 +41,14 @@ describe('local runtimes through core', () => {
   });
 
   it('checkout of a local checkpoint fails with unsupported_backend, creating and releasing nothing', async () => {
-    const { service, root, runtimeId } = await openLocalRuntime();
+    const { service, root, provider, runtimeId } = await openLocalRuntime();
     const checkpoint = await service.checkpoint({ runtime_id: runtimeId });
-    const workspacesBefore = await readdir(root);
+    const workspacesBefore = await workspacesIn(root);
+    const ownedBefore = await provider.listOwnedResources('runtimectl');
     const error = await failure(service.checkout({ checkpoint_id: checkpoint.checkpoint_id }));
     expect(error.code).toBe('unsupported_backend');
-    expect(await readdir(root)).toEqual(workspacesBefore);
+    expect(await workspacesIn(root)).toEqual(workspacesBefore);
+    expect(await provider.listOwnedResources('runtimectl')).toEqual(ownedBefore);
     expect((await service.list()).runtimes.map((runtime) => runtime.runtime_id)).toEqual([runtimeId]);
     const read = await service.readFile({ runtime_id: runtimeId, path: 'work.txt' });
     expect(decoded(read.content_base64)).toBe('local work');
@@ -55,10 +56,10 @@ describe('local runtimes through core', () => {
 
   it('pause of a local runtime fails with unsupported_backend and leaves it idle with its workspace', async () => {
     const { service, root, runtimeId } = await openLocalRuntime();
-    const workspacesBefore = await readdir(root);
+    const workspacesBefore = await workspacesIn(root);
     const error = await failure(service.pause({ runtime_id: runtimeId }));
     expect(error.code).toBe('unsupported_backend');
-    expect(await readdir(root)).toEqual(workspacesBefore);
+    expect(await workspacesIn(root)).toEqual(workspacesBefore);
     expect((await service.get(runtimeId)).runtime.status).toBe('idle');
     expect((await service.listCheckpoints(runtimeId)).checkpoints).toEqual([]);
     const read = await service.readFile({ runtime_id: runtimeId, path: 'work.txt' });
@@ -66,13 +67,14 @@ describe('local runtimes through core', () => {
   });
 
   it('close removes the workspace and kills what its commands left running', async () => {
-    const { service, root, runtimeId } = await openLocalRuntime();
+    const { service, root, provider, runtimeId } = await openLocalRuntime();
     const started = await service.exec({ runtime_id: runtimeId, command: 'sleep 300 >/dev/null 2>&1 & echo $!' });
     const orphan = Number(decoded(started.stdout_base64).trim());
     expect(await isRunning(orphan)).toBe(true);
     const closed = await service.close({ runtime_id: runtimeId });
     expect(closed.released_backend).toBe(true);
-    expect(await readdir(root)).toEqual([]);
+    expect(await workspacesIn(root)).toEqual([]);
+    expect(await provider.listOwnedResources('runtimectl')).toEqual({ backends: [], snapshots: [] });
     expect(await eventually(async () => !(await isRunning(orphan)), 2_000)).toBe(true);
   });
 });
