@@ -20,3 +20,4 @@ export { snapshotTests } from './conformance/snapshot-tests';
 export { ownershipTests } from './conformance/ownership-tests';
 export { SEARCH_TREE, SEARCH_CASES, type SearchCase } from './conformance/search-fixture';
 export { runApiConformance, CONTRACT_ROUTES, type ApiConformanceOptions, type ApiConformanceTimeouts } from './api-conformance';
+export * from './store-conformance/public-api';

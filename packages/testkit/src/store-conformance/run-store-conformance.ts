@@ -1,0 +1,27 @@
+import { describe } from 'vitest';
+import { checkpointListTests } from './checkpoint-list-tests';
+import { commitTests } from './commit-tests';
+import { readCopyTests } from './read-copy-tests';
+import { recordRoundTripTests } from './record-round-trip-tests';
+import { serviceOverStoreTests } from './service-over-store-tests';
+import { sessionIndexTests } from './session-index-tests';
+import { sessionListTests } from './session-list-tests';
+import type { StoreConformanceOptions } from './store-conformance-options';
+
+/**
+ * The store conformance suite: call it at the top level of a vitest test file with a factory
+ * that makes a fresh, empty store per test (and, for a durable store, can reopen it). Registers
+ * one `describe` per area; each area is exported on its own too. The memory store and the SQLite
+ * store pass it, and any later store (Postgres) runs it unchanged.
+ */
+export function runStoreConformance(options: StoreConformanceOptions): void {
+  describe(`store conformance: ${options.name}`, () => {
+    recordRoundTripTests(options);
+    readCopyTests(options);
+    commitTests(options);
+    sessionListTests(options);
+    sessionIndexTests(options);
+    checkpointListTests(options);
+    serviceOverStoreTests(options);
+  });
+}
