@@ -1,6 +1,4 @@
-export { createMemoryProvider, MemoryProvider, type MemoryProviderSettings, type MemoryProviderCallCounts } from './memory-provider/memory-provider';
-export { MemoryFileSystem } from './memory-provider/memory-file-system';
-export type { MemoryExecHandler, MemoryExecContext, ExecOutput } from './memory-provider/memory-commands';
+export * from './memory-provider/index';
 
 export { runProviderConformance } from './conformance/run-provider-conformance';
 export type {

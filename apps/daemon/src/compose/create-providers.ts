@@ -1,6 +1,6 @@
 import type { BackendProviderV1 } from '@runtimectl/core';
 import { createLocalProvider } from '@runtimectl/provider-local';
-import { createMemoryProvider } from '@runtimectl/testkit';
+import { createMemoryProvider } from '@runtimectl/testkit/memory-provider';
 import type { ResolvedConfig } from '../config/load-config';
 
 /** The providers the configuration enables, in a stable order. */
