@@ -25,6 +25,13 @@ describe('dirty tracking (the seed: which operations mark the backend dirty)', (
     });
   });
 
+  it('temp_path marks the backend dirty', async () => {
+    expect(await reusedAfter((h, id) => h.service.tempPath({ runtime_id: id, kind: 'directory', prefix: 'scratch-' }))).toEqual({
+      reused: false,
+      providerCalled: true,
+    });
+  });
+
   it('exec marks the backend dirty even when the command exits non-zero', async () => {
     const outcome = await reusedAfter(async (h, id) => {
       const result = await h.service.exec({ runtime_id: id, command: 'exit 3' });

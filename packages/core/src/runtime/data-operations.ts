@@ -9,6 +9,8 @@ import type {
   RuntimeSearchRequest,
   RuntimeSearchResult,
   RuntimeStatResult,
+  RuntimeTempPathRequest,
+  RuntimeTempPathResult,
   RuntimeWriteFileRequest,
   RuntimeWriteFileResult,
 } from '../wire/data-operations';
@@ -82,6 +84,21 @@ export function makeRuntimeDirectory(ctx: ServiceContext, request: RuntimePathRe
     await backend.createDirAll(request.path);
     return { path: request.path };
   });
+}
+
+/** Creates a fresh scratch file or directory in the workspace (marks the backend dirty). */
+export function makeRuntimeTempPath(
+  ctx: ServiceContext,
+  request: RuntimeTempPathRequest,
+  scope: OperationScope,
+): Promise<RuntimeTempPathResult> {
+  return onBackend(ctx, request.runtime_id, scope, async (backend) => ({
+    path: await backend.tempPath({
+      kind: request.kind ?? 'file',
+      ...(request.prefix !== undefined ? { prefix: request.prefix } : {}),
+      ...(request.suffix !== undefined ? { suffix: request.suffix } : {}),
+    }),
+  }));
 }
 
 export function searchRuntime(ctx: ServiceContext, request: RuntimeSearchRequest, scope: OperationScope): Promise<RuntimeSearchResult> {

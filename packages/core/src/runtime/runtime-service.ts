@@ -139,6 +139,10 @@ export class RuntimeService {
     return this.#run('mkdir', (scope) => data.makeRuntimeDirectory(this.#ctx, request, scope));
   }
 
+  tempPath(request: wire.RuntimeTempPathRequest): Promise<wire.RuntimeTempPathResult> {
+    return this.#run('temp_path', (scope) => data.makeRuntimeTempPath(this.#ctx, request, scope));
+  }
+
   search(request: wire.RuntimeSearchRequest): Promise<wire.RuntimeSearchResult> {
     return this.#run('search', (scope) => data.searchRuntime(this.#ctx, request, scope));
   }

@@ -92,5 +92,18 @@ export const RuntimeSearchResultSchema = z.union([
 ]);
 export type RuntimeSearchResult = z.infer<typeof RuntimeSearchResultSchema>;
 
+const TempAffixSchema = z.string().max(64).regex(/^[A-Za-z0-9._-]*$/, 'letters, digits, ".", "_", "-"');
+
+export const RuntimeTempPathRequestSchema = z.strictObject({
+  runtime_id: RuntimeIdSchema,
+  kind: z.enum(['file', 'directory']).optional(),
+  prefix: TempAffixSchema.optional(),
+  suffix: TempAffixSchema.optional(),
+});
+export type RuntimeTempPathRequest = z.infer<typeof RuntimeTempPathRequestSchema>;
+
+export const RuntimeTempPathResultSchema = z.object({ path: z.string() });
+export type RuntimeTempPathResult = z.infer<typeof RuntimeTempPathResultSchema>;
+
 export const RuntimeExportRequestSchema = RuntimePathRequestSchema;
 export type RuntimeExportRequest = RuntimePathRequest;
