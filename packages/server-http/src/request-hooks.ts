@@ -27,21 +27,16 @@ export function installRequestHooks(
   options: { telemetry: ServerTelemetry; auth?: { bearerToken: string } | undefined },
 ): void {
   const { telemetry } = options;
+  const verifier = options.auth ? new BearerTokenVerifier(options.auth.bearerToken) : undefined;
+  // One hook for both: the id header goes on before auth can answer 401.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);
-    done();
+    if (!verifier || request.routeOptions.config.runtimectl?.public || verifier.verify(request.headers.authorization)) {
+      done();
+      return;
+    }
+    rejectUnauthenticated(reply);
   });
-
-  if (options.auth) {
-    const verifier = new BearerTokenVerifier(options.auth.bearerToken);
-    app.addHook('onRequest', (request, reply, done) => {
-      if (request.routeOptions.config.runtimectl?.public || verifier.verify(request.headers.authorization)) {
-        done();
-        return;
-      }
-      rejectUnauthenticated(reply);
-    });
-  }
 
   // After parsing and validation, so the handler and everything it awaits run inside the scope.
   app.addHook('preHandler', (request, _reply, done) => {

@@ -1,0 +1,210 @@
+#!/usr/bin/env node
+// Benchmark (not a test): the runtime API against a bare fastify route, in one run on this
+// machine. Each server and each load generator (autocannon) is its own process; on a machine
+// with at least two cores the servers are pinned to core 0 and the load generator to core 1
+// (taskset), so the figures compare like with like. Every round starts fresh server processes
+// (the memory store grows with every checkpoint). Reported: median over rounds of req/s and
+// p50/p99 latency at 1 and 50 connections, and ratios to the bare route of the same round.
+//
+//   node bench/server.bench.mjs [--rounds 3] [--duration 5] [--warmup 1] [--json out.json]
+//
+// Needs the package built (`pnpm run build`).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const index = args.indexOf(`--${name}`);
+  return index >= 0 ? args[index + 1] : fallback;
+};
+const ROUNDS = Number(option('rounds', 3));
+const DURATION_SEC = Number(option('duration', 5));
+const WARMUP_SEC = Number(option('warmup', 1));
+const JSON_OUT = option('json', undefined);
+const TOKEN = 'bench-token';
+const CONNECTION_LEVELS = [1, 50];
+
+if (!existsSync(join(here, '..', 'dist', 'index.js'))) {
+  console.error('bench: build the package first (pnpm run build)');
+  process.exit(1);
+}
+
+const canPin = cpus().length >= 2 && spawnSync('taskset', ['--version']).status === 0;
+/** [command, args] running `script` with node, pinned to `core` when possible. */
+const nodeOn = (core, script, scriptArgs = []) =>
+  canPin ? ['taskset', ['-c', String(core), process.execPath, script, ...scriptArgs]] : [process.execPath, [script, ...scriptArgs]];
+
+/** Starts a server script and resolves with its URL (its first stdout line) and the process. */
+function startServer(script) {
+  const [command, commandArgs] = nodeOn(0, join(here, script));
+  const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_TOKEN: TOKEN } });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before listening`)));
+    createInterface({ input: child.stdout }).once('line', (line) => resolve({ url: JSON.parse(line).url, child }));
+  });
+}
+
+function stopServer(server) {
+  return new Promise((resolve) => {
+    server.child.removeAllListeners('exit');
+    server.child.once('exit', resolve);
+    server.child.kill('SIGTERM');
+  });
+}
+
+/** CPU seconds (user + system) the process has used so far, from /proc (Linux); undefined elsewhere. */
+function cpuSecondsOf(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+const CLOCK_TICKS_PER_SECOND = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+
+/**
+ * Runs one load in a separate process and returns its JSON result, plus the server's CPU time
+ * per request: unlike wall-clock figures, that one holds when other work shares the machine.
+ */
+function load(spec, serverPid) {
+  const cpuBefore = cpuSecondsOf(serverPid);
+  const [command, commandArgs] = nodeOn(1, join(here, 'load.mjs'), [JSON.stringify(spec)]);
+  const result = spawnSync(command, commandArgs, { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+  if (result.status !== 0) throw new Error(`load generator failed: ${result.stderr}`);
+  const measured = JSON.parse(result.stdout.trim().split('\n').at(-1));
+  if (measured.non2xx > 0 || measured.errors > 0) {
+    throw new Error(`${spec.label}: ${measured.non2xx} non-2xx and ${measured.errors} errors; the figures would be meaningless`);
+  }
+  const cpuAfter = cpuSecondsOf(serverPid);
+  measured.serverCpuMicrosPerRequest =
+    cpuBefore === undefined || cpuAfter === undefined ? null : ((cpuAfter - cpuBefore) * 1e6) / measured.totalRequests;
+  return measured;
+}
+
+async function call(baseUrl, path, body) {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+    body: JSON.stringify(body),
+  });
+  if (response.status !== 200) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+/** One runtime per connection, each written to and checkpointed once: the next checkpoint reuses. */
+async function prepareRuntimes(apiUrl, count) {
+  const ids = [];
+  for (let index = 0; index < count; index += 1) {
+    const runtimeId = `bench-${String(index).padStart(3, '0')}`;
+    await call(apiUrl, '/api/v1/runtimes/open', { runtime_id: runtimeId, conversation_id: 'bench', sender_id: 'bench' });
+    await call(apiUrl, '/api/v1/runtimes/write-file', { runtime_id: runtimeId, path: 'seed.txt', content_base64: 'c2VlZA==' });
+    const first = await call(apiUrl, '/api/v1/runtimes/checkpoint', { runtime_id: runtimeId });
+    if (first.reused_backend_snapshot) throw new Error('the first checkpoint should have made a snapshot');
+    const second = await call(apiUrl, '/api/v1/runtimes/checkpoint', { runtime_id: runtimeId });
+    if (!second.reused_backend_snapshot) throw new Error('a clean runtime must reuse its snapshot');
+    ids.push(runtimeId);
+  }
+  return ids;
+}
+
+const scenarios = (bare, api, runtimeIds) => {
+  const auth = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+  return [
+    { name: 'bare', url: `${bare.url}/bare`, method: 'GET', headers: {}, pid: bare.child.pid },
+    {
+      name: 'checkpoint',
+      url: `${api.url}/api/v1/runtimes/checkpoint`,
+      method: 'POST',
+      headers: auth,
+      pid: api.child.pid,
+      bodies: runtimeIds.map((runtimeId) => JSON.stringify({ runtime_id: runtimeId })),
+    },
+    {
+      name: 'exec',
+      url: `${api.url}/api/v1/runtimes/exec`,
+      method: 'POST',
+      headers: auth,
+      pid: api.child.pid,
+      bodies: runtimeIds.map((runtimeId) => JSON.stringify({ runtime_id: runtimeId, command: 'echo hi' })),
+    },
+  ];
+};
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+const rounds = [];
+/** 1-minute load average when each round started and ended: context for how busy the machine was. */
+const loads = [];
+for (let round = 1; round <= ROUNDS; round += 1) {
+  loads.push(loadavg()[0]);
+  const bare = await startServer('bare-server.mjs');
+  const api = await startServer('api-server.mjs');
+  try {
+    const runtimeIds = await prepareRuntimes(api.url, Math.max(...CONNECTION_LEVELS));
+    const measured = {};
+    for (const connections of CONNECTION_LEVELS) {
+      for (const scenario of scenarios(bare, api, runtimeIds)) {
+        const { pid, ...rest } = scenario;
+        const spec = { ...rest, label: `${scenario.name} c=${connections}`, connections };
+        if (WARMUP_SEC > 0) load({ ...spec, durationSec: WARMUP_SEC }, pid);
+        measured[`${scenario.name}@${connections}`] = load({ ...spec, durationSec: DURATION_SEC }, pid);
+        const last = measured[`${scenario.name}@${connections}`];
+        console.error(
+          `round ${round} ${spec.label}: ${Math.round(last.requestsPerSecond)} req/s, p50 ${last.p50Ms.toFixed(3)} ms, p99 ${last.p99Ms.toFixed(3)} ms, server CPU ${last.serverCpuMicrosPerRequest?.toFixed(0)} µs/request`,
+        );
+      }
+    }
+    rounds.push(measured);
+    loads.push(loadavg()[0]);
+  } finally {
+    await stopServer(api);
+    await stopServer(bare);
+  }
+}
+
+const summary = {};
+for (const key of Object.keys(rounds[0])) {
+  summary[key] = {
+    requestsPerSecond: median(rounds.map((round) => round[key].requestsPerSecond)),
+    p50Ms: median(rounds.map((round) => round[key].p50Ms)),
+    p99Ms: median(rounds.map((round) => round[key].p99Ms)),
+    serverCpuMicrosPerRequest: median(rounds.map((round) => round[key].serverCpuMicrosPerRequest ?? Number.NaN)),
+    // Ratios are taken within each round (same machine state), then the median.
+    throughputVsBare: median(rounds.map((round) => round[key].requestsPerSecond / round[`bare@${key.split('@')[1]}`].requestsPerSecond)),
+    p99VsBare: median(rounds.map((round) => round[key].p99Ms / round[`bare@${key.split('@')[1]}`].p99Ms)),
+  };
+}
+
+const targets = [
+  ['clean checkpoint throughput ≥ 40% of bare (50 connections)', summary['checkpoint@50'].throughputVsBare >= 0.4, `${(summary['checkpoint@50'].throughputVsBare * 100).toFixed(0)}%`],
+  ['clean checkpoint throughput ≥ 40% of bare (1 connection)', summary['checkpoint@1'].throughputVsBare >= 0.4, `${(summary['checkpoint@1'].throughputVsBare * 100).toFixed(0)}%`],
+  ['checkpoint p99 ≤ 2× bare p99 at 50 connections', summary['checkpoint@50'].p99VsBare <= 2, `${summary['checkpoint@50'].p99VsBare.toFixed(2)}×`],
+  ['exec p99 ≤ 2× bare p99 at 50 connections', summary['exec@50'].p99VsBare <= 2, `${summary['exec@50'].p99VsBare.toFixed(2)}×`],
+  ['checkpoint p50 ≤ 1 ms at 1 connection', summary['checkpoint@1'].p50Ms <= 1, `${summary['checkpoint@1'].p50Ms.toFixed(3)} ms`],
+  ['exec p50 ≤ 1 ms at 1 connection', summary['exec@1'].p50Ms <= 1, `${summary['exec@1'].p50Ms.toFixed(3)} ms`],
+];
+
+const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${canPin ? 'servers on core 0, load on core 1' : 'not pinned'}`;
+console.log(`\nmachine: ${machine}; ${ROUNDS} rounds × ${DURATION_SEC} s (+${WARMUP_SEC} s warm-up), medians`);
+console.log(`1-min load average around the rounds: ${loads.map((load) => load.toFixed(1)).join(', ')} (on ${cpus().length} cores)\n`);
+console.log('| scenario | connections | req/s | vs bare | p50 ms | p99 ms | p99 vs bare | server CPU µs/req |');
+console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+for (const [key, figures] of Object.entries(summary)) {
+  const [name, connections] = key.split('@');
+  console.log(
+    `| ${name} | ${connections} | ${Math.round(figures.requestsPerSecond)} | ${(figures.throughputVsBare * 100).toFixed(0)}% | ${figures.p50Ms.toFixed(3)} | ${figures.p99Ms.toFixed(3)} | ${figures.p99VsBare.toFixed(2)}× | ${figures.serverCpuMicrosPerRequest.toFixed(0)} |`,
+  );
+}
+console.log('\n| target | met | measured |\n| --- | --- | --- |');
+for (const [target, met, measured] of targets) console.log(`| ${target} | ${met ? 'yes' : '**no**'} | ${measured} |`);
+if (JSON_OUT) writeFileSync(JSON_OUT, `${JSON.stringify({ machine, loadAverages: loads, rounds: ROUNDS, durationSec: DURATION_SEC, summary, perRound: rounds }, null, 2)}\n`);
