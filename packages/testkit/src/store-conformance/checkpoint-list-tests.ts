@@ -3,26 +3,15 @@ import type { CheckpointRecord, RuntimeStore } from '@runtimectl/core';
 import { resolveStoreConformanceOptions, type StoreConformanceOptions } from './store-conformance-options';
 import { backendRef, checkpointIdOf, checkpointRecord, sessionRecord, shuffled } from './store-fixtures';
 import { storeTest, useStoreHarness } from './store-harness';
+import { walkPages } from './page-walker';
 
 const idsOf = (checkpoints: CheckpointRecord[]) => checkpoints.map((checkpoint) => checkpoint.checkpointId);
 const sortPairs = (pairs: Array<{ providerId: string; snapshotId: string }>) =>
   [...pairs].sort((a, b) => `${a.providerId}/${a.snapshotId}`.localeCompare(`${b.providerId}/${b.snapshotId}`));
 
-async function walk(store: RuntimeStore, runtimeId: string, limit: number): Promise<{ ids: string[]; pages: number }> {
-  const ids: string[] = [];
-  let cursor: string | undefined;
-  let pages = 0;
-  for (;;) {
-    const page = await store.listCheckpoints(runtimeId, { limit, ...(cursor === undefined ? {} : { cursor }) });
-    pages += 1;
-    ids.push(...idsOf(page.items));
-    if (page.nextCursor === null) return { ids, pages };
-    expect(page.items.length, 'a page with a next cursor is full').toBe(limit);
-    expect(page.nextCursor, 'the cursor is the last id of the page').toBe(page.items.at(-1)?.checkpointId);
-    cursor = page.nextCursor;
-    if (pages > 1_000) throw new Error('listCheckpoints never returned nextCursor null');
-  }
-}
+/** Every checkpoint id listCheckpoints yields for the runtime, page by page. */
+const walk = (store: RuntimeStore, runtimeId: string, limit: number) =>
+  walkPages((cursor) => store.listCheckpoints(runtimeId, { limit, ...(cursor === undefined ? {} : { cursor }) }), limit, (item) => item.checkpointId);
 
 /**
  * listCheckpoints (a runtime's checkpoints newest first = id descending, paged),

@@ -3,6 +3,7 @@ import type { RuntimeStore, SessionListQuery, SessionRecord, StoredRuntimeStatus
 import { resolveStoreConformanceOptions, type StoreConformanceOptions } from './store-conformance-options';
 import { runtimeIdOf, sessionRecord, shuffled } from './store-fixtures';
 import { storeTest, useStoreHarness } from './store-harness';
+import { walkPages } from './page-walker';
 
 const STATUSES: readonly StoredRuntimeStatus[] = ['idle', 'paused', 'failed', 'closed'];
 
@@ -11,23 +12,9 @@ async function commitAll(store: RuntimeStore, sessions: SessionRecord[]): Promis
   for (let start = 0; start < sessions.length; start += 50) await store.commit({ sessions: sessions.slice(start, start + 50) });
 }
 
-/** Follows nextCursor to the end; fails on a page that repeats or skips (checked by the caller). */
-async function walk(store: RuntimeStore, query: Omit<SessionListQuery, 'cursor'>): Promise<{ ids: string[]; pages: number }> {
-  const ids: string[] = [];
-  let cursor: string | undefined;
-  let pages = 0;
-  for (;;) {
-    const page = await store.listSessions({ ...query, ...(cursor === undefined ? {} : { cursor }) });
-    pages += 1;
-    expect(page.items.length, `page ${pages} size`).toBeLessThanOrEqual(query.limit);
-    ids.push(...page.items.map((item) => item.runtimeId));
-    if (page.nextCursor === null) return { ids, pages };
-    expect(page.items.length, 'a page with a next cursor is full').toBe(query.limit);
-    expect(page.nextCursor, 'the cursor is the last id of the page').toBe(page.items.at(-1)?.runtimeId);
-    cursor = page.nextCursor;
-    if (pages > 1_000) throw new Error('listSessions never returned nextCursor null');
-  }
-}
+/** Every runtime id listSessions yields for `query`, page by page. */
+const walk = (store: RuntimeStore, query: Omit<SessionListQuery, 'cursor'>) =>
+  walkPages((cursor) => store.listSessions({ ...query, ...(cursor === undefined ? {} : { cursor }) }), query.limit, (item) => item.runtimeId);
 
 /**
  * listSessions (runtimes by id ascending, status filter, limit/cursor paging with no duplicates
