@@ -1,0 +1,237 @@
+// Store benchmark (not a test): is the SQLite store as fast with 10,000 runtimes and 100,000
+// checkpoints as when empty, how long does opening the big file take, and how many bytes does a
+// checkpoint cost? Runs the BUILT packages: `pnpm run build` first, then `pnpm run bench`.
+//   node bench/store.bench.mjs [--runtimes 10000] [--checkpoints-per-runtime 10]
+//                              [--state-bytes 1024] [--iterations 500] [--keep]
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
+import { RuntimeService } from '@runtimectl/core';
+import { createMemoryProvider } from '@runtimectl/testkit/memory-provider';
+import { createSqliteStore } from '../dist/index.js';
+import { populate, runtimeRecord, checkpointRecord, orderedHex } from './bench-records.mjs';
+
+const { values: args } = parseArgs({
+  options: {
+    runtimes: { type: 'string', default: '10000' },
+    'checkpoints-per-runtime': { type: 'string', default: '10' },
+    'state-bytes': { type: 'string', default: '1024' },
+    iterations: { type: 'string', default: '500' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const RUNTIMES = Number(args.runtimes);
+const PER_RUNTIME = Number(args['checkpoints-per-runtime']);
+const STATE_BYTES = Number(args['state-bytes']);
+const ITERATIONS = Number(args.iterations);
+
+const directory = mkdtempSync(join(tmpdir(), 'runtimectl-store-bench-'));
+const bigPath = join(directory, 'big.db');
+const emptyPath = join(directory, 'empty.db');
+const log = (...parts) => console.error('[bench]', ...parts);
+
+function fileBytes(path) {
+  const db = new Database(path);
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  const bytes = db.pragma('page_count', { simple: true }) * db.pragma('page_size', { simple: true });
+  db.close();
+  return bytes;
+}
+
+const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+function summary(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { p50: quantile(sorted, 0.5), p95: quantile(sorted, 0.95), mean: samples.reduce((a, b) => a + b, 0) / samples.length };
+}
+async function timed(fn) {
+  const startedAt = performance.now();
+  await fn();
+  return performance.now() - startedAt;
+}
+
+// ---- populate the big file ----------------------------------------------------------------
+log(`populating ${RUNTIMES} runtimes × ${PER_RUNTIME} checkpoints (session_state ≈ ${STATE_BYTES} B) in ${directory}`);
+const big = createSqliteStore({ path: bigPath, synchronous: 'normal' });
+const populateStartedAt = performance.now();
+const sizeOf = () => statSync(bigPath).size + statSync(`${bigPath}-wal`, { throwIfNoEntry: false })?.size;
+const { records } = await populate(big, { runtimes: RUNTIMES, checkpointsPerRuntime: PER_RUNTIME, stateBytes: STATE_BYTES, sizeOf });
+const populateMs = performance.now() - populateStartedAt;
+await big.close();
+log(`populated in ${(populateMs / 1000).toFixed(1)} s`);
+
+// Bytes per checkpoint: the checkpoints table and its indexes, measured by SQLite itself.
+const stats = new Database(bigPath, { readonly: true });
+const pages = Object.fromEntries(stats.prepare('SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name').all().map((row) => [row.name, row.bytes]));
+const checkpointCount = stats.prepare('SELECT count(*) AS n FROM checkpoints').get().n;
+const sessionDocumentBytes = stats.prepare('SELECT avg(length(session)) AS n FROM checkpoints').get().n;
+const sqliteVersion = stats.prepare('SELECT sqlite_version() AS v').get().v;
+stats.close();
+const checkpointBytes = Object.entries(pages)
+  .filter(([name]) => name === 'checkpoints' || name.startsWith('checkpoints_') || name === 'sqlite_autoindex_checkpoints_1')
+  .reduce((sum, [, bytes]) => sum + bytes, 0);
+const totalBytes = fileBytes(bigPath);
+
+// ---- start-up: open the big file and run the first queries ---------------------------------
+function startupInProcess() {
+  const startedAt = performance.now();
+  const store = createSqliteStore({ path: bigPath });
+  return store.countSessionsByStatus().then(async (counts) => {
+    const firstQueryMs = performance.now() - startedAt;
+    let listed = 0;
+    let cursor;
+    do {
+      const page = await store.listSessions({ limit: 500, ...(cursor ? { cursor } : {}) });
+      listed += page.items.length;
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    const allMs = performance.now() - startedAt;
+    await store.close();
+    if (listed !== RUNTIMES) throw new Error(`listed ${listed} runtimes, expected ${RUNTIMES}`);
+    return { firstQueryMs, allMs };
+  });
+}
+function dropPageCache() {
+  try {
+    execFileSync('sh', ['-c', 'sync && echo 3 > /proc/sys/vm/drop_caches'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+const coldCache = dropPageCache();
+const cold = coldCache ? await startupInProcess() : undefined;
+const warm = [];
+for (let run = 0; run < 5; run += 1) warm.push(await startupInProcess());
+let freshProcess;
+const freshProcessMs = await timed(async () => {
+  const output = execFileSync(process.execPath, ['--input-type=module', '-e', `
+    const startedAt = performance.now();
+    const { createSqliteStore } = await import(${JSON.stringify(new URL('../dist/index.js', import.meta.url).href)});
+    const importedAt = performance.now();
+    const store = createSqliteStore({ path: ${JSON.stringify(bigPath)} });
+    await store.countSessionsByStatus();
+    const queriedAt = performance.now();
+    await store.close();
+    console.log(JSON.stringify({ bootMs: startedAt, importMs: importedAt - startedAt, openAndQueryMs: queriedAt - importedAt }));`]);
+  freshProcess = JSON.parse(String(output));
+});
+
+// ---- latency: the same store calls and service operations on the big and the empty file ----
+async function latencies(synchronous) {
+  const stores = { big: createSqliteStore({ path: bigPath, synchronous }), empty: createSqliteStore({ path: emptyPath, synchronous }) };
+  // The runtime under test: idle, 10 checkpoints, one checkout child bound to its first snapshot.
+  // The empty file gets exactly these records and nothing else.
+  const targetIndex = records.findIndex((entry, index) => entry.runtime.status === 'idle' && records[index + 5]?.runtime.parentRuntimeId === entry.runtime.runtimeId && index >= RUNTIMES / 2);
+  const target = records[targetIndex];
+  const child = records[targetIndex + 5].runtime;
+  const targets = {};
+  for (const [name, store] of Object.entries(stores)) {
+    if (name === 'empty' && !(await store.getSession(target.runtime.runtimeId))) {
+      await store.commit({ sessions: [{ ...target.runtime, headCheckpointId: null }, { ...child, headCheckpointId: null }] });
+      await store.commit({ checkpoints: target.checkpoints, sessions: [{ ...target.runtime, headCheckpointId: target.checkpoints.at(-1).checkpointId }] });
+    }
+    const session = await store.getSession(target.runtime.runtimeId);
+    targets[name] = { session, snapshotId: target.checkpoints[0].backendRef.providerSnapshotId };
+  }
+  const results = {};
+  /** Times `fn` on both files, alternating which goes first; `before` runs untimed. */
+  const sample = async (label, fn, before = async () => {}) => {
+    const samples = { big: [], empty: [] };
+    for (let i = 0; i < ITERATIONS; i += 1) {
+      for (const name of i % 2 === 0 ? ['big', 'empty'] : ['empty', 'big']) {
+        await before(name, i);
+        samples[name].push(await timed(() => fn(name, i)));
+      }
+    }
+    results[label] = { big: summary(samples.big), empty: summary(samples.empty) };
+  };
+  let sequence = 10_000_000 + (synchronous === 'full' ? 0 : 1_000_000);
+  await sample('store.getSession', (name) => stores[name].getSession(targets[name].session.runtimeId));
+  await sample('store.listCheckpointsBySnapshot', (name) => stores[name].listCheckpointsBySnapshot('memory', targets[name].snapshotId));
+  await sample('store.listSessionsBySourceSnapshot', (name) => stores[name].listSessionsBySourceSnapshot('memory', targets[name].snapshotId));
+  await sample('store.commit(checkpoint + session)', async (name) => {
+    const session = targets[name].session;
+    const checkpoint = checkpointRecord(`rtcp_${orderedHex(sequence++)}`, session, {
+      parentCheckpointId: session.headCheckpointId, snapshotId: `snap_bench_${sequence}`, stateBytes: STATE_BYTES,
+    });
+    targets[name].session = { ...session, headCheckpointId: checkpoint.checkpointId };
+    await stores[name].commit({ checkpoints: [checkpoint], sessions: [targets[name].session] });
+  });
+  await sample('store.commit(new session)', async (name) => {
+    const parent = targets[name].session;
+    const child = runtimeRecord(`${parent.runtimeId}:checkout:${orderedHex(sequence++)}`, {
+      // A snapshot id of its own, so the lookups measured later do not grow with every iteration.
+      stateBytes: STATE_BYTES, parentRuntimeId: parent.runtimeId, sourceSnapshotId: `snap_child_${sequence}`, headCheckpointId: parent.headCheckpointId,
+    });
+    await stores[name].commit({ sessions: [child] });
+  });
+
+  // Full service operations over the memory provider: the provider cost is the same for both.
+  const provider = createMemoryProvider();
+  const services = {};
+  const runtimes = {};
+  for (const [name, store] of Object.entries(stores)) {
+    services[name] = new RuntimeService({ store, providers: [provider], defaultProvider: 'memory' });
+    runtimes[name] = (await services[name].open({ conversation_id: 'bench', sender_id: 'bench', session_state: sessionStateOf() })).runtime.runtime_id;
+  }
+  const lastCheckpoint = {};
+  await sample(
+    'RuntimeService.checkpoint',
+    async (name) => {
+      lastCheckpoint[name] = (await services[name].checkpoint({ runtime_id: runtimes[name] })).checkpoint_id;
+    },
+    // A write first (untimed), so every checkpoint takes a real provider snapshot.
+    (name) => services[name].writeFile({ runtime_id: runtimes[name], path: 'turn.txt', content_base64: Buffer.from(String(sequence++)).toString('base64') }),
+  );
+  await sample('RuntimeService.checkout', (name) => services[name].checkout({ checkpoint_id: lastCheckpoint[name] }));
+  for (const store of Object.values(stores)) await store.close();
+  return results;
+}
+const sessionStateOf = () => ({ turn: 1, notes: 'x'.repeat(STATE_BYTES) });
+
+log('measuring latencies (synchronous=full, the default)');
+const full = await latencies('full');
+log('measuring latencies (synchronous=normal)');
+const normal = await latencies('normal');
+
+// ---- report (markdown, for the README) ------------------------------------------------------
+const us = (ms) => `${(ms * 1000).toFixed(0)} µs`;
+const print = (line = '') => console.log(line);
+print(`Machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, SQLite ${sqliteVersion}; ${new Date().toISOString().slice(0, 10)}`);
+print(`Data: ${RUNTIMES} runtimes, ${checkpointCount} checkpoints, session_state ≈ ${STATE_BYTES} B; ${ITERATIONS} iterations per operation, big and empty interleaved.`);
+print();
+for (const [label, results] of [['synchronous=full (default)', full], ['synchronous=normal', normal]]) {
+  print(`| ${label} | empty p50 | big p50 | ratio p50 | empty p95 | big p95 | ratio p95 |`);
+  print('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const [operation, { big: b, empty: e }] of Object.entries(results)) {
+    print(`| ${operation} | ${us(e.p50)} | ${us(b.p50)} | ${(b.p50 / e.p50).toFixed(2)}× | ${us(e.p95)} | ${us(b.p95)} | ${(b.p95 / e.p95).toFixed(2)}× |`);
+  }
+  print();
+}
+const warmFirst = summary(warm.map((run) => run.firstQueryMs));
+const warmAll = summary(warm.map((run) => run.allMs));
+print(`| start-up on the big file | time |`);
+print('| --- | ---: |');
+if (cold) print(`| open + first query, cold page cache | ${cold.firstQueryMs.toFixed(1)} ms |`);
+if (cold) print(`| open + list all ${RUNTIMES} runtimes (pages of 500), cold page cache | ${cold.allMs.toFixed(1)} ms |`);
+print(`| open + first query, warm (median of 5) | ${warmFirst.p50.toFixed(1)} ms |`);
+print(`| open + list all ${RUNTIMES} runtimes (pages of 500), warm | ${warmAll.p50.toFixed(1)} ms |`);
+print(`| fresh \`node\` process, wall clock: start, import, open, first query, exit | ${freshProcessMs.toFixed(0)} ms |`);
+print(`| … of which Node boot / importing the store (and core, zod, better-sqlite3) / open + first query | ${freshProcess.bootMs.toFixed(0)} / ${freshProcess.importMs.toFixed(0)} / ${freshProcess.openAndQueryMs.toFixed(1)} ms |`);
+print();
+print(`| size | bytes |`);
+print('| --- | ---: |');
+print(`| database file (after checkpointing the WAL) | ${(totalBytes / 2 ** 20).toFixed(1)} MiB |`);
+print(`| checkpoints table + its indexes, per checkpoint | ${(checkpointBytes / checkpointCount).toFixed(0)} B |`);
+print(`| … of which the JSON session snapshot (avg length) | ${sessionDocumentBytes.toFixed(0)} B |`);
+for (const [name, bytes] of Object.entries(pages).filter(([name]) => name.startsWith('checkpoints_') || name === 'sqlite_autoindex_checkpoints_1')) {
+  print(`| … of which index ${name} | ${(bytes / checkpointCount).toFixed(0)} B |`);
+}
+print(`| populate time (one transaction per ${500} runtimes) | ${(populateMs / 1000).toFixed(1)} s |`);
+if (!coldCache) print('\n(cold-cache start-up not measured: dropping the page cache needs root)');
+
+if (args.keep) log(`kept ${directory}`);
+else rmSync(directory, { recursive: true, force: true });

@@ -1,0 +1,158 @@
+import type { BackendResource, CheckpointRecord, JsonValue, SessionRecord, SessionSnapshot, StoredRuntimeStatus } from '@runtimectl/core';
+
+/** A `sessions` row as bound and as read back (column names are the SQL ones). */
+export interface SessionRow {
+  runtime_id: string;
+  conversation_id: string;
+  sender_id: string;
+  status: string;
+  provider_id: string;
+  provider_options: string;
+  backend_id: string | null;
+  backend_provider_id: string | null;
+  backend_resource: string | null;
+  backend_source_snapshot_id: string | null;
+  session_state: string;
+  metadata: string;
+  parent_runtime_id: string | null;
+  forked_from_checkpoint_id: string | null;
+  head_checkpoint_id: string | null;
+  paused_checkpoint_id: string | null;
+  last_error: string | null;
+  keep_snapshots: number;
+  created_at_ms: number;
+  updated_at_ms: number;
+}
+
+/** A `checkpoints` row; the `ref_*` columns are all null when the checkpoint has no backend ref. */
+export interface CheckpointRow {
+  checkpoint_id: string;
+  runtime_id: string;
+  parent_checkpoint_id: string | null;
+  kind: string;
+  name: string | null;
+  metadata: string;
+  created_at_ms: number;
+  session: string;
+  ref_id: string | null;
+  ref_provider_id: string | null;
+  ref_source_backend_id: string | null;
+  ref_provider_snapshot_id: string | null;
+  ref_provider_snapshot_names: string | null;
+  ref_snapshot_deleted_at_ms: number | null;
+  ref_created_at_ms: number | null;
+}
+
+/**
+ * JSON text of a document field. Throws (and so fails the whole batch) on what JSON cannot hold
+ * faithfully rather than storing something else: `undefined` would become a missing column.
+ */
+function toJson(value: unknown, field: string): string {
+  const text = JSON.stringify(value);
+  if (text === undefined) throw new TypeError(`${field} is not JSON-serialisable`);
+  return text;
+}
+
+const fromJson = <T>(text: string): T => JSON.parse(text) as T;
+
+export function sessionToRow(record: SessionRecord): SessionRow {
+  const binding = record.backend;
+  return {
+    runtime_id: record.runtimeId,
+    conversation_id: record.conversationId,
+    sender_id: record.senderId,
+    status: record.status,
+    provider_id: record.providerId,
+    provider_options: toJson(record.providerOptions, 'providerOptions'),
+    backend_id: binding?.backendId ?? null,
+    backend_provider_id: binding?.providerId ?? null,
+    backend_resource: binding ? toJson(binding.resource, 'backend.resource') : null,
+    backend_source_snapshot_id: binding?.sourceSnapshotId ?? null,
+    session_state: toJson(record.sessionState, 'sessionState'),
+    metadata: toJson(record.metadata, 'metadata'),
+    parent_runtime_id: record.parentRuntimeId,
+    forked_from_checkpoint_id: record.forkedFromCheckpointId,
+    head_checkpoint_id: record.headCheckpointId,
+    paused_checkpoint_id: record.pausedCheckpointId,
+    last_error: record.lastError,
+    keep_snapshots: record.keepSnapshots ? 1 : 0,
+    created_at_ms: record.createdAtMs,
+    updated_at_ms: record.updatedAtMs,
+  };
+}
+
+export function sessionFromRow(row: SessionRow): SessionRecord {
+  return {
+    runtimeId: row.runtime_id,
+    conversationId: row.conversation_id,
+    senderId: row.sender_id,
+    status: row.status as StoredRuntimeStatus,
+    providerId: row.provider_id,
+    providerOptions: fromJson<Record<string, unknown>>(row.provider_options),
+    backend:
+      row.backend_id === null
+        ? null
+        : {
+            backendId: row.backend_id,
+            providerId: row.backend_provider_id!,
+            resource: fromJson<BackendResource>(row.backend_resource!),
+            sourceSnapshotId: row.backend_source_snapshot_id,
+          },
+    sessionState: fromJson<JsonValue>(row.session_state),
+    metadata: fromJson<SessionRecord['metadata']>(row.metadata),
+    parentRuntimeId: row.parent_runtime_id,
+    forkedFromCheckpointId: row.forked_from_checkpoint_id,
+    headCheckpointId: row.head_checkpoint_id,
+    pausedCheckpointId: row.paused_checkpoint_id,
+    lastError: row.last_error,
+    keepSnapshots: row.keep_snapshots === 1,
+    createdAtMs: row.created_at_ms,
+    updatedAtMs: row.updated_at_ms,
+  };
+}
+
+export function checkpointToRow(record: CheckpointRecord): CheckpointRow {
+  const ref = record.backendRef;
+  return {
+    checkpoint_id: record.checkpointId,
+    runtime_id: record.runtimeId,
+    parent_checkpoint_id: record.parentCheckpointId,
+    kind: record.kind,
+    name: record.name,
+    metadata: toJson(record.metadata, 'metadata'),
+    created_at_ms: record.createdAtMs,
+    session: toJson(record.session, 'session'),
+    ref_id: ref?.refId ?? null,
+    ref_provider_id: ref?.providerId ?? null,
+    ref_source_backend_id: ref?.sourceBackendId ?? null,
+    ref_provider_snapshot_id: ref?.providerSnapshotId ?? null,
+    ref_provider_snapshot_names: ref ? toJson(ref.providerSnapshotNames, 'backendRef.providerSnapshotNames') : null,
+    ref_snapshot_deleted_at_ms: ref?.snapshotDeletedAtMs ?? null,
+    ref_created_at_ms: ref?.createdAtMs ?? null,
+  };
+}
+
+export function checkpointFromRow(row: CheckpointRow): CheckpointRecord {
+  return {
+    checkpointId: row.checkpoint_id,
+    runtimeId: row.runtime_id,
+    parentCheckpointId: row.parent_checkpoint_id,
+    kind: row.kind as CheckpointRecord['kind'],
+    name: row.name,
+    metadata: fromJson<CheckpointRecord['metadata']>(row.metadata),
+    createdAtMs: row.created_at_ms,
+    session: fromJson<SessionSnapshot>(row.session),
+    backendRef:
+      row.ref_id === null
+        ? null
+        : {
+            refId: row.ref_id,
+            providerId: row.ref_provider_id!,
+            sourceBackendId: row.ref_source_backend_id!,
+            providerSnapshotId: row.ref_provider_snapshot_id,
+            providerSnapshotNames: fromJson<string[]>(row.ref_provider_snapshot_names!),
+            snapshotDeletedAtMs: row.ref_snapshot_deleted_at_ms,
+            createdAtMs: row.ref_created_at_ms!,
+          },
+  };
+}

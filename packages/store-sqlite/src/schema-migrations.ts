@@ -1,0 +1,96 @@
+/**
+ * One step of the schema. `version` is what the database records (`PRAGMA user_version`) once
+ * `sql` has run; versions are 1, 2, 3… with no gaps. A migration runs inside the same
+ * transaction as the version bump, so it is applied entirely or not at all.
+ */
+export interface SchemaMigration {
+  version: number;
+  description: string;
+  sql: string;
+}
+
+/**
+ * Every schema version this code understands, oldest first. A released entry is never edited:
+ * a schema change is ONE new entry appended here (e.g. `{ version: 2, description: 'intents',
+ * sql: 'CREATE TABLE intents (…);' }`), and `test/schema-migration.test.ts` keeps the v1 DDL
+ * frozen so a v1 file is proven to migrate to whatever comes after.
+ *
+ * Foreign keys are DEFERRABLE INITIALLY DEFERRED: a batch may name a checkpoint before the
+ * session that owns it (a pause commits both at once), and the check runs at COMMIT.
+ * JSON documents are TEXT; every field a lookup filters or orders on is a real column.
+ */
+export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
+  {
+    version: 1,
+    description: 'sessions (runtimes) and checkpoints, with an index for every lookup the service does',
+    sql: `
+      CREATE TABLE sessions (
+        runtime_id                 TEXT    NOT NULL PRIMARY KEY,
+        conversation_id            TEXT    NOT NULL,
+        sender_id                  TEXT    NOT NULL,
+        status                     TEXT    NOT NULL,
+        provider_id                TEXT    NOT NULL,
+        provider_options           TEXT    NOT NULL,
+        backend_id                 TEXT,
+        backend_provider_id        TEXT,
+        backend_resource           TEXT,
+        backend_source_snapshot_id TEXT,
+        session_state              TEXT    NOT NULL,
+        metadata                   TEXT    NOT NULL,
+        parent_runtime_id          TEXT    REFERENCES sessions (runtime_id) DEFERRABLE INITIALLY DEFERRED,
+        forked_from_checkpoint_id  TEXT    REFERENCES checkpoints (checkpoint_id) DEFERRABLE INITIALLY DEFERRED,
+        head_checkpoint_id         TEXT    REFERENCES checkpoints (checkpoint_id) DEFERRABLE INITIALLY DEFERRED,
+        paused_checkpoint_id       TEXT    REFERENCES checkpoints (checkpoint_id) DEFERRABLE INITIALLY DEFERRED,
+        last_error                 TEXT,
+        keep_snapshots             INTEGER NOT NULL CHECK (keep_snapshots IN (0, 1)),
+        created_at_ms              INTEGER NOT NULL,
+        updated_at_ms              INTEGER NOT NULL,
+        CHECK ((backend_id IS NULL) = (backend_provider_id IS NULL)),
+        CHECK ((backend_id IS NULL) = (backend_resource IS NULL))
+      ) STRICT;
+
+      CREATE INDEX sessions_by_status ON sessions (status, runtime_id);
+      CREATE INDEX sessions_by_parent ON sessions (parent_runtime_id, runtime_id)
+        WHERE parent_runtime_id IS NOT NULL;
+      CREATE INDEX sessions_by_backend ON sessions (backend_id, runtime_id)
+        WHERE backend_id IS NOT NULL;
+      CREATE INDEX sessions_by_source_snapshot ON sessions (backend_provider_id, backend_source_snapshot_id, runtime_id)
+        WHERE backend_source_snapshot_id IS NOT NULL;
+      -- Child keys of the checkpoint foreign keys: SQLite looks children up by them when a
+      -- referenced checkpoint is written while a deferred violation is pending.
+      CREATE INDEX sessions_by_head ON sessions (head_checkpoint_id) WHERE head_checkpoint_id IS NOT NULL;
+      CREATE INDEX sessions_by_paused_head ON sessions (paused_checkpoint_id) WHERE paused_checkpoint_id IS NOT NULL;
+      CREATE INDEX sessions_by_fork_point ON sessions (forked_from_checkpoint_id) WHERE forked_from_checkpoint_id IS NOT NULL;
+
+      CREATE TABLE checkpoints (
+        checkpoint_id               TEXT    NOT NULL PRIMARY KEY,
+        runtime_id                  TEXT    NOT NULL REFERENCES sessions (runtime_id) DEFERRABLE INITIALLY DEFERRED,
+        parent_checkpoint_id        TEXT    REFERENCES checkpoints (checkpoint_id) DEFERRABLE INITIALLY DEFERRED,
+        kind                        TEXT    NOT NULL,
+        name                        TEXT,
+        metadata                    TEXT    NOT NULL,
+        created_at_ms               INTEGER NOT NULL,
+        session                     TEXT    NOT NULL,
+        ref_id                      TEXT,
+        ref_provider_id             TEXT,
+        ref_source_backend_id       TEXT,
+        ref_provider_snapshot_id    TEXT,
+        ref_provider_snapshot_names TEXT,
+        ref_snapshot_deleted_at_ms  INTEGER,
+        ref_created_at_ms           INTEGER,
+        CHECK ((ref_id IS NULL) = (ref_provider_id IS NULL)),
+        CHECK ((ref_id IS NULL) = (ref_source_backend_id IS NULL)),
+        CHECK ((ref_id IS NULL) = (ref_provider_snapshot_names IS NULL)),
+        CHECK ((ref_id IS NULL) = (ref_created_at_ms IS NULL))
+      ) STRICT;
+
+      CREATE INDEX checkpoints_by_runtime ON checkpoints (runtime_id, checkpoint_id);
+      CREATE INDEX checkpoints_by_snapshot ON checkpoints (ref_provider_id, ref_provider_snapshot_id, checkpoint_id)
+        WHERE ref_provider_snapshot_id IS NOT NULL;
+      CREATE INDEX checkpoints_by_parent ON checkpoints (parent_checkpoint_id) WHERE parent_checkpoint_id IS NOT NULL;
+    `,
+  },
+];
+
+/** The schema version this code writes and the newest it can open. */
+export const LATEST_SCHEMA_VERSION = SCHEMA_MIGRATIONS.at(-1)?.version ?? 0;

@@ -1,0 +1,156 @@
+import type {
+  CheckpointRecord,
+  Page,
+  RuntimeStore,
+  SessionListQuery,
+  SessionRecord,
+  StoreBatch,
+  StoreCheckpointListQuery,
+  StoredRuntimeStatus,
+} from '@runtimectl/core';
+import type Database from 'better-sqlite3';
+import { openDatabase, type SqliteStoreSettings } from './open-database';
+import type { MigrationOutcome } from './migrate-schema';
+import { checkpointFromRow, checkpointToRow, sessionFromRow, sessionToRow } from './record-rows';
+import { prepareStatements, type StoreStatements } from './store-statements';
+
+export interface SqliteStoreDiagnostics {
+  path: string;
+  schemaVersion: number;
+  journalMode: string;
+  synchronous: string;
+  foreignKeys: boolean;
+  busyTimeoutMs: number;
+}
+
+const SYNCHRONOUS_NAMES: Record<number, string> = { 0: 'off', 1: 'normal', 2: 'full', 3: 'extra' };
+
+function page<Row, T>(rows: Row[], limit: number, toRecord: (row: Row) => T, idOf: (record: T) => string): Page<T> {
+  const items = rows.slice(0, limit).map(toRecord);
+  const last = items.at(-1);
+  return { items, nextCursor: rows.length > limit && last !== undefined ? idOf(last) : null };
+}
+
+/**
+ * The durable `RuntimeStore` on one SQLite file (better-sqlite3, synchronous under the hood:
+ * every call completes before its promise is returned, so calls never interleave). Reads build
+ * fresh objects from rows, so they are always copies; `commit` is one transaction.
+ * Opening migrates an older schema and refuses a newer one (SchemaVersionTooNewError).
+ */
+export class SqliteRuntimeStore implements RuntimeStore {
+  readonly path: string;
+  /** The schema version found at open and the one now in the file. */
+  readonly migration: MigrationOutcome;
+  readonly #db: Database.Database;
+  readonly #statements: StoreStatements;
+  readonly #commit: (batch: StoreBatch) => void;
+
+  constructor(settings: SqliteStoreSettings) {
+    const { db, migration } = openDatabase(settings);
+    this.path = settings.path;
+    this.migration = migration;
+    this.#db = db;
+    this.#statements = prepareStatements(db);
+    const statements = this.#statements;
+    // Rows are built inside the transaction: a record that cannot be serialised, or a deferred
+    // foreign key that fails at COMMIT, rolls back everything the batch wrote before it.
+    // Checkpoints go first: the service's batches (a new checkpoint + the session whose head it
+    // becomes) then never hold a pending foreign-key violation, which SQLite would have to
+    // re-check on every later insert.
+    this.#commit = db.transaction((batch: StoreBatch) => {
+      for (const record of batch.checkpoints ?? []) statements.upsertCheckpoint.run(checkpointToRow(record));
+      for (const record of batch.sessions ?? []) statements.upsertSession.run(sessionToRow(record));
+    });
+  }
+
+  async getSession(runtimeId: string): Promise<SessionRecord | undefined> {
+    const row = this.#statements.getSession.get(runtimeId);
+    return row && sessionFromRow(row);
+  }
+
+  async listSessions(query: SessionListQuery): Promise<Page<SessionRecord>> {
+    // '' sorts before every runtime id, so "no cursor" and "after ''" are the same query.
+    const params = { cursor: query.cursor ?? '', limit: query.limit + 1 };
+    const rows =
+      query.status === undefined
+        ? this.#statements.listSessions.all(params)
+        : this.#statements.listSessionsWithStatus.all({ ...params, status: query.status });
+    return page(rows, query.limit, sessionFromRow, (record) => record.runtimeId);
+  }
+
+  async listChildSessions(runtimeId: string): Promise<SessionRecord[]> {
+    return this.#statements.listChildSessions.all(runtimeId).map(sessionFromRow);
+  }
+
+  async listSessionsBySourceSnapshot(providerId: string, snapshotId: string): Promise<SessionRecord[]> {
+    return this.#statements.listSessionsBySourceSnapshot.all(providerId, snapshotId).map(sessionFromRow);
+  }
+
+  async listSessionsByBackend(backendId: string): Promise<SessionRecord[]> {
+    return this.#statements.listSessionsByBackend.all(backendId).map(sessionFromRow);
+  }
+
+  async countSessionsByStatus(): Promise<Record<StoredRuntimeStatus, number>> {
+    const counts: Record<StoredRuntimeStatus, number> = { idle: 0, paused: 0, failed: 0, closed: 0 };
+    for (const { status, count } of this.#statements.countSessionsByStatus.all()) {
+      counts[status as StoredRuntimeStatus] = count;
+    }
+    return counts;
+  }
+
+  async getCheckpoint(checkpointId: string): Promise<CheckpointRecord | undefined> {
+    const row = this.#statements.getCheckpoint.get(checkpointId);
+    return row && checkpointFromRow(row);
+  }
+
+  async listCheckpoints(runtimeId: string, query: StoreCheckpointListQuery): Promise<Page<CheckpointRecord>> {
+    const limit = query.limit + 1;
+    const rows =
+      query.cursor === undefined
+        ? this.#statements.listCheckpoints.all({ runtimeId, limit })
+        : this.#statements.listCheckpointsAfter.all({ runtimeId, cursor: query.cursor, limit });
+    return page(rows, query.limit, checkpointFromRow, (record) => record.checkpointId);
+  }
+
+  async listCheckpointsBySnapshot(providerId: string, snapshotId: string): Promise<CheckpointRecord[]> {
+    return this.#statements.listCheckpointsBySnapshot.all(providerId, snapshotId).map(checkpointFromRow);
+  }
+
+  async listSnapshotIdsOfRuntime(runtimeId: string): Promise<Array<{ providerId: string; snapshotId: string }>> {
+    return this.#statements.listSnapshotIdsOfRuntime.all(runtimeId).map(({ providerId, snapshotId }) => ({ providerId, snapshotId }));
+  }
+
+  /**
+   * Writes the batch in one transaction; resolves once SQLite has committed it (with the
+   * default `synchronous: 'full'`, once it is fsynced). Rejects, with nothing applied, when a
+   * record cannot be stored (not serialisable, or naming a runtime or checkpoint that does not
+   * exist by the end of the batch).
+   */
+  async commit(batch: StoreBatch): Promise<void> {
+    this.#commit(batch);
+  }
+
+  /** What the connection actually runs with, read back from SQLite (for start-up logs and tests). */
+  diagnostics(): SqliteStoreDiagnostics {
+    const pragma = (name: string) => this.#db.pragma(name, { simple: true });
+    const synchronous = pragma('synchronous') as number;
+    return {
+      path: this.path,
+      schemaVersion: pragma('user_version') as number,
+      journalMode: String(pragma('journal_mode')),
+      synchronous: SYNCHRONOUS_NAMES[synchronous] ?? String(synchronous),
+      foreignKeys: pragma('foreign_keys') === 1,
+      busyTimeoutMs: pragma('busy_timeout') as number,
+    };
+  }
+
+  /** Closes the connection (SQLite folds the WAL into the file). Idempotent. */
+  async close(): Promise<void> {
+    if (this.#db.open) this.#db.close();
+  }
+}
+
+/** Opens (creating or migrating) the SQLite store at `settings.path`. */
+export function createSqliteStore(settings: SqliteStoreSettings): SqliteRuntimeStore {
+  return new SqliteRuntimeStore(settings);
+}

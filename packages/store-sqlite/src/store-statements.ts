@@ -1,0 +1,110 @@
+import type Database from 'better-sqlite3';
+import type { CheckpointRow, SessionRow } from './record-rows';
+
+const SESSION_COLUMNS = [
+  'runtime_id',
+  'conversation_id',
+  'sender_id',
+  'status',
+  'provider_id',
+  'provider_options',
+  'backend_id',
+  'backend_provider_id',
+  'backend_resource',
+  'backend_source_snapshot_id',
+  'session_state',
+  'metadata',
+  'parent_runtime_id',
+  'forked_from_checkpoint_id',
+  'head_checkpoint_id',
+  'paused_checkpoint_id',
+  'last_error',
+  'keep_snapshots',
+  'created_at_ms',
+  'updated_at_ms',
+] as const satisfies ReadonlyArray<keyof SessionRow>;
+
+const CHECKPOINT_COLUMNS = [
+  'checkpoint_id',
+  'runtime_id',
+  'parent_checkpoint_id',
+  'kind',
+  'name',
+  'metadata',
+  'created_at_ms',
+  'session',
+  'ref_id',
+  'ref_provider_id',
+  'ref_source_backend_id',
+  'ref_provider_snapshot_id',
+  'ref_provider_snapshot_names',
+  'ref_snapshot_deleted_at_ms',
+  'ref_created_at_ms',
+] as const satisfies ReadonlyArray<keyof CheckpointRow>;
+
+/**
+ * Upsert by id as an UPDATE of the existing row, never `INSERT OR REPLACE`: a replace deletes
+ * the row first, which would trip the foreign keys of every checkpoint and child pointing at it.
+ */
+function upsertSql(table: string, key: string, columns: readonly string[]): string {
+  const updates = columns.filter((column) => column !== key).map((column) => `${column} = excluded.${column}`);
+  return (
+    `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((column) => `@${column}`).join(', ')}) ` +
+    `ON CONFLICT (${key}) DO UPDATE SET ${updates.join(', ')}`
+  );
+}
+
+const SESSIONS = `SELECT ${SESSION_COLUMNS.join(', ')} FROM sessions`;
+const CHECKPOINTS = `SELECT ${CHECKPOINT_COLUMNS.join(', ')} FROM checkpoints`;
+
+type Statement<Params extends unknown[], Row = unknown> = Database.Statement<Params, Row>;
+type Cursor = { cursor: string; limit: number };
+
+export interface StoreStatements {
+  upsertSession: Statement<[SessionRow]>;
+  upsertCheckpoint: Statement<[CheckpointRow]>;
+  getSession: Statement<[string], SessionRow>;
+  listSessions: Statement<[Cursor], SessionRow>;
+  listSessionsWithStatus: Statement<[Cursor & { status: string }], SessionRow>;
+  listChildSessions: Statement<[string], SessionRow>;
+  listSessionsBySourceSnapshot: Statement<[string, string], SessionRow>;
+  listSessionsByBackend: Statement<[string], SessionRow>;
+  countSessionsByStatus: Statement<[], { status: string; count: number }>;
+  getCheckpoint: Statement<[string], CheckpointRow>;
+  listCheckpoints: Statement<[{ runtimeId: string; limit: number }], CheckpointRow>;
+  listCheckpointsAfter: Statement<[Cursor & { runtimeId: string }], CheckpointRow>;
+  listCheckpointsBySnapshot: Statement<[string, string], CheckpointRow>;
+  listSnapshotIdsOfRuntime: Statement<[string], { providerId: string; snapshotId: string }>;
+}
+
+/**
+ * The SQL of every statement the store runs. Each lookup is served by an index of the schema
+ * (`test/query-plans.test.ts` asserts that none scans a table or sorts); lists fetch
+ * `limit + 1` rows to learn whether a next page exists.
+ */
+export const STATEMENT_SQL = {
+  upsertSession: upsertSql('sessions', 'runtime_id', SESSION_COLUMNS),
+  upsertCheckpoint: upsertSql('checkpoints', 'checkpoint_id', CHECKPOINT_COLUMNS),
+  getSession: `${SESSIONS} WHERE runtime_id = ?`,
+  listSessions: `${SESSIONS} WHERE runtime_id > @cursor ORDER BY runtime_id LIMIT @limit`,
+  listSessionsWithStatus: `${SESSIONS} WHERE status = @status AND runtime_id > @cursor ORDER BY runtime_id LIMIT @limit`,
+  listChildSessions: `${SESSIONS} WHERE parent_runtime_id = ? ORDER BY runtime_id`,
+  listSessionsBySourceSnapshot: `${SESSIONS} WHERE backend_provider_id = ? AND backend_source_snapshot_id = ? ORDER BY runtime_id`,
+  listSessionsByBackend: `${SESSIONS} WHERE backend_id = ? ORDER BY runtime_id`,
+  countSessionsByStatus: 'SELECT status, count(*) AS count FROM sessions GROUP BY status',
+  getCheckpoint: `${CHECKPOINTS} WHERE checkpoint_id = ?`,
+  // checkpoints_by_runtime walked backwards: newest first without a sort.
+  listCheckpoints: `${CHECKPOINTS} WHERE runtime_id = @runtimeId ORDER BY checkpoint_id DESC LIMIT @limit`,
+  listCheckpointsAfter: `${CHECKPOINTS} WHERE runtime_id = @runtimeId AND checkpoint_id < @cursor ORDER BY checkpoint_id DESC LIMIT @limit`,
+  listCheckpointsBySnapshot: `${CHECKPOINTS} WHERE ref_provider_id = ? AND ref_provider_snapshot_id = ? ORDER BY checkpoint_id`,
+  listSnapshotIdsOfRuntime:
+    'SELECT DISTINCT ref_provider_id AS providerId, ref_provider_snapshot_id AS snapshotId FROM checkpoints ' +
+    'WHERE runtime_id = ? AND ref_provider_snapshot_id IS NOT NULL ORDER BY providerId, snapshotId',
+} as const satisfies Record<keyof StoreStatements, string>;
+
+/** Prepares every statement once per connection (better-sqlite3 statements are reusable). */
+export function prepareStatements(db: Database.Database): StoreStatements {
+  const prepared: Record<string, Database.Statement> = {};
+  for (const [name, sql] of Object.entries(STATEMENT_SQL)) prepared[name] = db.prepare(sql);
+  return prepared as unknown as StoreStatements;
+}

@@ -1,0 +1,72 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createSqliteStore } from '../src/index';
+import { STATEMENT_SQL } from '../src/store-statements';
+import { temporaryDirectory } from './temp-directory';
+
+/** The index each lookup the service does must be served by. */
+const EXPECTED_INDEX: Partial<Record<keyof typeof STATEMENT_SQL, string>> = {
+  getSession: 'sqlite_autoindex_sessions_1',
+  listSessions: 'sqlite_autoindex_sessions_1',
+  listSessionsWithStatus: 'sessions_by_status',
+  listChildSessions: 'sessions_by_parent',
+  listSessionsBySourceSnapshot: 'sessions_by_source_snapshot',
+  listSessionsByBackend: 'sessions_by_backend',
+  countSessionsByStatus: 'sessions_by_status',
+  getCheckpoint: 'sqlite_autoindex_checkpoints_1',
+  listCheckpoints: 'checkpoints_by_runtime',
+  listCheckpointsAfter: 'checkpoints_by_runtime',
+  listCheckpointsBySnapshot: 'checkpoints_by_snapshot',
+  listSnapshotIdsOfRuntime: 'checkpoints_by_runtime',
+};
+
+/** Placeholder values for a statement's parameters, positional or named. */
+function placeholderParameters(sql: string): unknown[] {
+  const named = [...sql.matchAll(/@(\w+)/g)].map((match) => match[1]!);
+  if (named.length > 0) return [Object.fromEntries(named.map((name) => [name, 'x']))];
+  return Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => 'x');
+}
+
+interface Plan {
+  name: keyof typeof STATEMENT_SQL;
+  plan: string[];
+}
+
+describe('query plans of a migrated database', () => {
+  let plans: Plan[] = [];
+
+  beforeAll(async () => {
+    const directory = temporaryDirectory();
+    try {
+      const path = join(directory.path, 'plans.db');
+      await createSqliteStore({ path }).close();
+      const db = new Database(path, { readonly: true });
+      plans = Object.entries(STATEMENT_SQL).map(([name, sql]) => ({
+        name: name as keyof typeof STATEMENT_SQL,
+        plan: (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...placeholderParameters(sql)) as Array<{ detail: string }>).map(
+          (row) => row.detail,
+        ),
+      }));
+      db.close();
+    } finally {
+      directory.remove();
+    }
+  });
+
+  it('every lookup the service does is served by its index, never a table scan or a sort', () => {
+    for (const { name, plan } of plans) {
+      const expected = EXPECTED_INDEX[name];
+      if (!expected) continue;
+      expect(plan.join(' | '), name).toContain(`INDEX ${expected}`);
+      expect(plan.filter((line) => /^SCAN (sessions|checkpoints)$/.test(line)), name).toStrictEqual([]);
+      expect(plan.filter((line) => line.includes('FOR ORDER BY')), name).toStrictEqual([]);
+    }
+  });
+
+  it('writes check foreign keys through indexes, never by scanning a table', () => {
+    for (const { name, plan } of plans.filter((entry) => entry.name.startsWith('upsert'))) {
+      expect(plan.filter((line) => line.startsWith('SCAN')), name).toStrictEqual([]);
+    }
+  });
+});

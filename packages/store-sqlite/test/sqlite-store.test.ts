@@ -1,0 +1,72 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { checkpointIdOf, checkpointRecord, sessionRecord } from '@runtimectl/testkit';
+import { createSqliteStore, SqliteRuntimeStore } from '../src/index';
+import { temporaryDirectory } from './temp-directory';
+
+describe('the SQLite store beyond the shared contract', () => {
+  let directory: ReturnType<typeof temporaryDirectory>;
+  let path: string;
+  beforeEach(() => {
+    directory = temporaryDirectory();
+    path = join(directory.path, 'state', 'nested', 'runtimectl.db');
+  });
+  afterEach(() => directory.remove());
+
+  it('creates the state directory and runs WAL, synchronous=full, foreign keys and a 5 s busy timeout by default', async () => {
+    const store = createSqliteStore({ path });
+    expect(existsSync(path)).toBe(true);
+    expect(store).toBeInstanceOf(SqliteRuntimeStore);
+    expect(store.diagnostics()).toStrictEqual({
+      path,
+      schemaVersion: 1,
+      journalMode: 'wal',
+      synchronous: 'full',
+      foreignKeys: true,
+      busyTimeoutMs: 5_000,
+    });
+    await store.close();
+  });
+
+  it('synchronous=normal and the busy timeout are taken from the settings', async () => {
+    const store = createSqliteStore({ path, synchronous: 'normal', busyTimeoutMs: 250 });
+    expect(store.diagnostics()).toMatchObject({ synchronous: 'normal', busyTimeoutMs: 250 });
+    await store.close();
+  });
+
+  it('a batch naming a runtime that does not exist is refused at commit, with nothing of it applied', async () => {
+    const store = createSqliteStore({ path });
+    await store.commit({ sessions: [sessionRecord('rt-1')] });
+    const batch = {
+      sessions: [sessionRecord('rt-1', { headCheckpointId: checkpointIdOf(1) })],
+      checkpoints: [checkpointRecord(checkpointIdOf(1), 'rt-1'), checkpointRecord(checkpointIdOf(2), 'rt-missing')],
+    };
+    await expect(store.commit(batch)).rejects.toThrow(/FOREIGN KEY/);
+    expect(await store.getSession('rt-1')).toStrictEqual(sessionRecord('rt-1'));
+    expect(await store.getCheckpoint(checkpointIdOf(1))).toBeUndefined();
+    await store.close();
+  });
+
+  it('a session whose head names a checkpoint that never arrives is refused', async () => {
+    const store = createSqliteStore({ path });
+    await expect(store.commit({ sessions: [sessionRecord('rt-1', { headCheckpointId: checkpointIdOf(9) })] })).rejects.toThrow(/FOREIGN KEY/);
+    expect(await store.getSession('rt-1')).toBeUndefined();
+    await store.close();
+  });
+
+  it('close is idempotent, and the store refuses calls after it', async () => {
+    const store = createSqliteStore({ path });
+    await store.close();
+    await expect(store.close()).resolves.toBeUndefined();
+    await expect(store.getSession('rt-1')).rejects.toThrow(/not open/);
+  });
+
+  it('an in-memory database works for throwaway use', async () => {
+    const store = createSqliteStore({ path: ':memory:' });
+    await store.commit({ sessions: [sessionRecord('rt-1')] });
+    expect(await store.getSession('rt-1')).toStrictEqual(sessionRecord('rt-1'));
+    expect(store.diagnostics()).toMatchObject({ journalMode: 'memory', foreignKeys: true });
+    await store.close();
+  });
+});
