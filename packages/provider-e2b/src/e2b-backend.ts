@@ -1,0 +1,195 @@
+import { randomBytes } from 'node:crypto';
+import { posix } from 'node:path';
+import {
+  BackendGoneError,
+  globFiles,
+  grepFiles,
+  InvalidRequestError,
+  PathNotFoundError,
+  type ExecRequest,
+  type ExecResult,
+  type ExportedFile,
+  type GlobRequest,
+  type GrepRequest,
+  type PathStat,
+  type ProviderBackend,
+  type SearchResult,
+  type TempPathRequest,
+} from '@runtimectl/core';
+import { FileNotFoundError, InvalidArgumentError, type Sandbox } from 'e2b';
+import type { E2BErrorMapper } from './e2b-errors';
+import { mayMeanSandboxGone, PROVIDER_ID, sandboxGoneMessage } from './e2b-errors';
+import type { ResolvedE2BSettings } from './e2b-settings';
+import { runCommand } from './exec/run-command';
+import { streamFile } from './file-stream';
+import { resourceOf, type SandboxResource } from './sandbox-resource';
+import type { SandboxKeepAlive } from './sandbox-keep-alive';
+import { sandboxSearchTree } from './sandbox-search';
+import { WorkspacePaths } from './workspace-paths';
+
+/** What every backend of one provider shares. */
+export interface BackendContext {
+  settings: ResolvedE2BSettings;
+  errors: E2BErrorMapper;
+  keepAlive: SandboxKeepAlive;
+  /** Asks the control plane whether the sandbox exists: false when E2B says it does not. */
+  sandboxExists(sandboxId: string): Promise<boolean | undefined>;
+}
+
+const MISSING: PathStat = { exists: false, kind: null, sizeBytes: null, modifiedAtMs: null };
+const TEMP_DIRECTORY = '.tmp';
+const TEMP_AFFIX = /^[A-Za-z0-9._-]{0,64}$/;
+/** Search commands (`find`, `grep -r`) over a big tree may take longer than one request. */
+const SEARCH_COMMAND_TIMEOUT_MS = 120_000;
+
+/**
+ * One E2B sandbox as a runtimectl backend. Files go through envd's file API (`sandbox.files`),
+ * commands and search through `sandbox.commands.run`. Every call first checks that the sandbox
+ * has not been found gone (by the keep-alive or an earlier call) and, when a call fails in a way
+ * that could mean the sandbox vanished, asks the control plane: a missing sandbox is reported as
+ * `BackendGoneError` (core then marks the runtime failed), never as a mystery error.
+ */
+export class E2BBackend implements ProviderBackend {
+  readonly resource;
+  readonly workspaceRoot: string;
+  readonly sandboxId: string;
+  readonly #paths: WorkspacePaths;
+  readonly #request: { requestTimeoutMs: number };
+
+  constructor(
+    private readonly sandbox: Sandbox,
+    sandboxResource: SandboxResource,
+    private readonly context: BackendContext,
+  ) {
+    this.sandboxId = sandboxResource.sandboxId;
+    this.resource = resourceOf(sandboxResource);
+    this.workspaceRoot = context.settings.workspaceRoot;
+    this.#paths = new WorkspacePaths(this.workspaceRoot);
+    this.#request = { requestTimeoutMs: context.settings.requestTimeoutMs };
+  }
+
+  async stat(path: string): Promise<PathStat> {
+    const absolute = this.#paths.resolve(path);
+    return this.#call('stat', path, async () => {
+      let info;
+      try {
+        info = await this.sandbox.files.getInfo(absolute, this.#request);
+      } catch (error) {
+        // Missing, or a parent is a file: either way nothing is there.
+        if (error instanceof FileNotFoundError || error instanceof InvalidArgumentError) return MISSING;
+        throw error;
+      }
+      const kind = info.type === 'file' ? 'file' : info.type === 'dir' ? 'directory' : info.type === 'symlink' ? 'symlink' : 'other';
+      return {
+        exists: true,
+        kind,
+        sizeBytes: kind === 'file' ? info.size : 0,
+        modifiedAtMs: info.modifiedTime ? Math.trunc(info.modifiedTime.getTime()) : null,
+      };
+    });
+  }
+
+  async readBytes(path: string): Promise<Uint8Array> {
+    const absolute = this.#paths.resolve(path);
+    return this.#call('read_bytes', path, () => this.sandbox.files.read(absolute, { format: 'bytes', ...this.#request }));
+  }
+
+  async writeBytes(path: string, content: Uint8Array): Promise<{ path: string; created: boolean }> {
+    const absolute = this.#paths.resolve(path);
+    const before = await this.stat(path);
+    if (before.kind === 'directory') throw new InvalidRequestError(`${path} is a directory`, { path });
+    await this.#call('write_bytes', path, () => this.sandbox.files.write(absolute, new Blob([content]), this.#request));
+    return { path, created: !before.exists };
+  }
+
+  async createDirAll(path: string): Promise<void> {
+    const absolute = this.#paths.resolve(path);
+    await this.#call('create_dir_all', path, () => this.sandbox.files.makeDir(absolute, this.#request));
+  }
+
+  async tempPath(request: TempPathRequest): Promise<string> {
+    const prefix = request.prefix ?? 'tmp-';
+    const suffix = request.suffix ?? '';
+    if (!TEMP_AFFIX.test(prefix) || !TEMP_AFFIX.test(suffix)) {
+      throw new InvalidRequestError('temp prefix and suffix may hold only letters, digits, ".", "_" and "-" (at most 64)', { prefix, suffix });
+    }
+    await this.createDirAll(TEMP_DIRECTORY);
+    // 64 random bits: a clash with an existing name is not a practical concern.
+    const path = `${TEMP_DIRECTORY}/${prefix}${randomBytes(8).toString('hex')}${suffix}`;
+    const absolute = this.#paths.resolve(path);
+    await this.#call('temp_path', path, async () => {
+      if (request.kind === 'directory') await this.sandbox.files.makeDir(absolute, this.#request);
+      else await this.sandbox.files.write(absolute, new Blob([]), this.#request);
+    });
+    return path;
+  }
+
+  async exec(request: ExecRequest): Promise<ExecResult> {
+    const cwdPath = request.cwd ?? '.';
+    const cwd = this.#paths.resolve(cwdPath);
+    return this.#call('exec', undefined, () =>
+      runCommand(this.sandbox, { ...request, cwd, cwdPath, shell: request.shell ?? this.context.settings.shell }, this.context.settings.requestTimeoutMs),
+    );
+  }
+
+  async glob(request: GlobRequest): Promise<SearchResult> {
+    const baseDir = this.#paths.relative(request.baseDir ?? '');
+    return this.#call('glob', undefined, () => globFiles(this.#searchTree(), baseDir, request.pattern, request.limit));
+  }
+
+  async grep(request: GrepRequest): Promise<SearchResult> {
+    const baseDir = this.#paths.relative(request.baseDir ?? '');
+    return this.#call('grep', undefined, () =>
+      grepFiles(this.#searchTree(request.query), baseDir, {
+        query: request.query,
+        mode: request.mode,
+        limit: request.limit,
+        ...(request.include ? { include: request.include } : {}),
+      }),
+    );
+  }
+
+  async export(path: string): Promise<ExportedFile> {
+    const stat = await this.stat(path);
+    if (!stat.exists) throw new PathNotFoundError(path);
+    if (stat.kind !== 'file') throw new InvalidRequestError(`${path} is not a regular file`, { path });
+    const absolute = this.#paths.resolve(path);
+    const content = await this.#call('export', path, () =>
+      streamFile(this.sandbox, absolute, stat.sizeBytes ?? 0, this.context.settings.requestTimeoutMs, (error) => this.context.errors.map(error, { call: 'export', path })),
+    );
+    return { fileName: posix.basename(absolute), sizeBytes: stat.sizeBytes ?? 0, content };
+  }
+
+  #searchTree(grepQuery?: string) {
+    const run = async (script: string) =>
+      (await this.sandbox.commands.run(script, { timeoutMs: SEARCH_COMMAND_TIMEOUT_MS, ...this.#request })).stdout;
+    const read = async (path: string) => {
+      try {
+        return await this.sandbox.files.read(posix.join(this.workspaceRoot, path), { format: 'bytes', ...this.#request });
+      } catch (error) {
+        // Deleted or replaced by a directory since it was listed: passed over, as the local provider does.
+        if (error instanceof FileNotFoundError || error instanceof InvalidArgumentError) return undefined;
+        throw error;
+      }
+    };
+    return sandboxSearchTree(this.workspaceRoot, run, read, grepQuery);
+  }
+
+  /** Runs one envd call: refuses a sandbox known gone, and tells a vanished sandbox from other failures. */
+  async #call<T>(call: string, path: string | undefined, fn: () => Promise<T>): Promise<T> {
+    const gone = this.context.keepAlive.goneReason(this.sandboxId);
+    if (gone !== undefined) throw new BackendGoneError(PROVIDER_ID, call, gone);
+    try {
+      return await fn();
+    } catch (error) {
+      if (mayMeanSandboxGone(error)) {
+        const exists = await this.context.sandboxExists(this.sandboxId).catch(() => undefined);
+        if (exists === false) {
+          this.context.keepAlive.markGone(this.sandboxId);
+          throw new BackendGoneError(PROVIDER_ID, call, sandboxGoneMessage(this.sandboxId), this.context.errors.cause(error));
+        }
+      }
+      throw this.context.errors.map(error, { call, sandboxId: this.sandboxId, ...(path !== undefined ? { path } : {}) });
+    }
+  }
+}

@@ -1,0 +1,214 @@
+import {
+  BackendGoneError,
+  SnapshotInUseError,
+  type BackendAttachRequest,
+  type BackendCheckoutRequest,
+  type BackendCreateRequest,
+  type BackendProviderV1,
+  type BackendSnapshotRequest,
+  type OwnedResources,
+  type ProviderBackend,
+  type ProviderSnapshot,
+} from '@runtimectl/core';
+import { Sandbox, SandboxError, SandboxNotFoundError, type SandboxOpts } from 'e2b';
+import { E2BBackend, type BackendContext } from './e2b-backend';
+import { E2BErrorMapper, outcomeUnknown, PROVIDER_ID, sandboxGoneMessage } from './e2b-errors';
+import { resolveE2BSettings, type E2BProviderSettings, type ResolvedE2BSettings } from './e2b-settings';
+import { OrphanSweeper } from './orphan-sweeper';
+import { listOwnedResources } from './owned-resources';
+import { e2bRuntimeOptionsSchema, runtimeOptionsOf, type E2BRuntimeOptions } from './runtime-options';
+import { sandboxOf, TIMEOUT_LABEL, type SandboxResource } from './sandbox-resource';
+import { SandboxKeepAlive, type RefreshOutcome } from './sandbox-keep-alive';
+import { snapshotNameFor } from './snapshot-names';
+
+/**
+ * The E2B provider: every backend is an E2B sandbox, made and driven with the official `e2b`
+ * SDK. Snapshots are E2B snapshots, so runtimes on it can be checkpointed, checked out, paused
+ * (core: snapshot or reuse, then kill — never E2B's own pause) and resumed. Sandboxes carry
+ * core's ownership labels as metadata and snapshots a name made from them, so
+ * `listOwnedResources` finds exactly this installation's. While a backend is live its sandbox's
+ * timeout is refreshed; a sandbox found gone turns every later call into `BackendGoneError`.
+ */
+export class E2BProvider implements BackendProviderV1 {
+  readonly specificationVersion = 'backend-provider-v1' as const;
+  readonly providerId = PROVIDER_ID;
+  readonly runtimeOptionsSchema = e2bRuntimeOptionsSchema;
+
+  readonly #settings: ResolvedE2BSettings;
+  readonly #errors: E2BErrorMapper;
+  readonly #keepAlive: SandboxKeepAlive;
+  readonly #sweeper: OrphanSweeper;
+  readonly #context: BackendContext;
+
+  constructor(settings: E2BProviderSettings) {
+    this.#settings = resolveE2BSettings(settings);
+    this.#errors = new E2BErrorMapper(this.#settings.apiKey, this.#settings.requestTimeoutMs);
+    this.#keepAlive = new SandboxKeepAlive({ refresh: (id, timeoutMs) => this.#refresh(id, timeoutMs), goneMessage: sandboxGoneMessage });
+    this.#sweeper = new OrphanSweeper(this.#settings.connection);
+    this.#context = {
+      settings: this.#settings,
+      errors: this.#errors,
+      keepAlive: this.#keepAlive,
+      sandboxExists: (sandboxId) => this.#sandboxExists(sandboxId),
+    };
+  }
+
+  /**
+   * `Sandbox.create(template, {metadata: labels, timeoutMs, envs})`, then creates the workspace
+   * directory (a sandbox whose workspace could not be made is killed). The caller owns the
+   * sandbox and must `release` it.
+   */
+  async create(request: BackendCreateRequest): Promise<ProviderBackend> {
+    const options = runtimeOptionsOf(request.options);
+    const sandbox = await this.#createSandbox('create', options.template ?? this.#settings.template, request, options);
+    try {
+      await sandbox.files.makeDir(this.#settings.workspaceRoot, { requestTimeoutMs: this.#settings.requestTimeoutMs });
+    } catch (error) {
+      await Sandbox.kill(sandbox.sandboxId, this.#settings.connection).catch(() => {});
+      throw this.#errors.map(error, { call: 'create', sandboxId: sandbox.sandboxId });
+    }
+    return this.#backend(sandbox, options);
+  }
+
+  /** `Sandbox.connect(sandboxId)`; `BackendGoneError` when E2B no longer has the sandbox. */
+  async attach(request: BackendAttachRequest): Promise<ProviderBackend> {
+    const resource = sandboxOf(request.resource);
+    if (!resource) throw new BackendGoneError(PROVIDER_ID, 'attach', 'the resource names no E2B sandbox');
+    const timeoutMs = resource.timeoutMs ?? this.#settings.sandboxTimeoutMs;
+    try {
+      const sandbox = await Sandbox.connect(resource.sandboxId, { ...this.#settings.connection, timeoutMs });
+      this.#keepAlive.track(resource.sandboxId, timeoutMs);
+      return new E2BBackend(sandbox, resource, this.#context);
+    } catch (error) {
+      if (error instanceof SandboxNotFoundError) this.#keepAlive.markGone(resource.sandboxId);
+      throw this.#errors.map(error, { call: 'attach', sandboxId: resource.sandboxId });
+    }
+  }
+
+  /** Kills the sandbox and stops refreshing it. Idempotent: an unknown or already-killed sandbox counts as done. */
+  async release(request: BackendAttachRequest): Promise<void> {
+    const resource = sandboxOf(request.resource);
+    if (!resource) return;
+    try {
+      await Sandbox.kill(resource.sandboxId, this.#settings.connection);
+    } catch (error) {
+      throw this.#errors.map(error, { call: 'release', sandboxId: resource.sandboxId });
+    }
+    this.#keepAlive.released(resource.sandboxId);
+  }
+
+  /**
+   * `Sandbox.createSnapshot(sandboxId, {name})`, the name made from the ownership labels (never
+   * the caller's checkpoint name, which is not unique). The snapshot outlives the sandbox.
+   */
+  async checkpoint(backend: ProviderBackend, request: BackendSnapshotRequest): Promise<ProviderSnapshot> {
+    const resource = sandboxOf(backend.resource);
+    if (!resource) throw new BackendGoneError(PROVIDER_ID, 'checkpoint', 'the backend names no E2B sandbox');
+    const gone = this.#keepAlive.goneReason(resource.sandboxId);
+    if (gone !== undefined) throw new BackendGoneError(PROVIDER_ID, 'checkpoint', gone);
+    const name = snapshotNameFor(request.labels);
+    const resume = this.#keepAlive.suspend(resource.sandboxId);
+    try {
+      const snapshot = await Sandbox.createSnapshot(resource.sandboxId, { ...this.#settings.connection, ...(name ? { name } : {}) });
+      return { snapshotId: snapshot.snapshotId, names: snapshot.names };
+    } catch (error) {
+      if (error instanceof SandboxNotFoundError) this.#keepAlive.markGone(resource.sandboxId);
+      if (name && outcomeUnknown(error)) this.#sweeper.snapshotNamed(name);
+      throw this.#errors.map(error, { call: 'checkpoint', sandboxId: resource.sandboxId });
+    } finally {
+      resume();
+    }
+  }
+
+  /** `Sandbox.create(snapshotId, {metadata: labels, …})`: a new sandbox starting from the snapshot. */
+  async checkout(request: BackendCheckoutRequest): Promise<ProviderBackend> {
+    const options = runtimeOptionsOf(request.options);
+    return this.#backend(await this.#createSandbox('checkout', request.snapshotId, request, options), options);
+  }
+
+  /**
+   * `Sandbox.deleteSnapshot`: deleted or already gone both resolve. E2B refuses (400) while a
+   * sandbox made from the snapshot still runs or is paused: `SnapshotInUseError`.
+   */
+  async deleteSnapshot(snapshotId: string): Promise<{ deleted: boolean }> {
+    try {
+      return { deleted: await Sandbox.deleteSnapshot(snapshotId, this.#settings.connection) };
+    } catch (error) {
+      if (error instanceof SandboxError && error.statusCode === 400) throw new SnapshotInUseError(`E2B snapshot ${snapshotId}`, []);
+      throw this.#errors.map(error, { call: 'delete_snapshot' });
+    }
+  }
+
+  /** Sandboxes with `installationId`'s metadata and snapshots with its name prefix, every page of both. */
+  async listOwnedResources(installationId: string): Promise<OwnedResources> {
+    try {
+      return await listOwnedResources(this.#settings.connection, installationId);
+    } catch (error) {
+      throw this.#errors.map(error, { call: 'list_owned_resources' });
+    }
+  }
+
+  /** Sandboxes whose timeout is being refreshed (live backends of this process). */
+  keptAliveSandboxIds(): string[] {
+    return this.#keepAlive.trackedSandboxIds();
+  }
+
+  /** Stops every keep-alive and pending sweep; sandboxes are left as they are (they lapse at their timeout). */
+  dispose(): void {
+    this.#keepAlive.stopAll();
+    this.#sweeper.stop();
+  }
+
+  async #createSandbox(call: string, template: string, request: BackendCreateRequest, options: E2BRuntimeOptions): Promise<Sandbox> {
+    const timeoutMs = options.timeout_ms ?? this.#settings.sandboxTimeoutMs;
+    const metadata = { ...request.labels, ...(options.timeout_ms !== undefined ? { [TIMEOUT_LABEL]: String(options.timeout_ms) } : {}) };
+    const sandboxOptions: SandboxOpts = {
+      ...this.#settings.connection,
+      metadata,
+      timeoutMs,
+      ...(options.envs !== undefined ? { envs: options.envs } : {}),
+    };
+    try {
+      return await Sandbox.create(template, sandboxOptions);
+    } catch (error) {
+      if (request.labels.runtimectl_backend_id === request.backendId && outcomeUnknown(error)) this.#sweeper.sandboxOf(request.backendId);
+      throw this.#errors.map(error, { call });
+    }
+  }
+
+  #backend(sandbox: Sandbox, options: E2BRuntimeOptions): E2BBackend {
+    const resource: SandboxResource = { sandboxId: sandbox.sandboxId, ...(options.timeout_ms !== undefined ? { timeoutMs: options.timeout_ms } : {}) };
+    this.#keepAlive.track(sandbox.sandboxId, options.timeout_ms ?? this.#settings.sandboxTimeoutMs);
+    return new E2BBackend(sandbox, resource, this.#context);
+  }
+
+  /** One keep-alive refresh. E2B answers 404 for a paused sandbox too, so a 404 is confirmed with getInfo. */
+  async #refresh(sandboxId: string, timeoutMs: number): Promise<RefreshOutcome> {
+    try {
+      await Sandbox.setTimeout(sandboxId, timeoutMs, this.#settings.connection);
+      return 'alive';
+    } catch (error) {
+      if (!(error instanceof SandboxNotFoundError)) return 'unknown';
+      const exists = await this.#sandboxExists(sandboxId);
+      return exists === false ? 'gone' : 'unknown';
+    }
+  }
+
+  /** false when E2B says the sandbox does not exist; undefined when it could not be asked. */
+  async #sandboxExists(sandboxId: string): Promise<boolean | undefined> {
+    try {
+      await Sandbox.getInfo(sandboxId, this.#settings.connection);
+      return true;
+    } catch (error) {
+      return error instanceof SandboxNotFoundError ? false : undefined;
+    }
+  }
+}
+
+/**
+ * Creates the E2B provider. Throws `TypeError` naming the setting (or the environment variable)
+ * when the API key is missing or a setting is out of range; the key itself is never in a message.
+ */
+export function createE2BProvider(settings: E2BProviderSettings = {}): E2BProvider {
+  return new E2BProvider(settings);
+}

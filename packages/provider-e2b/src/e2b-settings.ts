@@ -1,0 +1,105 @@
+import type { ConnectionOpts } from 'e2b';
+
+/** How `createE2BProvider` reaches E2B and shapes its sandboxes. */
+export interface E2BProviderSettings {
+  /** The E2B API key. Prefer `apiKeyEnv`: settings objects get logged and copied around. */
+  apiKey?: string;
+  /** Name of the environment variable holding the key. Default `E2B_API_KEY` (used when `apiKey` is absent). */
+  apiKeyEnv?: string;
+  /** Control-plane base URL. Default: the SDK's, `https://api.<domain>`. */
+  apiUrl?: string;
+  /** envd base URL for every sandbox (an emulator or a proxy). Default: the SDK's, per sandbox. */
+  sandboxUrl?: string;
+  /** E2B domain. Default: the SDK's, `e2b.app`. */
+  domain?: string;
+  /** Template new sandboxes start from unless a runtime names another. Default `base`. */
+  template?: string;
+  /**
+   * How long a sandbox lives without a refresh (E2B's sandbox timeout). While its runtime is
+   * open the provider refreshes it well before it lapses, so this is how long a sandbox outlives
+   * a daemon that died. Default 600 000 (10 minutes); 1 000 … 86 400 000.
+   */
+  sandboxTimeoutMs?: number;
+  /** Deadline of every single SDK request. Default 30 000; 100 … 600 000. */
+  requestTimeoutMs?: number;
+  /** Absolute path of the workspace inside every sandbox. Default `/home/user/workspace`. */
+  workspaceRoot?: string;
+  /** Shell that runs commands as `<shell> -c <command>` when a request names none. Default `/bin/bash`. */
+  shell?: string;
+}
+
+/** The settings with every default filled in and the key resolved. Never logged. */
+export interface ResolvedE2BSettings {
+  /** Spread into every SDK call: key, URLs, request deadline, no debug mode, no SDK logging. */
+  connection: ConnectionOpts;
+  apiKey: string;
+  template: string;
+  sandboxTimeoutMs: number;
+  requestTimeoutMs: number;
+  workspaceRoot: string;
+  shell: string;
+}
+
+export const DEFAULT_SANDBOX_TIMEOUT_MS = 600_000;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+export const MIN_SANDBOX_TIMEOUT_MS = 1_000;
+/** E2B's ceiling for a sandbox timeout (24 hours, Pro tier). */
+export const MAX_SANDBOX_TIMEOUT_MS = 86_400_000;
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function integerIn(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new TypeError(`createE2BProvider: ${name} must be an integer from ${min} to ${max}, got ${String(value)}`);
+  }
+  return value;
+}
+
+function absolutePath(name: string, value: string): string {
+  if (!value.startsWith('/') || value.includes('\0') || value.split('/').includes('..')) {
+    throw new TypeError(`createE2BProvider: ${name} must be an absolute path without "..", got ${JSON.stringify(value)}`);
+  }
+  return value.length > 1 ? value.replace(/\/+$/, '') : value;
+}
+
+/**
+ * Fills in defaults and resolves the API key (from `apiKey`, else the variable named by
+ * `apiKeyEnv`). Throws `TypeError` for a missing key or a bad setting; messages name the
+ * setting or the variable, never the key.
+ */
+export function resolveE2BSettings(settings: E2BProviderSettings, env: NodeJS.ProcessEnv = process.env): ResolvedE2BSettings {
+  const apiKeyEnv = settings.apiKeyEnv ?? 'E2B_API_KEY';
+  if (!ENV_NAME.test(apiKeyEnv)) throw new TypeError(`createE2BProvider: apiKeyEnv must be an environment variable name, got ${JSON.stringify(apiKeyEnv)}`);
+  const apiKey = (settings.apiKey ?? env[apiKeyEnv] ?? '').trim();
+  if (apiKey === '') {
+    throw new TypeError(
+      settings.apiKey !== undefined
+        ? 'createE2BProvider: apiKey is empty'
+        : `createE2BProvider: no E2B API key: set the environment variable ${apiKeyEnv} (or give apiKey)`,
+    );
+  }
+  const requestTimeoutMs = integerIn('requestTimeoutMs', settings.requestTimeoutMs, DEFAULT_REQUEST_TIMEOUT_MS, 100, 600_000);
+  const connection: ConnectionOpts = {
+    apiKey,
+    requestTimeoutMs,
+    // Never the SDK's debug mode (it fakes create and connect) and never its console logging.
+    debug: false,
+    logger: {},
+    ...(settings.apiUrl !== undefined ? { apiUrl: settings.apiUrl } : {}),
+    ...(settings.sandboxUrl !== undefined ? { sandboxUrl: settings.sandboxUrl } : {}),
+    ...(settings.domain !== undefined ? { domain: settings.domain } : {}),
+  };
+  const template = settings.template ?? 'base';
+  if (template.trim() === '') throw new TypeError('createE2BProvider: template must not be empty');
+  const shell = settings.shell ?? '/bin/bash';
+  return {
+    connection,
+    apiKey,
+    template,
+    sandboxTimeoutMs: integerIn('sandboxTimeoutMs', settings.sandboxTimeoutMs, DEFAULT_SANDBOX_TIMEOUT_MS, MIN_SANDBOX_TIMEOUT_MS, MAX_SANDBOX_TIMEOUT_MS),
+    requestTimeoutMs,
+    workspaceRoot: absolutePath('workspaceRoot', settings.workspaceRoot ?? '/home/user/workspace'),
+    shell: absolutePath('shell', shell),
+  };
+}

@@ -1,0 +1,77 @@
+import { shellQuote } from './shell-quote';
+
+export interface CommandScriptRequest {
+  /** Absolute directory the command starts in. */
+  cwd: string;
+  shell: string;
+  command: string;
+  /** Exactly the variables the caller asked for (names already checked). */
+  env: Record<string, string>;
+  /** Bytes kept of stdout and of stderr each. */
+  maxOutputBytes: number;
+  /** Kill the command's process group this long after it started. */
+  timeoutMs?: number;
+  /** Between SIGTERM and SIGKILL to a timed-out command's process group. */
+  killGraceMs: number;
+}
+
+/** How long the script keeps reading output after the command exited, for orphans still holding it. */
+const DRAIN_AFTER_EXIT_STEPS = 20;
+const DRAIN_STEP_SECONDS = '0.005';
+
+const seconds = (ms: number) => (ms / 1000).toFixed(3);
+
+/**
+ * The bash script `commands.run` executes (as `/bin/bash -l -c <script>`) for one exec. Why not
+ * run the command directly:
+ *
+ * - **Binary output.** The SDK decodes stdout/stderr as UTF-8 text, so bytes that are not valid
+ *   UTF-8 would come back as U+FFFD. The script sends both streams base64-encoded instead.
+ * - **The cap.** Each stream goes through `dd … count=<cap+1> iflag=count_bytes` into a file and
+ *   the rest is drained to /dev/null, so a command printing gigabytes runs to its end, costs the
+ *   sandbox at most the cap on disk, and only the cap crosses the network.
+ * - **Timeouts kill the tree.** envd's own deadline kills only the top process; the command runs
+ *   under `setsid` (its own process group) and a watchdog sends SIGTERM to the whole group at the
+ *   timeout and SIGKILL after `killGraceMs`, then marks the result timed out. The watchdog is a
+ *   subshell sleeping with bash's own `read -t`, so it costs no extra processes.
+ * - **Background jobs** (`server &`) do not hold the exec open: once the command's shell exits,
+ *   output is read for at most ~100 ms more.
+ *
+ * It prints three lines on stdout: base64(stdout), base64(stderr), then `exit <code>`,
+ * `timeout`, `cwd` (the directory is missing) or `setup` (the sandbox lacks a tool the script
+ * needs); and exits with the command's code. Needs bash, coreutils (`dd` with `count_bytes`,
+ * `base64`, `mktemp`, `mkfifo`) and util-linux `setsid`, as E2B's templates have.
+ */
+export function commandScript(request: CommandScriptRequest): string {
+  const cap = request.maxOutputBytes + 1;
+  const filter = (name: string) =>
+    `{ dd of="$d/${name}.bytes" bs=65536 count=${cap} iflag=count_bytes status=none; cat >/dev/null; } <"$d/${name}" >/dev/null & p${name}=$!`;
+  const assignments = Object.entries(request.env).map(([name, value]) => shellQuote(`${name}=${value}`));
+  const launch = ['setsid', 'env', '--', ...assignments, shellQuote(request.shell), '-c', shellQuote(request.command)].join(' ');
+  const lines = [
+    'exec 2>/dev/null',
+    `cd -- ${shellQuote(request.cwd)} || { printf '\\n\\ncwd\\n'; exit 0; }`,
+    `d=$(mktemp -d "\${TMPDIR:-/tmp}/rtctl-exec.XXXXXXXX") || { printf '\\n\\nsetup\\n'; exit 0; }`,
+    `mkfifo "$d/o" "$d/e" "$d/w" || { rm -rf -- "$d"; printf '\\n\\nsetup\\n'; exit 0; }`,
+    // A FIFO opened read-write never delivers anything: `read -t` on it is a sleep without a process.
+    'exec 9<>"$d/w"',
+    filter('o'),
+    filter('e'),
+    `${launch} </dev/null >"$d/o" 2>"$d/e" 9>&- & pid=$!`,
+  ];
+  if (request.timeoutMs !== undefined) {
+    lines.push(
+      `( read -r -t ${seconds(request.timeoutMs)} -u 9; : >"$d/timeout"; kill -TERM -- "-$pid"; read -r -t ${seconds(request.killGraceMs)} -u 9; kill -KILL -- "-$pid" ) </dev/null >/dev/null & wd=$!`,
+    );
+  }
+  lines.push(
+    'wait "$pid"; status=$?',
+    request.timeoutMs !== undefined ? 'kill -KILL "$wd"' : ':',
+    `n=0; while [ $n -lt ${DRAIN_AFTER_EXIT_STEPS} ] && { kill -0 "$po" || kill -0 "$pe"; }; do read -r -t ${DRAIN_STEP_SECONDS} -u 9; n=$((n+1)); done`,
+    `base64 -w 0 <"$d/o.bytes"; printf '\\n'`,
+    `base64 -w 0 <"$d/e.bytes"; printf '\\n'`,
+    `if [ -e "$d/timeout" ]; then rm -rf -- "$d"; printf 'timeout\\n'; exit 124; fi`,
+    `rm -rf -- "$d"; printf 'exit %d\\n' "$status"; exit "$status"`,
+  );
+  return lines.join('\n');
+}

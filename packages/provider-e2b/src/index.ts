@@ -1,0 +1,3 @@
+export { createE2BProvider, E2BProvider } from './e2b-provider';
+export type { E2BProviderSettings } from './e2b-settings';
+export { e2bRuntimeOptionsSchema, type E2BRuntimeOptions } from './runtime-options';

@@ -1,0 +1,35 @@
+import { posix } from 'node:path';
+import { InvalidRequestError } from '@runtimectl/core';
+
+const MAX_PATH_BYTES = 4095;
+
+/**
+ * Paths of the file API inside a sandbox: relative ones resolve against the workspace root,
+ * absolute ones must lie inside it, as with every other provider — so a caller written against
+ * one provider behaves the same on another. The check is lexical: the sandbox itself is the
+ * security boundary (a command can reach anything in it), this only keeps answers consistent.
+ */
+export class WorkspacePaths {
+  readonly #prefix: string;
+
+  constructor(readonly root: string) {
+    this.#prefix = root === '/' ? '/' : `${root}/`;
+  }
+
+  /** The absolute sandbox path of `path`; `InvalidRequestError` naming it when it leaves the workspace. */
+  resolve(path: string): string {
+    if (path.includes('\0')) throw new InvalidRequestError('a path must not contain NUL bytes', { path });
+    if (Buffer.byteLength(path) > MAX_PATH_BYTES) throw new InvalidRequestError(`a path must be at most ${MAX_PATH_BYTES} bytes`, { path });
+    const absolute = posix.normalize(posix.isAbsolute(path) ? path : posix.join(this.root, path)).replace(/(.)\/+$/, '$1');
+    if (absolute !== this.root && !absolute.startsWith(this.#prefix)) {
+      throw new InvalidRequestError(`path ${path} is outside the workspace ${this.root}`, { path });
+    }
+    return absolute;
+  }
+
+  /** The workspace-relative form of `path` ('' for the root), POSIX separators. */
+  relative(path: string): string {
+    const absolute = this.resolve(path);
+    return absolute === this.root ? '' : absolute.slice(this.#prefix.length);
+  }
+}
