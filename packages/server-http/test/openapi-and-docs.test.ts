@@ -1,32 +1,8 @@
+import { CONTRACT_ROUTES } from '@runtimectl/testkit';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from './api-client';
 import { createTestServer, TEST_TOKEN, type TestServer } from './test-server';
-
-/** Every route of the shared contract, as OpenAPI paths. */
-const CONTRACT_ROUTES = [
-  'get /api/v1/health',
-  'get /api/v1/providers',
-  'post /api/v1/runtimes/open',
-  'get /api/v1/runtimes',
-  'get /api/v1/runtimes/{runtime_id}',
-  'post /api/v1/runtimes/update',
-  'post /api/v1/runtimes/exec',
-  'post /api/v1/runtimes/read-file',
-  'post /api/v1/runtimes/write-file',
-  'post /api/v1/runtimes/stat',
-  'post /api/v1/runtimes/mkdir',
-  'post /api/v1/runtimes/search',
-  'post /api/v1/runtimes/export',
-  'post /api/v1/runtimes/checkpoint',
-  'post /api/v1/runtimes/checkpoint/delete-snapshot',
-  'get /api/v1/runtimes/{runtime_id}/checkpoints',
-  'get /api/v1/checkpoints/{checkpoint_id}',
-  'post /api/v1/runtimes/checkout',
-  'post /api/v1/runtimes/pause',
-  'post /api/v1/runtimes/resume',
-  'post /api/v1/runtimes/close',
-];
 
 describe('GET /openapi.json', () => {
   let server: TestServer;

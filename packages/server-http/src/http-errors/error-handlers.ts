@@ -19,7 +19,8 @@ export function installErrorHandlers(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const { status, body } = errorReply('route_not_found', `no route ${request.method} ${request.url.split('?')[0]}`);
+    const path = (request.url.split('?')[0] ?? '').slice(0, 200);
+    const { status, body } = errorReply('route_not_found', `no route ${request.method} ${path}`);
     reply.code(status).send(body);
   });
 }

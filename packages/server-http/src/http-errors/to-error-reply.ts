@@ -52,7 +52,7 @@ function fastifyClientStatus(error: FastifyLikeError): number | undefined {
  * or `route_not_found`; everything else is an opaque `internal` that names only the request id.
  */
 export function toErrorReply(error: unknown, requestId: string): ErrorReply {
-  if (RuntimectlError.isInstance(error)) {
+  if (RuntimectlError.isInstance(error) && error.code !== 'internal') {
     const headers: Record<string, string> = {};
     if (ProviderCapacityError.isInstance(error) && error.retryAfterMs !== undefined) {
       headers['retry-after'] = String(Math.max(0, Math.ceil(error.retryAfterMs / 1000)));
