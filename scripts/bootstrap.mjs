@@ -56,7 +56,9 @@ step(pnpm, ['install', '--frozen-lockfile']);
 
 switch (task) {
   case 'test':
-    step(pnpm, ['exec', 'turbo', 'run', 'lint', 'test', '--output-logs=errors-only', ...extra]);
+    // --continue: every package reports even when one fails; --concurrency=2: the machines have
+    // two cores, and test suites that spawn daemons and shells get flaky when oversubscribed.
+    step(pnpm, ['exec', 'turbo', 'run', 'lint', 'test', '--continue', '--concurrency=2', '--output-logs=errors-only', ...extra]);
     break;
   case 'start':
     if (!existsSync(join(root, 'apps', 'daemon', 'package.json'))) {
