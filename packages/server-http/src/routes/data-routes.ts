@@ -81,7 +81,7 @@ export const dataRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async (app, 
     {
       config: RUNTIME_OPERATION,
       schema: {
-        summary: 'Stat a path; a missing path is `exists:false`, not an error',
+        summary: 'Stat a path; a missing path answers exists: false, not an error',
         tags: ['data'],
         operationId: 'stat',
         body: RuntimePathRequestSchema,
