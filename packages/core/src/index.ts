@@ -38,6 +38,8 @@ export type {
   BackendCheckpointRef,
   SessionSnapshot,
   CheckpointRecord,
+  ProviderIntent,
+  IdempotencyRecord,
 } from './store/records';
 export type {
   Page,
@@ -46,11 +48,14 @@ export type {
   SessionStore,
   CheckpointStore,
   StoreBatch,
+  IntentStore,
+  IdempotencyStore,
   RuntimeStore,
 } from './store/runtime-store';
 export { MemoryRuntimeStore } from './store/memory-store';
 
 export { createIdGenerator, checkoutRoot, type IdGenerator } from './runtime/ids';
+export type { ReconcileReport } from './runtime/reconcile';
 export {
   RuntimeService,
   type RuntimeServiceOptions,

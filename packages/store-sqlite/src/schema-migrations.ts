@@ -90,6 +90,34 @@ export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
       CREATE INDEX checkpoints_by_parent ON checkpoints (parent_checkpoint_id) WHERE parent_checkpoint_id IS NOT NULL;
     `,
   },
+  {
+    version: 2,
+    description: 'provider intents (crash reconciliation) and Idempotency-Key records',
+    sql: `
+      -- No foreign key to sessions: an open records its intent before the runtime exists.
+      CREATE TABLE intents (
+        intent_id     TEXT    NOT NULL PRIMARY KEY,
+        kind          TEXT    NOT NULL CHECK (kind IN ('backend', 'snapshot')),
+        provider_id   TEXT    NOT NULL,
+        runtime_id    TEXT    NOT NULL,
+        backend_id    TEXT    NOT NULL,
+        created_at_ms INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX intents_by_age ON intents (created_at_ms, intent_id);
+
+      CREATE TABLE idempotency_keys (
+        key           TEXT    NOT NULL PRIMARY KEY,
+        fingerprint   TEXT    NOT NULL,
+        state         TEXT    NOT NULL CHECK (state IN ('in_flight', 'completed')),
+        owner_id      TEXT    NOT NULL,
+        status_code   INTEGER,
+        response_body TEXT,
+        created_at_ms INTEGER NOT NULL,
+        expires_at_ms INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX idempotency_keys_by_expiry ON idempotency_keys (expires_at_ms);
+    `,
+  },
 ];
 
 /** The schema version this code writes and the newest it can open. */

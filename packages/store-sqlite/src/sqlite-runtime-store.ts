@@ -1,6 +1,8 @@
 import type {
   CheckpointRecord,
+  IdempotencyRecord,
   Page,
+  ProviderIntent,
   RuntimeStore,
   SessionListQuery,
   SessionRecord,
@@ -11,6 +13,7 @@ import type {
 import type Database from 'better-sqlite3';
 import { openDatabase, type SqliteStoreSettings } from './open-database';
 import type { MigrationOutcome } from './migrate-schema';
+import { idempotencyFromRow, idempotencyToRow, intentFromRow, intentToRow } from './control-rows';
 import { checkpointFromRow, checkpointToRow, sessionFromRow, sessionToRow } from './record-rows';
 import { prepareStatements, type StoreStatements } from './store-statements';
 
@@ -44,6 +47,7 @@ export class SqliteRuntimeStore implements RuntimeStore {
   readonly #db: Database.Database;
   readonly #statements: StoreStatements;
   readonly #commit: (batch: StoreBatch) => void;
+  readonly #claim: (record: IdempotencyRecord) => IdempotencyRecord | undefined;
 
   constructor(settings: SqliteStoreSettings) {
     const { db, migration } = openDatabase(settings);
@@ -60,7 +64,17 @@ export class SqliteRuntimeStore implements RuntimeStore {
     this.#commit = db.transaction((batch: StoreBatch) => {
       for (const record of batch.checkpoints ?? []) statements.upsertCheckpoint.run(checkpointToRow(record));
       for (const record of batch.sessions ?? []) statements.upsertSession.run(sessionToRow(record));
+      for (const intent of batch.intents ?? []) statements.upsertIntent.run(intentToRow(intent));
+      for (const intentId of batch.resolvedIntentIds ?? []) statements.deleteIntent.run(intentId);
     });
+    // IMMEDIATE takes the write lock before reading, so two processes cannot both claim a key.
+    const claim = db.transaction((record: IdempotencyRecord) => {
+      const existing = statements.getIdempotencyKey.get(record.key);
+      if (existing && existing.expires_at_ms > record.createdAtMs) return idempotencyFromRow(existing);
+      statements.upsertIdempotencyKey.run(idempotencyToRow(record));
+      return undefined;
+    });
+    this.#claim = (record) => claim.immediate(record);
   }
 
   async getSession(runtimeId: string): Promise<SessionRecord | undefined> {
@@ -128,6 +142,26 @@ export class SqliteRuntimeStore implements RuntimeStore {
    */
   async commit(batch: StoreBatch): Promise<void> {
     this.#commit(batch);
+  }
+
+  async listIntents(): Promise<ProviderIntent[]> {
+    return this.#statements.listIntents.all().map(intentFromRow);
+  }
+
+  async claimIdempotencyKey(record: IdempotencyRecord): Promise<IdempotencyRecord | undefined> {
+    return this.#claim(record);
+  }
+
+  async putIdempotencyRecord(record: IdempotencyRecord): Promise<void> {
+    this.#statements.upsertIdempotencyKey.run(idempotencyToRow(record));
+  }
+
+  async deleteIdempotencyKey(key: string): Promise<void> {
+    this.#statements.deleteIdempotencyKey.run(key);
+  }
+
+  async deleteExpiredIdempotencyKeys(nowMs: number): Promise<number> {
+    return this.#statements.deleteExpiredIdempotencyKeys.run(nowMs).changes;
   }
 
   /** What the connection actually runs with, read back from SQLite (for start-up logs and tests). */

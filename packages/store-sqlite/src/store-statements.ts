@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { IdempotencyRow, IntentRow } from './control-rows';
 import type { CheckpointRow, SessionRow } from './record-rows';
 
 const SESSION_COLUMNS = [
@@ -54,6 +55,21 @@ function upsertSql(table: string, key: string, columns: readonly string[]): stri
   );
 }
 
+const INTENT_COLUMNS = ['intent_id', 'kind', 'provider_id', 'runtime_id', 'backend_id', 'created_at_ms'] as const satisfies ReadonlyArray<
+  keyof IntentRow
+>;
+
+const IDEMPOTENCY_COLUMNS = [
+  'key',
+  'fingerprint',
+  'state',
+  'owner_id',
+  'status_code',
+  'response_body',
+  'created_at_ms',
+  'expires_at_ms',
+] as const satisfies ReadonlyArray<keyof IdempotencyRow>;
+
 const SESSIONS = `SELECT ${SESSION_COLUMNS.join(', ')} FROM sessions`;
 const CHECKPOINTS = `SELECT ${CHECKPOINT_COLUMNS.join(', ')} FROM checkpoints`;
 
@@ -75,6 +91,13 @@ export interface StoreStatements {
   listCheckpointsAfter: Statement<[Cursor & { runtimeId: string }], CheckpointRow>;
   listCheckpointsBySnapshot: Statement<[string, string], CheckpointRow>;
   listSnapshotIdsOfRuntime: Statement<[string], { providerId: string; snapshotId: string }>;
+  upsertIntent: Statement<[IntentRow]>;
+  deleteIntent: Statement<[string]>;
+  listIntents: Statement<[], IntentRow>;
+  getIdempotencyKey: Statement<[string], IdempotencyRow>;
+  upsertIdempotencyKey: Statement<[IdempotencyRow]>;
+  deleteIdempotencyKey: Statement<[string]>;
+  deleteExpiredIdempotencyKeys: Statement<[number]>;
 }
 
 /**
@@ -100,6 +123,13 @@ export const STATEMENT_SQL = {
   listSnapshotIdsOfRuntime:
     'SELECT DISTINCT ref_provider_id AS providerId, ref_provider_snapshot_id AS snapshotId FROM checkpoints ' +
     'WHERE runtime_id = ? AND ref_provider_snapshot_id IS NOT NULL ORDER BY providerId, snapshotId',
+  upsertIntent: upsertSql('intents', 'intent_id', INTENT_COLUMNS),
+  deleteIntent: 'DELETE FROM intents WHERE intent_id = ?',
+  listIntents: `SELECT ${INTENT_COLUMNS.join(', ')} FROM intents ORDER BY created_at_ms, intent_id`,
+  getIdempotencyKey: `SELECT ${IDEMPOTENCY_COLUMNS.join(', ')} FROM idempotency_keys WHERE key = ?`,
+  upsertIdempotencyKey: upsertSql('idempotency_keys', 'key', IDEMPOTENCY_COLUMNS),
+  deleteIdempotencyKey: 'DELETE FROM idempotency_keys WHERE key = ?',
+  deleteExpiredIdempotencyKeys: 'DELETE FROM idempotency_keys WHERE expires_at_ms <= ?',
 } as const satisfies Record<keyof StoreStatements, string>;
 
 /** Prepares every statement once per connection (better-sqlite3 statements are reusable). */

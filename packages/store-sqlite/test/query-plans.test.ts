@@ -19,6 +19,9 @@ const EXPECTED_INDEX: Partial<Record<keyof typeof STATEMENT_SQL, string>> = {
   listCheckpointsAfter: 'checkpoints_by_runtime',
   listCheckpointsBySnapshot: 'checkpoints_by_snapshot',
   listSnapshotIdsOfRuntime: 'checkpoints_by_runtime',
+  listIntents: 'intents_by_age',
+  getIdempotencyKey: 'sqlite_autoindex_idempotency_keys_1',
+  deleteExpiredIdempotencyKeys: 'idempotency_keys_by_expiry',
 };
 
 /** Placeholder values for a statement's parameters, positional or named. */
@@ -59,7 +62,7 @@ describe('query plans of a migrated database', () => {
       const expected = EXPECTED_INDEX[name];
       if (!expected) continue;
       expect(plan.join(' | '), name).toContain(`INDEX ${expected}`);
-      expect(plan.filter((line) => /^SCAN (sessions|checkpoints)$/.test(line)), name).toStrictEqual([]);
+      expect(plan.filter((line) => /^SCAN (sessions|checkpoints|intents|idempotency_keys)$/.test(line)), name).toStrictEqual([]);
       expect(plan.filter((line) => line.includes('FOR ORDER BY')), name).toStrictEqual([]);
     }
   });

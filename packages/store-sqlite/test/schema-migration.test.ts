@@ -170,41 +170,44 @@ describe('schema versions and migrations', () => {
     expect(readFileSync(text, 'utf8')).toBe('these are notes, not a database'.repeat(100));
   });
 
-  describe('a later migration (a v2 appended to the list)', () => {
-    const v2: SchemaMigration = {
-      version: 2,
-      description: 'test only: an intents table and a column',
-      sql: `CREATE TABLE intents (intent_id TEXT NOT NULL PRIMARY KEY, runtime_id TEXT NOT NULL) STRICT;
+  describe('a later migration (one more appended to the list)', () => {
+    const next = LATEST_SCHEMA_VERSION + 1;
+    const later: SchemaMigration = {
+      version: next,
+      description: 'test only: a table and a column',
+      sql: `CREATE TABLE test_only_notes (note_id TEXT NOT NULL PRIMARY KEY, runtime_id TEXT NOT NULL) STRICT;
             ALTER TABLE sessions ADD COLUMN owner TEXT NOT NULL DEFAULT 'nobody';`,
     };
 
-    it('upgrades a v1 file in place, once, keeping its records; the v1 code then refuses the file as newer', async () => {
+    it('upgrades a file in place, once, keeping its records; the older code then refuses the file as newer', async () => {
       const store = createSqliteStore({ path });
       await store.commit({ sessions: [sessionRecord('rt-1')], checkpoints: [checkpointRecord('rtcp_1', 'rt-1')] });
       await store.close();
 
       const db = new Database(path);
-      expect(migrateSchema(db, path, [...SCHEMA_MIGRATIONS, v2])).toStrictEqual({ fromVersion: 1, toVersion: 2 });
-      expect(migrateSchema(db, path, [...SCHEMA_MIGRATIONS, v2])).toStrictEqual({ fromVersion: 2, toVersion: 2 });
-      expect(db.prepare("SELECT runtime_id, owner FROM sessions").all()).toStrictEqual([{ runtime_id: 'rt-1', owner: 'nobody' }]);
+      expect(migrateSchema(db, path, [...SCHEMA_MIGRATIONS, later])).toStrictEqual({ fromVersion: LATEST_SCHEMA_VERSION, toVersion: next });
+      expect(migrateSchema(db, path, [...SCHEMA_MIGRATIONS, later])).toStrictEqual({ fromVersion: next, toVersion: next });
+      expect(db.prepare('SELECT runtime_id, owner FROM sessions').all()).toStrictEqual([{ runtime_id: 'rt-1', owner: 'nobody' }]);
       db.close();
-      expect(versionsOf(path)).toMatchObject({ userVersion: 2, tables: ['checkpoints', 'intents', 'sessions'] });
+      expect(versionsOf(path).userVersion).toBe(next);
+      expect(versionsOf(path).tables).toContain('test_only_notes');
       expect(SchemaVersionTooNewError.isInstance(await openError(path))).toBe(true);
     });
 
     it('a migration that fails leaves the file at its old version with nothing of the migration applied', async () => {
       await createSqliteStore({ path }).close();
-      const broken: SchemaMigration = { ...v2, sql: `${v2.sql} INSERT INTO no_such_table VALUES (1);` };
+      const broken: SchemaMigration = { ...later, sql: `${later.sql} INSERT INTO no_such_table VALUES (1);` };
       const db = new Database(path);
       expect(() => migrateSchema(db, path, [...SCHEMA_MIGRATIONS, broken])).toThrow(/no_such_table/);
       db.close();
-      expect(versionsOf(path)).toMatchObject({ userVersion: 1, tables: ['checkpoints', 'sessions'] });
+      expect(versionsOf(path).userVersion).toBe(LATEST_SCHEMA_VERSION);
+      expect(versionsOf(path).tables).not.toContain('test_only_notes');
       await createSqliteStore({ path }).close();
     });
 
     it('a migration list with a gap in its versions is refused before anything runs', () => {
       const db = new Database(path);
-      expect(() => migrateSchema(db, path, [...SCHEMA_MIGRATIONS, { ...v2, version: 3 }])).toThrow(/versions must be 1, 2, 3/);
+      expect(() => migrateSchema(db, path, [...SCHEMA_MIGRATIONS, { ...later, version: next + 1 }])).toThrow(/versions must be 1, 2, 3/);
       expect(db.pragma('user_version', { simple: true })).toBe(0);
       db.close();
     });

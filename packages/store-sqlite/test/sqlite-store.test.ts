@@ -1,3 +1,4 @@
+import { LATEST_SCHEMA_VERSION } from '../src/schema-migrations';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -20,7 +21,7 @@ describe('the SQLite store beyond the shared contract', () => {
     expect(store).toBeInstanceOf(SqliteRuntimeStore);
     expect(store.diagnostics()).toStrictEqual({
       path,
-      schemaVersion: 1,
+      schemaVersion: LATEST_SCHEMA_VERSION,
       journalMode: 'wal',
       synchronous: 'full',
       foreignKeys: true,

@@ -14,7 +14,7 @@ function setup() {
   const store = new MemoryRuntimeStore();
   const options: BackendManagerOptions = {
     registry: new ProviderRegistry([provider]),
-    sessions: store,
+    store,
     calls: new ProviderCalls(() => {}),
     guard: new SnapshotGuard(),
     ids: createIdGenerator(),

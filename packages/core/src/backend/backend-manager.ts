@@ -1,9 +1,9 @@
-import { UnsupportedBackendError } from '../errors/provider-errors';
+import { ProviderTimeoutError, UnsupportedBackendError } from '../errors/provider-errors';
 import type { BackendProviderV1 } from '../provider/backend-provider-v1';
 import type { ProviderBackend } from '../provider/provider-backend';
 import type { ProviderRegistry } from '../provider/provider-registry';
-import type { BackendBinding, BackendCheckpointRef } from '../store/records';
-import type { SessionStore } from '../store/runtime-store';
+import type { BackendBinding, BackendCheckpointRef, ProviderIntent } from '../store/records';
+import type { RuntimeStore } from '../store/runtime-store';
 import type { IdGenerator } from '../runtime/ids';
 import { DirtyTracker } from './dirty-tracker';
 import type { ProviderCalls } from './provider-calls';
@@ -17,7 +17,8 @@ export interface BackendManagerTimeouts extends TrackedBackendTimeouts {
 
 export interface BackendManagerOptions {
   registry: ProviderRegistry;
-  sessions: SessionStore;
+  /** Bindings (for reference counts) are read from it; intents are written to it. */
+  store: RuntimeStore;
   calls: ProviderCalls;
   guard: SnapshotGuard;
   ids: IdGenerator;
@@ -37,6 +38,11 @@ export interface BackendCheckpointOutcome {
  * Owns the live provider backends: creates them (fresh or from a snapshot), re-attaches them
  * lazily after a restart, wraps each in dirty tracking, decides snapshot reuse, and releases a
  * backend only when no runtime remains bound to it (the store is the source of the bindings).
+ *
+ * Every provider call that creates something is preceded by an intent in the store (its id is
+ * the backend id, or the ref id for a snapshot). The caller resolves it in the commit that
+ * records the result; a call that failed resolves it here; one that timed out is resolved when
+ * its late result has been released. Whatever a crash leaves open, reconciliation sweeps.
  */
 export class BackendManager {
   readonly #live = new Map<string, TrackedBackend>();
@@ -49,7 +55,9 @@ export class BackendManager {
     const provider = this.options.registry.get(providerId);
     const backendId = this.options.ids.backendId();
     const request = { backendId, runtimeId, options: providerOptions, labels: this.#labels(runtimeId, backendId) };
-    const backend = await this.#control(provider, 'create', () => provider.create(request), backendId);
+    const backend = await this.#intended(this.#intent('backend', providerId, runtimeId, backendId, backendId), () =>
+      this.#control(provider, 'create', () => provider.create(request), backendId),
+    );
     return this.#register(providerId, backendId, backend, new DirtyTracker(), null);
   }
 
@@ -73,7 +81,9 @@ export class BackendManager {
       labels: this.#labels(runtimeId, backendId),
       snapshotId: ref.providerSnapshotId,
     };
-    const backend = await this.#control(provider, 'checkout', () => checkout(request), backendId);
+    const backend = await this.#intended(this.#intent('backend', ref.providerId, runtimeId, backendId, backendId), () =>
+      this.#control(provider, 'checkout', () => checkout(request), backendId),
+    );
     return this.#register(ref.providerId, backendId, backend, DirtyTracker.seededWith(ref), ref.providerSnapshotId);
   }
 
@@ -126,7 +136,9 @@ export class BackendManager {
       ...(name === undefined ? {} : { name }),
     };
     const snapshot = provider.checkpoint
-      ? await this.#control(provider, 'checkpoint', () => provider.checkpoint!(backend.inner, request))
+      ? await this.#intended(this.#intent('snapshot', binding.providerId, runtimeId, binding.backendId, refId), () =>
+          this.#control(provider, 'checkpoint', () => provider.checkpoint!(backend.inner, request)),
+        )
       : null;
     const ref: BackendCheckpointRef = {
       refId,
@@ -183,7 +195,7 @@ export class BackendManager {
   }
 
   async #otherBoundRuntimes(runtimeId: string, backendId: string): Promise<string[]> {
-    const bound = await this.options.sessions.listSessionsByBackend(backendId);
+    const bound = await this.options.store.listSessionsByBackend(backendId);
     return bound
       .filter((session) => session.runtimeId !== runtimeId && session.status !== 'closed')
       .map((session) => session.runtimeId);
@@ -201,6 +213,28 @@ export class BackendManager {
     return { backendId, providerId, resource: backend.resource, sourceSnapshotId };
   }
 
+  #intent(kind: ProviderIntent['kind'], providerId: string, runtimeId: string, backendId: string, intentId: string): ProviderIntent {
+    return { intentId, kind, providerId, runtimeId, backendId, createdAtMs: this.options.clock() };
+  }
+
+  /** Records the intent, runs the call, and resolves the intent itself when the call failed. */
+  async #intended<T>(intent: ProviderIntent, call: () => Promise<T>): Promise<T> {
+    await this.options.store.commit({ intents: [intent] });
+    try {
+      return await call();
+    } catch (error) {
+      // A call that timed out may still create its resource: the late-result handler releases
+      // it, and reconciliation covers a crash before that.
+      if (!ProviderTimeoutError.isInstance(error)) await this.#resolveIntent(intent.intentId);
+      throw error;
+    }
+  }
+
+  async #resolveIntent(intentId: string): Promise<void> {
+    // Best effort: an intent left open only costs reconciliation a look at start-up.
+    await this.options.store.commit({ resolvedIntentIds: [intentId] }).catch(() => {});
+  }
+
   #labels(runtimeId: string, backendId: string): Record<string, string> {
     return {
       runtimectl_installation: this.options.installationId,
@@ -214,7 +248,10 @@ export class BackendManager {
     const onLateResult = createdBackendId
       ? (value: unknown) => {
           const resource = (value as ProviderBackend).resource;
-          void provider.release({ backendId: createdBackendId, resource }).catch(() => {});
+          void provider
+            .release({ backendId: createdBackendId, resource })
+            .then(() => this.#resolveIntent(createdBackendId))
+            .catch(() => {});
         }
       : undefined;
     return this.options.calls.run(

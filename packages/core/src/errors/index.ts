@@ -19,3 +19,4 @@ export {
   ProviderTimeoutError,
   ProviderCapacityError,
 } from './provider-errors';
+export { StoreSchemaError } from './store-errors';

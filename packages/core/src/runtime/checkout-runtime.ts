@@ -46,7 +46,7 @@ export async function checkoutRuntime(
         updatedAtMs: now,
       };
       try {
-        await ctx.store.commit({ sessions: [child] });
+        await ctx.store.commit({ sessions: [child], resolvedIntentIds: backend ? [backend.backendId] : [] });
       } catch (error) {
         if (backend) await ctx.backends.release(childId, backend).catch(() => {});
         throw error;

@@ -59,7 +59,7 @@ export async function checkpointRuntime(
           : await withLiveBackend(ctx, session, scope, (_, binding) => ctx.backends.checkpoint(session.runtimeId, binding, request.name, leases));
       const checkpoint = newCheckpointRecord(ctx, session, 'checkpoint', request, ref);
       const updated: SessionRecord = { ...session, headCheckpointId: checkpoint.checkpointId };
-      await ctx.store.commit({ checkpoints: [checkpoint], sessions: [updated] });
+      await ctx.store.commit({ checkpoints: [checkpoint], sessions: [updated], resolvedIntentIds: ref ? [ref.refId] : [] });
       return {
         checkpoint_id: checkpoint.checkpointId,
         runtime: toRuntimeRecord(updated),

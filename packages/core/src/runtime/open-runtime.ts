@@ -46,7 +46,7 @@ export async function openRuntime(ctx: ServiceContext, request: RuntimeOpenReque
       updatedAtMs: now,
     };
     try {
-      await ctx.store.commit({ sessions: [session] });
+      await ctx.store.commit({ sessions: [session], resolvedIntentIds: [backend.backendId] });
     } catch (error) {
       await ctx.backends.release(runtimeId, backend).catch(() => {});
       throw error;

@@ -57,7 +57,7 @@ export async function pauseRuntime(ctx: ServiceContext, request: RuntimePauseReq
         lastError: null,
         updatedAtMs: checkpoint.createdAtMs,
       };
-      await ctx.store.commit({ checkpoints: [checkpoint], sessions: [paused] });
+      await ctx.store.commit({ checkpoints: [checkpoint], sessions: [paused], resolvedIntentIds: [ref.refId] });
       leases.releaseAll();
       // The released backend no longer keeps the snapshot it came from. The pause has already
       // happened, so a failed delete here does not fail it; the observer sees the failed call.

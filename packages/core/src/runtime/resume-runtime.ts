@@ -31,7 +31,7 @@ export async function resumeRuntime(ctx: ServiceContext, request: RuntimeResumeR
         updatedAtMs: ctx.clock(),
       };
       try {
-        await ctx.store.commit({ sessions: [resumed] });
+        await ctx.store.commit({ sessions: [resumed], resolvedIntentIds: backend ? [backend.backendId] : [] });
       } catch (error) {
         if (backend) await ctx.backends.release(session.runtimeId, backend).catch(() => {});
         throw error;

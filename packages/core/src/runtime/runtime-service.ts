@@ -17,6 +17,7 @@ import { forkRuntime } from './fork-runtime';
 import { createIdGenerator, type IdGenerator } from './ids';
 import { openRuntime } from './open-runtime';
 import { pauseRuntime } from './pause-runtime';
+import { reconcileProviderResources, type ReconcileReport } from './reconcile';
 import { resumeRuntime } from './resume-runtime';
 import { RuntimeLocks } from './runtime-locks';
 import * as queries from './runtime-queries';
@@ -62,6 +63,7 @@ const DEFAULT_EXEC: ExecSettings = { defaultTimeoutMs: 300_000, maxOutputBytes: 
 export class RuntimeService {
   readonly #ctx: ServiceContext;
   readonly #observer: RuntimeServiceObserver;
+  readonly #installationId: string;
 
   constructor(options: RuntimeServiceOptions) {
     const registry = options.providers instanceof ProviderRegistry ? options.providers : new ProviderRegistry(options.providers);
@@ -70,16 +72,17 @@ export class RuntimeService {
     const ids = options.ids ?? createIdGenerator(clock);
     const guard = new SnapshotGuard();
     this.#observer = options.observer ?? {};
+    this.#installationId = options.installationId ?? 'runtimectl';
     const calls = new ProviderCalls((event) => this.#observer.providerCall?.(event));
     const backends = new BackendManager({
       registry,
-      sessions: options.store,
+      store: options.store,
       calls,
       guard,
       ids,
       clock,
       timeouts: { ...DEFAULT_TIMEOUTS, ...options.timeouts },
-      installationId: options.installationId ?? 'runtimectl',
+      installationId: this.#installationId,
     });
     this.#ctx = {
       store: options.store,
@@ -196,6 +199,15 @@ export class RuntimeService {
     const held = await Promise.all(this.#ctx.locks.heldRuntimeIds().map((id) => this.#ctx.store.getSession(id)));
     const running = held.filter((session) => session?.status === 'idle').length;
     return { ...stored, idle: stored.idle - running, running };
+  }
+
+  /**
+   * Start-up reconciliation (call before serving): releases and deletes provider resources of
+   * this installation that no record accounts for, marks runtimes whose backend vanished failed,
+   * and resolves intents a previous process left open.
+   */
+  reconcile(): Promise<ReconcileReport> {
+    return this.#run('reconcile', () => reconcileProviderResources(this.#ctx, this.#installationId));
   }
 
   /** Ids of backends live in this process (invariant checks, metrics). */

@@ -1,4 +1,4 @@
-import type { CheckpointRecord, SessionRecord, StoredRuntimeStatus } from './records';
+import type { CheckpointRecord, IdempotencyRecord, ProviderIntent, SessionRecord, StoredRuntimeStatus } from './records';
 import type {
   CheckpointListQuery,
   Page,
@@ -33,6 +33,8 @@ export class MemoryRuntimeStore implements RuntimeStore {
   readonly #sessionsByBackend = new Map<string, Set<string>>();
   readonly #checkpointsByRuntime = new Map<string, Set<string>>();
   readonly #checkpointsBySnapshot = new Map<string, Set<string>>();
+  readonly #intents = new Map<string, ProviderIntent>();
+  readonly #idempotency = new Map<string, IdempotencyRecord>();
 
   async getSession(runtimeId: string): Promise<SessionRecord | undefined> {
     const record = this.#sessions.get(runtimeId);
@@ -101,8 +103,43 @@ export class MemoryRuntimeStore implements RuntimeStore {
     // Copy first so a bad record cannot leave the batch half applied.
     const sessions = (batch.sessions ?? []).map(copy);
     const checkpoints = (batch.checkpoints ?? []).map(copy);
+    const intents = (batch.intents ?? []).map(copy);
     for (const record of sessions) this.#putSession(record);
     for (const record of checkpoints) this.#putCheckpoint(record);
+    for (const intent of intents) this.#intents.set(intent.intentId, intent);
+    for (const id of batch.resolvedIntentIds ?? []) this.#intents.delete(id);
+  }
+
+  async listIntents(): Promise<ProviderIntent[]> {
+    return [...this.#intents.values()]
+      .sort((a, b) => a.createdAtMs - b.createdAtMs || (a.intentId < b.intentId ? -1 : 1))
+      .map(copy);
+  }
+
+  async claimIdempotencyKey(record: IdempotencyRecord): Promise<IdempotencyRecord | undefined> {
+    const existing = this.#idempotency.get(record.key);
+    if (existing && existing.expiresAtMs > record.createdAtMs) return copy(existing);
+    this.#idempotency.set(record.key, copy(record));
+    return undefined;
+  }
+
+  async putIdempotencyRecord(record: IdempotencyRecord): Promise<void> {
+    this.#idempotency.set(record.key, copy(record));
+  }
+
+  async deleteIdempotencyKey(key: string): Promise<void> {
+    this.#idempotency.delete(key);
+  }
+
+  async deleteExpiredIdempotencyKeys(nowMs: number): Promise<number> {
+    let removed = 0;
+    for (const [key, record] of this.#idempotency) {
+      if (record.expiresAtMs <= nowMs) {
+        this.#idempotency.delete(key);
+        removed += 1;
+      }
+    }
+    return removed;
   }
 
   async close(): Promise<void> {}

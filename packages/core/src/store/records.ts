@@ -72,3 +72,34 @@ export interface CheckpointRecord {
   session: SessionSnapshot;
   backendRef: BackendCheckpointRef | null;
 }
+
+/**
+ * A provider call that creates something (a backend, a snapshot), recorded before the call and
+ * resolved by the same commit that records its result. One still open after a crash names a
+ * resource that may exist at the provider with nothing accounting for it: reconciliation at
+ * start-up finds and removes it.
+ */
+export interface ProviderIntent {
+  /** The backend id (kind `backend`) or the backend checkpoint ref id (kind `snapshot`). */
+  intentId: string;
+  kind: 'backend' | 'snapshot';
+  providerId: string;
+  runtimeId: string;
+  backendId: string;
+  createdAtMs: number;
+}
+
+/** The stored outcome of a request sent with an Idempotency-Key. */
+export interface IdempotencyRecord {
+  key: string;
+  /** Digest of the method, route and body: the same key with another request is refused. */
+  fingerprint: string;
+  state: 'in_flight' | 'completed';
+  /** The daemon process that claimed it; a claim left by a process that is gone may be taken over. */
+  ownerId: string;
+  statusCode: number | null;
+  /** The response body, as sent. */
+  responseBody: string | null;
+  createdAtMs: number;
+  expiresAtMs: number;
+}

@@ -1,4 +1,4 @@
-import type { CheckpointRecord, SessionRecord, StoredRuntimeStatus } from './records';
+import type { CheckpointRecord, IdempotencyRecord, ProviderIntent, SessionRecord, StoredRuntimeStatus } from './records';
 
 export interface Page<T> {
   items: T[];
@@ -45,17 +45,47 @@ export interface CheckpointStore {
   listSnapshotIdsOfRuntime(runtimeId: string): Promise<Array<{ providerId: string; snapshotId: string }>>;
 }
 
-/** Records written together: all or none. Records are upserted by id. */
+/**
+ * Records written together: all or none. Records are upserted by id. By the end of a batch
+ * every id a record points at exists (a checkpoint's runtime; a session's parent runtime and its
+ * head, paused and forked-from checkpoints), so a SQL store may enforce foreign keys at commit.
+ */
 export interface StoreBatch {
   sessions?: SessionRecord[];
   checkpoints?: CheckpointRecord[];
+  /** Intents to record (upserted by intent id). */
+  intents?: ProviderIntent[];
+  /** Intents the batch accounts for; unknown ids are ignored. */
+  resolvedIntentIds?: string[];
+}
+
+/** Provider calls recorded before they run (see ProviderIntent). */
+export interface IntentStore {
+  /** Every unresolved intent, oldest first. */
+  listIntents(): Promise<ProviderIntent[]>;
+}
+
+/** Responses kept for requests sent with an Idempotency-Key. */
+export interface IdempotencyStore {
+  /**
+   * Inserts `record` unless a live (unexpired) record has its key. Resolves undefined when it
+   * inserted, else the existing record, unchanged. Atomic: of two concurrent claims one wins.
+   */
+  claimIdempotencyKey(record: IdempotencyRecord): Promise<IdempotencyRecord | undefined>;
+  /** Upserts by key (completing a claim, or taking over one its owner abandoned). */
+  putIdempotencyRecord(record: IdempotencyRecord): Promise<void>;
+  /** Forgets a key (a request whose outcome must not be replayed). Unknown keys are ignored. */
+  deleteIdempotencyKey(key: string): Promise<void>;
+  /** Removes records that expired at or before `nowMs`; resolves how many. */
+  deleteExpiredIdempotencyKeys(nowMs: number): Promise<number>;
 }
 
 /**
- * The durable state of the control plane. `commit` is the only write and is atomic, so a
- * SQL store implements it as one transaction; an acknowledged commit survives a crash.
+ * The durable state of the control plane. `commit` is the only write of runtime state and is
+ * atomic, so a SQL store implements it as one transaction; an acknowledged commit survives a
+ * crash. Ids compare in byte order (a SQL store needs a binary collation).
  */
-export interface RuntimeStore extends SessionStore, CheckpointStore {
+export interface RuntimeStore extends SessionStore, CheckpointStore, IntentStore, IdempotencyStore {
   commit(batch: StoreBatch): Promise<void>;
   close(): Promise<void>;
 }

@@ -12,6 +12,8 @@ export { commitTests } from './commit-tests';
 export { sessionListTests } from './session-list-tests';
 export { sessionIndexTests } from './session-index-tests';
 export { checkpointListTests } from './checkpoint-list-tests';
+export { intentTests } from './intent-tests';
+export { idempotencyTests } from './idempotency-tests';
 export { serviceOverStoreTests } from './service-over-store-tests';
 export {
   sessionRecord,

@@ -1,6 +1,8 @@
 import { describe } from 'vitest';
 import { checkpointListTests } from './checkpoint-list-tests';
 import { commitTests } from './commit-tests';
+import { idempotencyTests } from './idempotency-tests';
+import { intentTests } from './intent-tests';
 import { readCopyTests } from './read-copy-tests';
 import { recordRoundTripTests } from './record-round-trip-tests';
 import { serviceOverStoreTests } from './service-over-store-tests';
@@ -22,6 +24,8 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
     sessionListTests(options);
     sessionIndexTests(options);
     checkpointListTests(options);
+    intentTests(options);
+    idempotencyTests(options);
     serviceOverStoreTests(options);
   });
 }

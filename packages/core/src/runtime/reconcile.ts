@@ -1,0 +1,94 @@
+import type { BackendProviderV1 } from '../provider/backend-provider-v1';
+import type { SessionRecord } from '../store/records';
+import type { ServiceContext } from './service-context';
+import { deleteUnkeptSnapshots } from './snapshot-keepers';
+
+/** What a start-up reconciliation found and did. */
+export interface ReconcileReport {
+  /** Intents left open by a previous process, now resolved. */
+  resolvedIntents: number;
+  /** Provider backends this installation owns that no runtime was bound to: released. */
+  releasedBackends: string[];
+  /** Provider snapshots this installation owns that nothing keeps: deleted. */
+  deletedSnapshots: string[];
+  /** Runtimes whose backend no longer exists at the provider: marked failed. */
+  failedRuntimes: string[];
+  /** Steps that could not be completed (they are retried at the next start). */
+  errors: string[];
+}
+
+async function boundSessions(ctx: ServiceContext, backendId: string): Promise<SessionRecord[]> {
+  return (await ctx.store.listSessionsByBackend(backendId)).filter(
+    (session) => session.status !== 'closed' && session.backend?.backendId === backendId,
+  );
+}
+
+/** Every idle runtime bound to a backend of this provider. */
+async function idleRuntimesOn(ctx: ServiceContext, providerId: string): Promise<SessionRecord[]> {
+  const found: SessionRecord[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await ctx.store.listSessions({ status: 'idle', limit: 500, ...(cursor ? { cursor } : {}) });
+    found.push(...page.items.filter((session) => session.backend?.providerId === providerId));
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return found;
+}
+
+async function reconcileProvider(
+  ctx: ServiceContext,
+  provider: BackendProviderV1 & Required<Pick<BackendProviderV1, 'listOwnedResources'>>,
+  installationId: string,
+  report: ReconcileReport,
+): Promise<void> {
+  const owned = await provider.listOwnedResources(installationId);
+  for (const backend of owned.backends) {
+    if ((await boundSessions(ctx, backend.backendId)).length > 0) continue;
+    await provider.release({ backendId: backend.backendId, resource: backend.resource });
+    report.releasedBackends.push(backend.backendId);
+  }
+  const snapshotKeys = owned.snapshots.map(({ snapshotId }) => ({ providerId: provider.providerId, snapshotId }));
+  for (const key of snapshotKeys) {
+    const recorded = (await ctx.store.listCheckpointsBySnapshot(key.providerId, key.snapshotId)).length > 0;
+    const sourced = (await ctx.store.listSessionsBySourceSnapshot(key.providerId, key.snapshotId)).some((s) => s.status !== 'closed');
+    if (recorded || sourced) {
+      // Recorded: delete it only if no keeper is left (a close whose cleanup failed).
+      report.deletedSnapshots.push(...(await deleteUnkeptSnapshots(ctx, [key])));
+    } else if (await provider.deleteSnapshot?.(key.snapshotId)) {
+      report.deletedSnapshots.push(key.snapshotId);
+    }
+  }
+  const live = new Set(owned.backends.map((backend) => backend.backendId));
+  for (const session of await idleRuntimesOn(ctx, provider.providerId)) {
+    if (live.has(session.backend!.backendId)) continue;
+    const reason = `its ${provider.providerId} backend no longer existed when the daemon started`;
+    await ctx.store.commit({ sessions: [{ ...session, status: 'failed', lastError: reason, updatedAtMs: ctx.clock() }] });
+    report.failedRuntimes.push(session.runtimeId);
+  }
+}
+
+/**
+ * Run once at start-up, before serving: releases provider backends and deletes snapshots that
+ * carry this installation's labels but that no record accounts for (what a crash between a
+ * provider call and its commit leaves behind), marks runtimes whose backend vanished as failed,
+ * and resolves the intents the previous process left open. Providers without
+ * `listOwnedResources` are skipped (their open intents stay for the next start).
+ */
+export async function reconcileProviderResources(ctx: ServiceContext, installationId: string): Promise<ReconcileReport> {
+  const report: ReconcileReport = { resolvedIntents: 0, releasedBackends: [], deletedSnapshots: [], failedRuntimes: [], errors: [] };
+  const intents = await ctx.store.listIntents();
+  const swept = new Set<string>();
+  for (const provider of ctx.registry.list()) {
+    if (!provider.listOwnedResources) continue;
+    try {
+      await reconcileProvider(ctx, provider as Parameters<typeof reconcileProvider>[1], installationId, report);
+      swept.add(provider.providerId);
+    } catch (error) {
+      report.errors.push(`${provider.providerId}: ${(error as Error).message}`);
+    }
+  }
+  const resolved = intents.filter((intent) => swept.has(intent.providerId)).map((intent) => intent.intentId);
+  if (resolved.length > 0) await ctx.store.commit({ resolvedIntentIds: resolved });
+  report.resolvedIntents = resolved.length;
+  return report;
+}
