@@ -17,8 +17,11 @@ export interface RuntimedProcess {
 }
 
 /** Spawns the built `runtimed` on a free port in a fresh state directory and waits for its banner. */
-export function startRuntimed(args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<RuntimedProcess> {
-  const stateDir = mkdtempSync(join(tmpdir(), 'runtimed-state-'));
+export function startRuntimed(
+  args: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+  stateDir: string = mkdtempSync(join(tmpdir(), 'runtimed-state-')),
+): Promise<RuntimedProcess> {
   const child = spawn(process.execPath, [RUNTIMED, '--port', '0', '--state-dir', stateDir, ...args], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

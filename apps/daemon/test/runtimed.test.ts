@@ -23,7 +23,7 @@ const post = async (url: string, body: unknown, headers: Record<string, string> 
 describe('runtimed', () => {
   it('prints one start line with address, providers, store and auth', async () => {
     const daemon = await start();
-    expect(daemon.banner).toMatch(/^runtimed \S+ listening on http:\/\/127\.0\.0\.1:\d+ · providers: local \(default\) · store: memory \(lost on exit\) · auth: off$/);
+    expect(daemon.banner).toMatch(/^runtimed \S+ listening on http:\/\/127\.0\.0\.1:\d+ · providers: local \(default\) · store: sqlite \/\S+\/runtimectl\.db · auth: off$/);
   });
 
   it("runs the README's first session: open → write-file → exec → checkpoint → close", async () => {

@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { OwnedResources } from '@runtimectl/core';
 import { errorCode } from './fs-errors';
@@ -38,9 +38,23 @@ export class WorkspaceOwners {
       const name = workspaceNameIn({ workspace: file.slice(0, -'.json'.length) });
       const labels = name ? await this.#labels(name) : null;
       if (!name || labels?.runtimectl_installation !== installationId || !labels.runtimectl_backend_id) continue;
+      // A workspace removed behind our back is not owned any more: its record is stale.
+      if (!(await this.#exists(name))) {
+        await this.forget(name);
+        continue;
+      }
       backends.push({ backendId: labels.runtimectl_backend_id, resource: resourceOf(name) });
     }
     return { backends, snapshots: [] };
+  }
+
+  async #exists(name: string): Promise<boolean> {
+    try {
+      return (await stat(join(this.root, name))).isDirectory();
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') return false;
+      throw error;
+    }
   }
 
   async #labels(name: string): Promise<Record<string, string> | null> {

@@ -1,13 +1,13 @@
 import { MemoryRuntimeStore, type RuntimeStore } from '@runtimectl/core';
-import { ConfigError } from '../config/config-error';
+import { createSqliteStore } from '@runtimectl/store-sqlite';
 import type { ResolvedConfig } from '../config/load-config';
 
-/** The store the configuration names. */
+/** The store the configuration names: SQLite in the state directory unless told otherwise. */
 export async function createStore(config: ResolvedConfig): Promise<RuntimeStore> {
   switch (config.store.kind) {
     case 'memory':
       return new MemoryRuntimeStore();
     case 'sqlite':
-      throw new ConfigError('store.kind: sqlite arrives with @runtimectl/store-sqlite; use memory for now');
+      return createSqliteStore({ path: config.storePath, synchronous: config.store.synchronous });
   }
 }

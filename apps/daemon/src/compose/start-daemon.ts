@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { RuntimeService } from '@runtimectl/core';
+import { RuntimeService, type ReconcileReport } from '@runtimectl/core';
 import { buildServer, createServerTelemetry } from '@runtimectl/server-http';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
@@ -10,11 +10,24 @@ import { createProviders } from './create-providers';
 import { createStore } from './create-store';
 import { loadInstallationId } from './installation-id';
 
+function describeReconciliation(report: ReconcileReport): string {
+  const parts = [
+    `${report.resolvedIntents} open intents resolved`,
+    `${report.releasedBackends.length} unbound backends released`,
+    `${report.deletedSnapshots.length} unkept snapshots deleted`,
+    `${report.failedRuntimes.length} runtimes marked failed`,
+  ];
+  const errors = report.errors.length > 0 ? `; incomplete: ${report.errors.join('; ')}` : '';
+  return `start-up reconciliation: ${parts.join(', ')}${errors}`;
+}
+
 export interface RunningDaemon {
   /** http://host:port actually listened on (port 0 resolved). */
   url: string;
   service: RuntimeService;
   app: FastifyInstance;
+  /** What start-up reconciliation found and did. */
+  reconciliation: ReconcileReport;
   /** The one line printed at start: address, providers, store, auth. */
   banner: string;
   /**
@@ -42,6 +55,12 @@ export async function startDaemon(config: ResolvedConfig, logger: Logger = pino(
     exec: { defaultTimeoutMs: config.runtimes.exec_timeout_ms, maxOutputBytes: config.runtimes.exec_max_output_bytes },
     observer: telemetry.observer,
   });
+  // Before serving: account for whatever a crash left at the providers.
+  const reconciliation = await service.reconcile().catch(async (error: unknown) => {
+    await store.close();
+    throw error;
+  });
+  logger.info({ reconciliation }, describeReconciliation(reconciliation));
   const app = buildServer({
     service,
     telemetry,
@@ -74,5 +93,5 @@ export async function startDaemon(config: ResolvedConfig, logger: Logger = pino(
       await Promise.race([app.close(), deadline]);
       await store.close();
     })());
-  return { url, service, app, banner, close };
+  return { url, service, app, banner, reconciliation, close };
 }

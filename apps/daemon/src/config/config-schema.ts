@@ -24,9 +24,11 @@ const HttpSchema = z.strictObject({
 });
 
 const StoreSchema = z.strictObject({
-  kind: z.enum(['memory', 'sqlite']).default('memory'),
+  kind: z.enum(['memory', 'sqlite']).default('sqlite'),
   /** SQLite file; default <state_dir>/runtimectl.db */
   path: z.string().min(1).optional(),
+  /** full: an acknowledged write survives power loss too; normal: a process kill (faster). */
+  synchronous: z.enum(['full', 'normal']).default('full'),
 });
 
 const LocalProviderSchema = z.strictObject({

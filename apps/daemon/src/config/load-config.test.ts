@@ -15,12 +15,14 @@ const load = (env: NodeJS.ProcessEnv = {}, flags: Record<string, unknown> = {}, 
   loadConfig({ env: { HOME: '/home/someone', ...env }, flags, ...(configPath ? { configPath } : {}) });
 
 describe('loadConfig', () => {
-  it('embedded defaults: 127.0.0.1:7333, local provider in the state directory, memory store, no auth', () => {
+  it('embedded defaults: 127.0.0.1:7333, local provider and SQLite store in the state directory, no auth', () => {
     const config = load();
     expect(config.http).toMatchObject({ host: '127.0.0.1', port: 7333, body_limit_bytes: 10 * 1024 * 1024 });
     expect(config.stateDir).toBe('/home/someone/.local/state/runtimectl');
     expect(config.localRoot).toBe('/home/someone/.local/state/runtimectl/workspaces');
     expect(config.runtimes.default_provider).toBe('local');
+    expect(config.store).toMatchObject({ kind: 'sqlite', synchronous: 'full' });
+    expect(config.storePath).toBe('/home/someone/.local/state/runtimectl/runtimectl.db');
     expect(config.bearerToken).toBeUndefined();
   });
 
@@ -76,7 +78,7 @@ describe('loadConfig', () => {
   it('every documented key is a real setting with a RUNTIMECTL_* variable', () => {
     const sample = { string: 'x', integer: '1', boolean: 'true', json: '{}' } as const;
     for (const key of CONFIG_KEYS) {
-      const value = key.path === 'store.kind' ? 'memory' : key.path === 'runtimes.default_provider' ? 'local' : key.path === 'log.level' ? 'info' : sample[key.type];
+      const value = key.path === 'store.kind' ? 'memory' : key.path === 'store.synchronous' ? 'normal' : key.path === 'runtimes.default_provider' ? 'local' : key.path === 'log.level' ? 'info' : sample[key.type];
       const env = { [envNameOf(key.path)]: key.path.endsWith('_ms') || key.path.endsWith('_bytes') ? '4096' : value };
       if (key.path === 'http.auth.bearer_token') env[envNameOf(key.path)] = 'a-sufficiently-long-token';
       if (key.path === 'http.auth.bearer_token_env') Object.assign(env, { x: 'a-sufficiently-long-token' });
