@@ -1,0 +1,13 @@
+import type { Command } from 'commander';
+import { CliContext, type GlobalOptions } from '../cli-context';
+import type { CliIo } from '../cli-io';
+
+/** The context of the command being run: its global options (--url, --json …) resolved. */
+export function contextOf(command: Command, io: CliIo): CliContext {
+  return new CliContext(command.optsWithGlobals<GlobalOptions>(), io);
+}
+
+/** Every command's --help ends with at least one example. */
+export function withExamples(command: Command, ...examples: string[]): Command {
+  return command.addHelpText('after', `\nExample${examples.length > 1 ? 's' : ''}:\n${examples.map((line) => `  $ ${line}`).join('\n')}\n`);
+}

@@ -1,0 +1,46 @@
+import type { Command } from 'commander';
+import type { CliIo } from '../cli-io';
+import { formatTable } from '../output/format-table';
+import { contextOf, withExamples } from './command-support';
+
+export function registerProvidersCommand(program: Command, io: CliIo): void {
+  const command = program
+    .command('providers')
+    .description('list the providers the daemon runs and what each can do')
+    .action(async (_options: unknown, cmd: Command) => {
+      const ctx = contextOf(cmd, io);
+      const result = await ctx.client.providers();
+      const yesNo = (value: boolean) => (value ? ctx.colors.green('yes') : ctx.colors.dim('no'));
+      ctx.emit(result, {
+        human: ({ providers }) =>
+          formatTable(
+            ['PROVIDER', 'CHECKPOINT', 'CHECKOUT', 'PAUSE', 'DELETE-SNAPSHOT'],
+            providers.map(({ provider, capabilities }) => [
+              provider,
+              yesNo(capabilities.checkpoint),
+              yesNo(capabilities.checkout),
+              yesNo(capabilities.pause),
+              yesNo(capabilities.delete_snapshot),
+            ]),
+            ctx.colors,
+          ),
+        quiet: ({ providers }) => providers.map(({ provider }) => provider),
+      });
+    });
+  withExamples(command, 'runtimectl providers');
+}
+
+export function registerHealthCommand(program: Command, io: CliIo): void {
+  const command = program
+    .command('health')
+    .description('check that the daemon answers (needs no token)')
+    .action(async (_options: unknown, cmd: Command) => {
+      const ctx = contextOf(cmd, io);
+      const result = await ctx.client.health();
+      ctx.emit(result, {
+        human: (health) => `runtimed ${health.version} at ${ctx.url}: ${ctx.colors.green(health.status)}`,
+        quiet: (health) => [health.status],
+      });
+    });
+  withExamples(command, 'runtimectl health', 'runtimectl --url http://build-box:7333 health --json');
+}

@@ -1,0 +1,40 @@
+import type { Command } from 'commander';
+import type { CliIo } from '../cli-io';
+import { formatTable } from '../output/format-table';
+import { formatMetadata, formatStatus } from '../output/render-records';
+import { formatRelativeTime } from '../output/relative-time';
+import { contextOf, withExamples } from './command-support';
+
+export function registerShowCommand(program: Command, io: CliIo): void {
+  const command = program
+    .command('show')
+    .description('show a runtime: status, provider, lineage, metadata')
+    .argument('<runtime>', 'runtime id')
+    .action(async (runtimeId: string, _options: unknown, cmd: Command) => {
+      const ctx = contextOf(cmd, io);
+      const detail = await ctx.client.get(runtimeId);
+      const nowMs = ctx.nowMs();
+      const { runtime } = detail;
+      const label = (text: string) => ctx.colors.dim(text);
+      const rows: string[][] = [
+        [label('runtime'), ctx.colors.bold(runtime.runtime_id)],
+        [label('status'), formatStatus(runtime.status, ctx.colors)],
+        [label('provider'), detail.provider],
+        [label('conversation'), runtime.conversation_id],
+        [label('sender'), runtime.sender_id],
+        [label('created'), formatRelativeTime(runtime.created_at_ms, nowMs)],
+        [label('updated'), formatRelativeTime(runtime.updated_at_ms, nowMs)],
+        [label('head checkpoint'), detail.head_checkpoint_id ?? '-'],
+        [label('paused at'), detail.paused_checkpoint_id ?? '-'],
+        [label('parent runtime'), detail.parent_runtime_id ?? '-'],
+        [label('checked out from'), detail.forked_from_checkpoint_id ?? '-'],
+        [label('metadata'), formatMetadata(detail.metadata)],
+      ];
+      if (detail.last_error) rows.push([label('last error'), ctx.colors.red(detail.last_error)]);
+      ctx.emit(detail, {
+        human: () => formatTable(null, rows, ctx.colors),
+        quiet: () => [runtime.status],
+      });
+    });
+  withExamples(command, 'runtimectl show demo', 'runtimectl show demo --json | jq .head_checkpoint_id');
+}

@@ -1,0 +1,73 @@
+import { apiErrorFor, ClientTimeoutError, DaemonUnreachableError } from '@runtimectl/client';
+import { ERROR_CODES } from '@runtimectl/core';
+import { describe, expect, it } from 'vitest';
+import { describeError } from './describe-error';
+import { EXIT_CODES, exitCodeForErrorCode } from './exit-codes';
+import { PartialFailureError } from './partial-failure-error';
+import { UsageError } from './usage-error';
+
+const context = { url: 'http://127.0.0.1:7333', tokenGiven: false };
+
+describe('describeError', () => {
+  it('gives every daemon error code an exit code: 4 for unknown ids, 5 for every 409 and 429, 2 for invalid requests', () => {
+    const byCode = Object.fromEntries(ERROR_CODES.map((code) => [code, exitCodeForErrorCode(code)]));
+    expect(byCode).toMatchObject({
+      runtime_not_found: 4,
+      checkpoint_not_found: 4,
+      path_not_found: 4,
+      session_busy: 5,
+      runtime_paused: 5,
+      runtime_not_paused: 5,
+      runtime_closed: 5,
+      runtime_failed: 5,
+      runtime_exists: 5,
+      snapshot_in_use: 5,
+      provider_capacity: 5,
+      invalid_request: 2,
+      unauthorized: 1,
+      internal: 1,
+    });
+    expect(Object.values(byCode).every((code) => [1, 2, 4, 5].includes(code))).toBe(true);
+  });
+
+  it('quotes the server message, code and request id for errors without a special line', () => {
+    const error = apiErrorFor({ code: 'provider_error', status: 502, message: 'e2b: createSandbox failed', requestId: 'req-42' });
+    expect(describeError(error, context)).toEqual({ line: 'e2b: createSandbox failed (provider_error) [request req-42]', exitCode: 1 });
+  });
+
+  it('says when to retry a provider at capacity', () => {
+    const error = apiErrorFor({ code: 'provider_capacity', status: 429, message: 'too many sandboxes', retryAfterMs: 2500 });
+    expect(describeError(error, context).line).toBe('too many sandboxes (provider_capacity); retry in 3 s');
+  });
+
+  it('tells a missing token from a refused one', () => {
+    const error = apiErrorFor({ code: 'unauthorized', status: 401, message: 'unauthorized' });
+    expect(describeError(error, context).line).toContain('requires a bearer token');
+    expect(describeError(error, { ...context, tokenGiven: true }).line).toContain('refused the bearer token');
+  });
+
+  it('names the id that was not found and the provider that lacks a capability', () => {
+    expect(describeError(apiErrorFor({ code: 'runtime_not_found', status: 404, message: 'x', details: { runtime_id: 'r1' } }), context).line).toMatch(/^runtime r1 not found\./);
+    expect(
+      describeError(apiErrorFor({ code: 'unsupported_backend', status: 501, message: 'x', details: { provider: 'local', capability: 'checkout' } }), context).line,
+    ).toMatch(/^provider local does not support checkout \(unsupported_backend\)\./);
+  });
+
+  it('maps transport failures: unreachable exits 3, a timeout says the operation may have run', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
+    const unreachable = describeError(new DaemonUnreachableError('http://127.0.0.1:1', refused), context);
+    expect(unreachable.exitCode).toBe(EXIT_CODES.unreachable);
+    expect(unreachable.line).toMatch(/^the runtimectl daemon is not reachable at http:\/\/127\.0\.0\.1:1 \(ECONNREFUSED\)\. Start it with `runtimed`/);
+    const timeout = describeError(new ClientTimeoutError('http://x/api', 1000), context);
+    expect(timeout).toEqual({ line: expect.stringContaining('may still have run'), exitCode: 1 });
+  });
+
+  it('keeps the exit code of the cause when a multi-step command failed halfway', () => {
+    const busy = apiErrorFor({ code: 'session_busy', status: 409, message: 'busy', details: { runtime_id: 'r' } });
+    expect(describeError(new PartialFailureError('checkpoint rtcp_1 was made, but checking it out failed', busy), context)).toEqual({
+      line: 'checkpoint rtcp_1 was made, but checking it out failed: runtime r has an operation in flight (session_busy). Wait for it to finish and retry.',
+      exitCode: 5,
+    });
+    expect(describeError(new UsageError('bad'), context)).toEqual({ line: 'bad', exitCode: 2 });
+  });
+});

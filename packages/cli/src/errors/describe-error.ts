@@ -1,0 +1,103 @@
+import { ClientTimeoutError, DaemonUnreachableError, RuntimectlApiError } from '@runtimectl/client';
+import { EXIT_CODES, exitCodeForErrorCode } from './exit-codes';
+import { PartialFailureError } from './partial-failure-error';
+import { UsageError } from './usage-error';
+
+export interface ErrorContext {
+  /** The daemon URL the command used. */
+  url: string;
+  /** Whether a bearer token was given (--token or RUNTIMECTL_TOKEN). */
+  tokenGiven: boolean;
+}
+
+export interface DescribedError {
+  /** One line for stderr: what went wrong, then what to do about it. */
+  line: string;
+  exitCode: number;
+}
+
+/**
+ * Turns any failure into one actionable line and an exit code. Never prints a stack, a token
+ * or a response body beyond the daemon's own message: those may hold secrets.
+ */
+export function describeError(error: unknown, context: ErrorContext): DescribedError {
+  if (error instanceof PartialFailureError) {
+    const described = describeError(error.cause, context);
+    return { line: `${error.done}: ${described.line}`, exitCode: described.exitCode };
+  }
+  if (error instanceof UsageError) return { line: error.message, exitCode: EXIT_CODES.usage };
+  if (error instanceof DaemonUnreachableError) {
+    const reason = causeCode(error.cause);
+    return {
+      line:
+        `the runtimectl daemon is not reachable at ${error.url}${reason ? ` (${reason})` : ''}. ` +
+        'Start it with `runtimed` (or `npm start` in a runtimectl checkout), or point RUNTIMECTL_URL or --url at a running daemon.',
+      exitCode: EXIT_CODES.unreachable,
+    };
+  }
+  if (error instanceof ClientTimeoutError) {
+    return {
+      line: `no answer from the daemon at ${context.url} within ${error.timeoutMs} ms; the operation may still have run. Check with \`runtimectl show <runtime>\` before retrying.`,
+      exitCode: EXIT_CODES.failed,
+    };
+  }
+  if (error instanceof RuntimectlApiError) return { line: describeApiError(error, context), exitCode: exitCodeForErrorCode(error.code) };
+  const message = error instanceof Error ? error.message : String(error);
+  return { line: message, exitCode: EXIT_CODES.failed };
+}
+
+function describeApiError(error: RuntimectlApiError, context: ErrorContext): string {
+  const details = error.details ?? {};
+  const detail = (key: string) => (typeof details[key] === 'string' ? (details[key] as string) : undefined);
+  switch (error.code) {
+    case 'unauthorized':
+      return context.tokenGiven
+        ? `the daemon at ${context.url} refused the bearer token (unauthorized). Set RUNTIMECTL_TOKEN or --token to the daemon's token.`
+        : `the daemon at ${context.url} requires a bearer token (unauthorized). Set RUNTIMECTL_TOKEN or pass --token.`;
+    case 'session_busy':
+      return `${subjectOf(detail('runtime_id'))} has an operation in flight (session_busy). Wait for it to finish and retry.`;
+    case 'runtime_not_found':
+      return `runtime ${detail('runtime_id') ?? '(unknown)'} not found. List runtimes with \`runtimectl ls --all\`.`;
+    case 'checkpoint_not_found':
+      return `checkpoint ${detail('checkpoint_id') ?? '(unknown)'} not found. List a runtime's checkpoints with \`runtimectl log <runtime>\`.`;
+    case 'path_not_found':
+      return `${error.message} (path_not_found). Check the path: it is relative to the runtime's workspace.`;
+    case 'checkpoint_snapshot_deleted':
+      return `${error.message} (checkpoint_snapshot_deleted): its provider snapshot was deleted, so it can no longer be checked out or resumed.`;
+    case 'unsupported_backend': {
+      const provider = detail('provider');
+      const capability = detail('capability');
+      const what = provider && capability ? `provider ${provider} does not support ${capability}` : error.message;
+      return `${what} (unsupported_backend). Open the runtime on a provider that has it: see \`runtimectl providers\`.`;
+    }
+    case 'invalid_request':
+      // status 0: the client's schemas refused it before sending; the daemon never saw it.
+      return error.status === 0
+        ? `invalid argument: ${error.message.replace(/^invalid request: /, '').replace(/\(root\): /g, '')}. See \`runtimectl <command> --help\`.`
+        : `${error.message} (invalid_request). See \`runtimectl <command> --help\`.${requestIdSuffix(error)}`;
+    case 'route_not_found':
+      return `the daemon at ${context.url} does not serve this route (route_not_found): is it a runtimed of a matching version?${requestIdSuffix(error)}`;
+    default:
+      return `${error.message} (${error.code})${error.retryAfterMs !== undefined ? `; retry in ${Math.ceil(error.retryAfterMs / 1000)} s` : ''}${requestIdSuffix(error)}`;
+  }
+}
+
+function subjectOf(runtimeId: string | undefined): string {
+  return runtimeId ? `runtime ${runtimeId}` : 'the runtime';
+}
+
+function requestIdSuffix(error: RuntimectlApiError): string {
+  return error.requestId ? ` [request ${error.requestId}]` : '';
+}
+
+function causeCode(cause: unknown): string | undefined {
+  if (cause && typeof cause === 'object') {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    const nested = (cause as { cause?: unknown }).cause;
+    if (nested !== undefined) return causeCode(nested);
+    const message = (cause as { message?: unknown }).message;
+    if (typeof message === 'string') return message;
+  }
+  return undefined;
+}

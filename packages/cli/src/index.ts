@@ -1,0 +1,11 @@
+export { runCli } from './run-cli';
+export { createProgram, DEFAULT_URL } from './program';
+export type { CliIo } from './cli-io';
+export { EXIT_CODES, EXIT_CODE_HELP, exitCodeForErrorCode } from './errors/exit-codes';
+export { describeError, type DescribedError, type ErrorContext } from './errors/describe-error';
+export { renderLineageGraph, type LineageInput, type LineageRenderOptions } from './graph/lineage-graph';
+export { buildLineageTree, type LineageTree } from './graph/lineage-tree';
+export { commandTreeOf, type CommandTree } from './completion/command-tree';
+export { bashCompletionScript } from './completion/bash-completion';
+export { zshCompletionScript } from './completion/zsh-completion';
+export { formatRelativeTime } from './output/relative-time';

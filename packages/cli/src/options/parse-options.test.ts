@@ -1,0 +1,50 @@
+import { InvalidArgumentError } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { integerIn, keyValuePair, parseEnvPairs, parseMetadataPairs } from './parse-options';
+
+describe('parseMetadataPairs', () => {
+  it('parses values as JSON when they parse and keeps the rest as text', () => {
+    expect(parseMetadataPairs(['count=3', 'ok=true', 'tags=["a","b"]', 'team=infra', 'none=null', 'eq=a=b'])).toEqual({
+      count: 3,
+      ok: true,
+      tags: ['a', 'b'],
+      team: 'infra',
+      none: null,
+      eq: 'a=b',
+    });
+  });
+
+  it('is undefined when no pair was given, so the request omits metadata', () => {
+    expect(parseMetadataPairs(undefined)).toBeUndefined();
+    expect(parseMetadataPairs([])).toBeUndefined();
+  });
+
+  it('refuses a pair without a key as a usage error', () => {
+    expect(() => parseMetadataPairs(['demo'])).toThrow(InvalidArgumentError);
+    expect(() => parseMetadataPairs(['=1'])).toThrow(/expected key=value, got "=1"/);
+  });
+});
+
+describe('parseEnvPairs', () => {
+  it('keeps values as text, even when they look like JSON', () => {
+    expect(parseEnvPairs(['A=1', 'B=true', 'C='])).toEqual({ A: '1', B: 'true', C: '' });
+  });
+});
+
+describe('integerIn', () => {
+  it('accepts whole numbers in range and refuses others', () => {
+    const limit = integerIn(1, 500);
+    expect(limit('20')).toBe(20);
+    expect(() => limit('0')).toThrow(InvalidArgumentError);
+    expect(() => limit('501')).toThrow(InvalidArgumentError);
+    expect(() => limit('2.5')).toThrow(InvalidArgumentError);
+    expect(() => limit('x')).toThrow(InvalidArgumentError);
+  });
+});
+
+describe('keyValuePair', () => {
+  it('collects pairs in order across repeats and refuses a bare word', () => {
+    expect(keyValuePair('b=2', keyValuePair('a=1', undefined))).toEqual(['a=1', 'b=2']);
+    expect(() => keyValuePair('demo', ['a=1'])).toThrow(/expected key=value, got "demo"/);
+  });
+});

@@ -1,0 +1,55 @@
+import { InvalidArgumentError } from 'commander';
+import type { JsonValue } from '@runtimectl/core';
+
+/**
+ * `-m key=value …` into metadata: the value is JSON when it parses (`count=3`, `ok=true`,
+ * `tags=["a"]`), else the text as given (`team=infra`). Splits at the first `=`.
+ */
+export function parseMetadataPairs(pairs: readonly string[] | undefined): Record<string, JsonValue> | undefined {
+  if (!pairs || pairs.length === 0) return undefined;
+  const metadata: Record<string, JsonValue> = {};
+  for (const [key, text] of splitPairs(pairs, '-m/--metadata')) metadata[key] = jsonOrText(text);
+  return metadata;
+}
+
+/** `--env K=V …` into an environment: values stay text. */
+export function parseEnvPairs(pairs: readonly string[] | undefined): Record<string, string> | undefined {
+  if (!pairs || pairs.length === 0) return undefined;
+  return Object.fromEntries(splitPairs(pairs, '--env'));
+}
+
+function splitPairs(pairs: readonly string[], flag: string): Array<[string, string]> {
+  return pairs.map((pair) => {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new InvalidArgumentError(`${flag}: expected key=value, got "${pair}"`);
+    return [pair.slice(0, at), pair.slice(at + 1)];
+  });
+}
+
+function jsonOrText(text: string): JsonValue {
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch {
+    return text;
+  }
+}
+
+/** A commander argParser for whole numbers in [min, max]. */
+export function integerIn(min: number, max: number): (value: string) => number {
+  return (value) => {
+    const parsed = Number(value);
+    if (!/^\d+$/.test(value) || parsed < min || parsed > max) {
+      throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}, got "${value}"`);
+    }
+    return parsed;
+  };
+}
+
+/**
+ * A commander argParser for repeatable/variadic `key=value` options: refuses a value without a
+ * key at parse time (a usage error, exit 2) and collects the rest in order.
+ */
+export function keyValuePair(value: string, previous: string[] | undefined): string[] {
+  if (value.indexOf('=') <= 0) throw new InvalidArgumentError(`expected key=value, got "${value}"`);
+  return [...(previous ?? []), value];
+}

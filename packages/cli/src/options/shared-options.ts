@@ -1,0 +1,12 @@
+import { Option } from 'commander';
+import { keyValuePair } from './parse-options';
+
+/** `-m key=value…`, the same on every command that records metadata (read with parseMetadataPairs). */
+export function metadataOption(description = 'metadata; values are JSON when they parse, else text'): Option {
+  return new Option('-m, --metadata <key=value...>', description).argParser(keyValuePair);
+}
+
+/** `-n name` of the checkpoint a command records. */
+export function checkpointNameOption(what = 'checkpoint'): Option {
+  return new Option('-n, --name <name>', `a name for the ${what}`);
+}

@@ -1,0 +1,81 @@
+import { Command, Option } from 'commander';
+import type { CliIo } from './cli-io';
+import { registerCheckoutCommand } from './commands/checkout-command';
+import { registerCheckpointCommand } from './commands/checkpoint-command';
+import { registerCloseCommand } from './commands/close-command';
+import { registerCompletionCommand } from './commands/completion-command';
+import { registerDeleteSnapshotCommand } from './commands/delete-snapshot-command';
+import { registerExecCommand } from './commands/exec-command';
+import { registerCatCommand, registerWriteCommand } from './commands/file-commands';
+import { registerForkCommand } from './commands/fork-command';
+import { registerLogCommand } from './commands/log-command';
+import { registerLsCommand } from './commands/ls-command';
+import { registerOpenCommand } from './commands/open-command';
+import { registerPauseCommand, registerResumeCommand } from './commands/pause-resume-commands';
+import { registerHealthCommand, registerProvidersCommand } from './commands/service-commands';
+import { registerShowCommand } from './commands/show-command';
+import { EXIT_CODE_HELP } from './errors/exit-codes';
+import { CLI_VERSION } from './version';
+
+export const DEFAULT_URL = 'http://127.0.0.1:7333';
+
+const PROGRAM_HELP = `
+Examples:
+  $ runtimectl open --id demo --provider memory
+  $ runtimectl exec demo -- 'echo hello > hello.txt'
+  $ runtimectl checkpoint demo -n first
+  $ runtimectl fork demo
+  $ runtimectl log demo --graph
+
+Output: tables for people; --json prints exactly one JSON document on stdout (the API's
+response shapes); --quiet prints only ids. Colour only on a terminal, never with NO_COLOR.
+
+${EXIT_CODE_HELP}
+`;
+
+/**
+ * The `runtimectl` command tree with its global options. Commander errors are thrown (not
+ * exited) so main decides the exit code; output goes through `io`.
+ */
+export function createProgram(io: CliIo): Command {
+  const program = new Command('runtimectl')
+    .description('Operate a runtimectl daemon (runtimed): open runtimes, run commands, checkpoint, check out, pause and resume them.')
+    .version(CLI_VERSION, '-V, --version', 'print the version')
+    .addOption(new Option('--url <url>', 'daemon URL').env('RUNTIMECTL_URL').default(DEFAULT_URL))
+    .addOption(new Option('--token <token>', 'bearer token, when the daemon has auth').env('RUNTIMECTL_TOKEN'))
+    .option('--json', 'machine output: exactly one JSON document on stdout')
+    .option('-q, --quiet', 'print only ids (or nothing); no hints, no spinner')
+    .helpOption('-h, --help', 'show help')
+    .addHelpText('after', PROGRAM_HELP)
+    .showSuggestionAfterError(true)
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      // Commander's own message, made one line that says how to get help.
+      outputError: (text, write) => write(`runtimectl: ${text.replace(/^error: /, '').trim()} (see runtimectl --help)\n`),
+    })
+    .exitOverride();
+
+  for (const register of [
+    registerOpenCommand,
+    registerLsCommand,
+    registerShowCommand,
+    registerExecCommand,
+    registerCatCommand,
+    registerWriteCommand,
+    registerCheckpointCommand,
+    registerCheckoutCommand,
+    registerForkCommand,
+    registerPauseCommand,
+    registerResumeCommand,
+    registerCloseCommand,
+    registerDeleteSnapshotCommand,
+    registerLogCommand,
+    registerProvidersCommand,
+    registerHealthCommand,
+    registerCompletionCommand,
+  ]) {
+    register(program, io);
+  }
+  return program;
+}

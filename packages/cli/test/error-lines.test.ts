@@ -1,0 +1,147 @@
+import { createServer } from 'node:net';
+import { createRuntimectlClient, type RuntimectlClient } from '@runtimectl/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, type CliRunOptions } from './cli-process';
+import { startRuntimed, type RuntimedProcess } from './runtimed-process';
+
+const TOKEN = 'cli-test-token-0123456789abcdef';
+let daemon: RuntimedProcess;
+let authDaemon: RuntimedProcess;
+let client: RuntimectlClient;
+let at: CliRunOptions;
+
+beforeAll(async () => {
+  [daemon, authDaemon] = await Promise.all([
+    startRuntimed(),
+    startRuntimed(['--provider', 'memory'], { RUNTIMECTL_HTTP_AUTH_BEARER_TOKEN_ENV: 'CLI_TEST_TOKEN', CLI_TEST_TOKEN: TOKEN }),
+  ]);
+  client = createRuntimectlClient({ baseUrl: daemon.url });
+  at = { url: daemon.url };
+});
+
+afterAll(() => Promise.all([daemon?.stop(), authDaemon?.stop()]));
+
+/** A loopback port nothing listens on: bound, then released. */
+async function closedPortUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
+
+describe.concurrent('error lines and exit codes', () => {
+  it('an unreachable daemon exits 3 with how to start it and RUNTIMECTL_URL', async () => {
+    const url = await closedPortUrl();
+    const result = await runCli(['ls'], { url });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `runtimectl: the runtimectl daemon is not reachable at ${url} (ECONNREFUSED). ` +
+        'Start it with `runtimed` (or `npm start` in a runtimectl checkout), or point RUNTIMECTL_URL or --url at a running daemon.\n',
+    );
+    // --json changes stdout only: the error is still one line on stderr, and stdout stays empty.
+    const json = await runCli(['--json', 'health'], { url });
+    expect(json).toMatchObject({ code: 3, stdout: '' });
+    expect(json.stderr.split('\n')).toHaveLength(2);
+  });
+
+  it('a daemon with auth: no token and a wrong token exit 1 and say to set RUNTIMECTL_TOKEN; the right one works', async () => {
+    const noToken = await runCli(['ls'], { url: authDaemon.url });
+    expect(noToken.code).toBe(1);
+    expect(noToken.stderr).toBe(`runtimectl: the daemon at ${authDaemon.url} requires a bearer token (unauthorized). Set RUNTIMECTL_TOKEN or pass --token.\n`);
+    const wrong = await runCli(['ls'], { url: authDaemon.url, env: { RUNTIMECTL_TOKEN: 'not-the-token-at-all' } });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toBe(`runtimectl: the daemon at ${authDaemon.url} refused the bearer token (unauthorized). Set RUNTIMECTL_TOKEN or --token to the daemon's token.\n`);
+    expect(wrong.stderr).not.toContain('not-the-token-at-all');
+    const [withFlag, withEnv, health] = await Promise.all([
+      runCli(['ls', '--token', TOKEN], { url: authDaemon.url }),
+      runCli(['providers'], { url: authDaemon.url, env: { RUNTIMECTL_TOKEN: TOKEN } }),
+      // health needs no token.
+      runCli(['health'], { url: authDaemon.url }),
+    ]);
+    expect([withFlag.code, withEnv.code, health.code]).toEqual([0, 0, 0]);
+  });
+
+  it('a busy runtime exits 5 and says an operation is in flight', async () => {
+    await client.open({ runtime_id: 'busy', conversation_id: 'c', sender_id: 's' });
+    // Long enough that a second CLI start on a loaded machine still finds it running; bounded
+    // by --timeout so the daemon is free again by the end of the test.
+    const longExec = runCli(['exec', 'busy', '--timeout', '15000', '--', 'sleep', '60'], at);
+    for (let attempt = 0; (await client.get('busy')).runtime.status !== 'running'; attempt += 1) {
+      if (attempt > 100) throw new Error('the exec never started');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const checkpoint = await runCli(['checkpoint', 'busy'], at);
+    expect(checkpoint.code).toBe(5);
+    expect(checkpoint.stdout).toBe('');
+    expect(checkpoint.stderr).toBe('runtimectl: runtime busy has an operation in flight (session_busy). Wait for it to finish and retry.\n');
+    expect((await longExec).code).toBe(124);
+  });
+
+  it('unknown ids exit 4 and name the id', async () => {
+    const runtime = await runCli(['show', 'no-such-runtime'], at);
+    expect(runtime.code).toBe(4);
+    expect(runtime.stderr).toBe('runtimectl: runtime no-such-runtime not found. List runtimes with `runtimectl ls --all`.\n');
+    const missing = 'rtcp_0123456789abcdef0123456789abcdef';
+    const checkpointRuns = await Promise.all([['checkout', missing], ['delete-snapshot', missing]].map((args) => runCli(args, at)));
+    for (const result of checkpointRuns) {
+      expect(result.code).toBe(4);
+      expect(result.stderr).toBe(`runtimectl: checkpoint ${missing} not found. List a runtime's checkpoints with \`runtimectl log <runtime>\`.\n`);
+    }
+    const runtimeCommands = [['exec', 'ghost', '--', 'true'], ['log', 'ghost'], ['log', 'ghost', '--graph'], ['pause', 'ghost'], ['close', 'ghost']];
+    const runtimeRuns = await Promise.all(runtimeCommands.map((args) => runCli(args, at)));
+    runtimeRuns.forEach((result, index) => {
+      expect({ args: runtimeCommands[index], code: result.code, stderr: result.stderr }).toEqual({
+        args: runtimeCommands[index],
+        code: 4,
+        stderr: 'runtimectl: runtime ghost not found. List runtimes with `runtimectl ls --all`.\n',
+      });
+    });
+  });
+
+  it('a provider without snapshots exits 1 naming the provider and the capability', async () => {
+    await client.open({ runtime_id: 'plain', conversation_id: 'c', sender_id: 's', provider: 'local' });
+    const result = await runCli(['pause', 'plain'], at);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      'runtimectl: provider local does not support pause (unsupported_backend). Open the runtime on a provider that has it: see `runtimectl providers`.\n',
+    );
+  });
+
+  it('usage errors exit 2 with one line, before contacting the daemon', async () => {
+    const url = await closedPortUrl();
+    const cases: Array<[string[], RegExp]> = [
+      [['frobnicate'], /^runtimectl: unknown command 'frobnicate' \(see runtimectl --help\)\n$/],
+      [['ls', '--status', 'sleepy'], /^runtimectl: option '--status <status>' argument 'sleepy' is invalid\. Allowed choices are idle, running, paused, failed, closed\. \(see runtimectl --help\)\n$/],
+      [['checkpoint', 'x', '-m', 'novalue'], /^runtimectl: option .*argument 'novalue' is invalid\. expected key=value, got "novalue" \(see runtimectl --help\)\n$/],
+      [['ls', '--limit', '0'], /expected a whole number from 1 to 500, got "0"/],
+      [['show', 'not an id!'], /^runtimectl: invalid argument: a runtime id: .*See `runtimectl <command> --help`\.\n$/],
+      [['checkout', 'rtcp_nothex'], /^runtimectl: invalid argument: checkpoint_id: a checkpoint id/],
+    ];
+    const results = await Promise.all(cases.map(([args]) => runCli(args, { url })));
+    results.forEach((result, index) => {
+      const [args, stderr] = cases[index]!;
+      expect({ args, code: result.code }).toEqual({ args, code: 2 });
+      expect(result.stderr).toMatch(stderr);
+    });
+  });
+
+  it('--help of every command shows an example and --version prints the version', async () => {
+    const top = await runCli(['--help']);
+    expect(top.code).toBe(0);
+    expect(top.stdout).toContain('Exit codes:\n  0    ok\n');
+    const commandSection = top.stdout.split('\nCommands:\n')[1]!.split('\n\n')[0]!;
+    const commands = [...commandSection.matchAll(/^ {2}([a-z-]+) /gm)].map((match) => match[1]!).filter((name) => name !== 'help');
+    expect(commands).toEqual(
+      ['open', 'ls', 'show', 'exec', 'cat', 'write', 'checkpoint', 'checkout', 'fork', 'pause', 'resume', 'close', 'delete-snapshot', 'log', 'providers', 'health', 'completion'],
+    );
+    const helps = await Promise.all(commands.map((command) => runCli([command, '--help'])));
+    helps.forEach((help, index) => {
+      expect({ command: commands[index], code: help.code }).toEqual({ command: commands[index], code: 0 });
+      const examples = help.stdout.split(/\nExamples?:\n/)[1] ?? '';
+      expect(examples).toMatch(new RegExp(`^ {2}\\$ .*runtimectl ${commands[index]}\\b`, 'm'));
+    });
+    expect(await runCli(['--version'])).toMatchObject({ code: 0, stdout: '0.1.0\n' });
+  });
+});
