@@ -21,10 +21,12 @@ import type { E2BErrorMapper } from './e2b-errors';
 import { mayMeanSandboxGone, PROVIDER_ID, sandboxGoneMessage } from './e2b-errors';
 import type { ResolvedE2BSettings } from './e2b-settings';
 import { runCommand } from './exec/run-command';
+import { runScript } from './exec/run-script';
 import { streamFile } from './file-stream';
 import { resourceOf, type SandboxResource } from './sandbox-resource';
 import type { SandboxKeepAlive } from './sandbox-keep-alive';
 import { sandboxSearchTree } from './sandbox-search';
+import { withDeadline } from './request-deadline';
 import { WorkspacePaths } from './workspace-paths';
 
 /** What every backend of one provider shares. */
@@ -54,7 +56,6 @@ export class E2BBackend implements ProviderBackend {
   readonly workspaceRoot: string;
   readonly sandboxId: string;
   readonly #paths: WorkspacePaths;
-  readonly #request: { requestTimeoutMs: number };
 
   constructor(
     private readonly sandbox: Sandbox,
@@ -65,7 +66,12 @@ export class E2BBackend implements ProviderBackend {
     this.resource = resourceOf(sandboxResource);
     this.workspaceRoot = context.settings.workspaceRoot;
     this.#paths = new WorkspacePaths(this.workspaceRoot);
-    this.#request = { requestTimeoutMs: context.settings.requestTimeoutMs };
+  }
+
+  /** One envd request under the provider's deadline (see `withDeadline`). */
+  #request<T>(work: (options: { signal: AbortSignal; requestTimeoutMs: number }) => Promise<T>): Promise<T> {
+    const requestTimeoutMs = this.context.settings.requestTimeoutMs;
+    return withDeadline(requestTimeoutMs, (signal) => work({ signal, requestTimeoutMs }));
   }
 
   async stat(path: string): Promise<PathStat> {
@@ -73,7 +79,7 @@ export class E2BBackend implements ProviderBackend {
     return this.#call('stat', path, async () => {
       let info;
       try {
-        info = await this.sandbox.files.getInfo(absolute, this.#request);
+        info = await this.#request((options) => this.sandbox.files.getInfo(absolute, options));
       } catch (error) {
         // Missing, or a parent is a file: either way nothing is there.
         if (error instanceof FileNotFoundError || error instanceof InvalidArgumentError) return MISSING;
@@ -91,20 +97,20 @@ export class E2BBackend implements ProviderBackend {
 
   async readBytes(path: string): Promise<Uint8Array> {
     const absolute = this.#paths.resolve(path);
-    return this.#call('read_bytes', path, () => this.sandbox.files.read(absolute, { format: 'bytes', ...this.#request }));
+    return this.#call('read_bytes', path, () => this.#request((options) => this.sandbox.files.read(absolute, { format: 'bytes', ...options })));
   }
 
   async writeBytes(path: string, content: Uint8Array): Promise<{ path: string; created: boolean }> {
     const absolute = this.#paths.resolve(path);
     const before = await this.stat(path);
     if (before.kind === 'directory') throw new InvalidRequestError(`${path} is a directory`, { path });
-    await this.#call('write_bytes', path, () => this.sandbox.files.write(absolute, new Blob([content]), this.#request));
+    await this.#call('write_bytes', path, () => this.#request((options) => this.sandbox.files.write(absolute, new Blob([content]), options)));
     return { path, created: !before.exists };
   }
 
   async createDirAll(path: string): Promise<void> {
     const absolute = this.#paths.resolve(path);
-    await this.#call('create_dir_all', path, () => this.sandbox.files.makeDir(absolute, this.#request));
+    await this.#call('create_dir_all', path, () => this.#request((options) => this.sandbox.files.makeDir(absolute, options)));
   }
 
   async tempPath(request: TempPathRequest): Promise<string> {
@@ -117,10 +123,12 @@ export class E2BBackend implements ProviderBackend {
     // 64 random bits: a clash with an existing name is not a practical concern.
     const path = `${TEMP_DIRECTORY}/${prefix}${randomBytes(8).toString('hex')}${suffix}`;
     const absolute = this.#paths.resolve(path);
-    await this.#call('temp_path', path, async () => {
-      if (request.kind === 'directory') await this.sandbox.files.makeDir(absolute, this.#request);
-      else await this.sandbox.files.write(absolute, new Blob([]), this.#request);
-    });
+    await this.#call('temp_path', path, () =>
+      this.#request(async (options) => {
+        if (request.kind === 'directory') await this.sandbox.files.makeDir(absolute, options);
+        else await this.sandbox.files.write(absolute, new Blob([]), options);
+      }),
+    );
     return path;
   }
 
@@ -161,11 +169,17 @@ export class E2BBackend implements ProviderBackend {
   }
 
   #searchTree(grepQuery?: string) {
-    const run = async (script: string) =>
-      (await this.sandbox.commands.run(script, { timeoutMs: SEARCH_COMMAND_TIMEOUT_MS, ...this.#request })).stdout;
+    const run = async (script: string) => {
+      const ran = await runScript(this.sandbox, script, {
+        requestTimeoutMs: this.context.settings.requestTimeoutMs,
+        streamTimeoutMs: SEARCH_COMMAND_TIMEOUT_MS,
+      });
+      if (ran.kind === 'timed_out') throw new DOMException(`the search did not finish within ${SEARCH_COMMAND_TIMEOUT_MS} ms`, 'TimeoutError');
+      return ran.stdout;
+    };
     const read = async (path: string) => {
       try {
-        return await this.sandbox.files.read(posix.join(this.workspaceRoot, path), { format: 'bytes', ...this.#request });
+        return await this.#request((options) => this.sandbox.files.read(posix.join(this.workspaceRoot, path), { format: 'bytes', ...options }));
       } catch (error) {
         // Deleted or replaced by a directory since it was listed: passed over, as the local provider does.
         if (error instanceof FileNotFoundError || error instanceof InvalidArgumentError) return undefined;

@@ -16,6 +16,7 @@ import { E2BErrorMapper, outcomeUnknown, PROVIDER_ID, sandboxGoneMessage } from 
 import { resolveE2BSettings, type E2BProviderSettings, type ResolvedE2BSettings } from './e2b-settings';
 import { OrphanSweeper } from './orphan-sweeper';
 import { listOwnedResources } from './owned-resources';
+import { sdkCaller, withDeadline, type SdkCaller } from './request-deadline';
 import { e2bRuntimeOptionsSchema, runtimeOptionsOf, type E2BRuntimeOptions } from './runtime-options';
 import { sandboxOf, TIMEOUT_LABEL, type SandboxResource } from './sandbox-resource';
 import { SandboxKeepAlive, type RefreshOutcome } from './sandbox-keep-alive';
@@ -39,12 +40,15 @@ export class E2BProvider implements BackendProviderV1 {
   readonly #keepAlive: SandboxKeepAlive;
   readonly #sweeper: OrphanSweeper;
   readonly #context: BackendContext;
+  /** Every control-plane call goes through this: connection options plus a deadline of our own. */
+  readonly #api: SdkCaller;
 
   constructor(settings: E2BProviderSettings) {
     this.#settings = resolveE2BSettings(settings);
     this.#errors = new E2BErrorMapper(this.#settings.apiKey, this.#settings.requestTimeoutMs);
     this.#keepAlive = new SandboxKeepAlive({ refresh: (id, timeoutMs) => this.#refresh(id, timeoutMs), goneMessage: sandboxGoneMessage });
-    this.#sweeper = new OrphanSweeper(this.#settings.connection);
+    this.#api = sdkCaller(this.#settings.connection, this.#settings.requestTimeoutMs);
+    this.#sweeper = new OrphanSweeper(this.#api);
     this.#context = {
       settings: this.#settings,
       errors: this.#errors,
@@ -62,9 +66,9 @@ export class E2BProvider implements BackendProviderV1 {
     const options = runtimeOptionsOf(request.options);
     const sandbox = await this.#createSandbox('create', options.template ?? this.#settings.template, request, options);
     try {
-      await sandbox.files.makeDir(this.#settings.workspaceRoot, { requestTimeoutMs: this.#settings.requestTimeoutMs });
+      await withDeadline(this.#settings.requestTimeoutMs, (signal) => sandbox.files.makeDir(this.#settings.workspaceRoot, { signal }));
     } catch (error) {
-      await Sandbox.kill(sandbox.sandboxId, this.#settings.connection).catch(() => {});
+      await this.#api((options) => Sandbox.kill(sandbox.sandboxId, options)).catch(() => {});
       throw this.#errors.map(error, { call: 'create', sandboxId: sandbox.sandboxId });
     }
     return this.#backend(sandbox, options);
@@ -76,7 +80,7 @@ export class E2BProvider implements BackendProviderV1 {
     if (!resource) throw new BackendGoneError(PROVIDER_ID, 'attach', 'the resource names no E2B sandbox');
     const timeoutMs = resource.timeoutMs ?? this.#settings.sandboxTimeoutMs;
     try {
-      const sandbox = await Sandbox.connect(resource.sandboxId, { ...this.#settings.connection, timeoutMs });
+      const sandbox = await this.#api((options) => Sandbox.connect(resource.sandboxId, { ...options, timeoutMs }));
       this.#keepAlive.track(resource.sandboxId, timeoutMs);
       return new E2BBackend(sandbox, resource, this.#context);
     } catch (error) {
@@ -90,7 +94,7 @@ export class E2BProvider implements BackendProviderV1 {
     const resource = sandboxOf(request.resource);
     if (!resource) return;
     try {
-      await Sandbox.kill(resource.sandboxId, this.#settings.connection);
+      await this.#api((options) => Sandbox.kill(resource.sandboxId, options));
     } catch (error) {
       throw this.#errors.map(error, { call: 'release', sandboxId: resource.sandboxId });
     }
@@ -109,7 +113,7 @@ export class E2BProvider implements BackendProviderV1 {
     const name = snapshotNameFor(request.labels);
     const resume = this.#keepAlive.suspend(resource.sandboxId);
     try {
-      const snapshot = await Sandbox.createSnapshot(resource.sandboxId, { ...this.#settings.connection, ...(name ? { name } : {}) });
+      const snapshot = await this.#api((options) => Sandbox.createSnapshot(resource.sandboxId, { ...options, ...(name ? { name } : {}) }));
       return { snapshotId: snapshot.snapshotId, names: snapshot.names };
     } catch (error) {
       if (error instanceof SandboxNotFoundError) this.#keepAlive.markGone(resource.sandboxId);
@@ -132,7 +136,7 @@ export class E2BProvider implements BackendProviderV1 {
    */
   async deleteSnapshot(snapshotId: string): Promise<{ deleted: boolean }> {
     try {
-      return { deleted: await Sandbox.deleteSnapshot(snapshotId, this.#settings.connection) };
+      return { deleted: await this.#api((options) => Sandbox.deleteSnapshot(snapshotId, options)) };
     } catch (error) {
       if (error instanceof SandboxError && error.statusCode === 400) throw new SnapshotInUseError(`E2B snapshot ${snapshotId}`, []);
       throw this.#errors.map(error, { call: 'delete_snapshot' });
@@ -142,7 +146,7 @@ export class E2BProvider implements BackendProviderV1 {
   /** Sandboxes with `installationId`'s metadata and snapshots with its name prefix, every page of both. */
   async listOwnedResources(installationId: string): Promise<OwnedResources> {
     try {
-      return await listOwnedResources(this.#settings.connection, installationId);
+      return await listOwnedResources(this.#api, installationId);
     } catch (error) {
       throw this.#errors.map(error, { call: 'list_owned_resources' });
     }
@@ -162,14 +166,9 @@ export class E2BProvider implements BackendProviderV1 {
   async #createSandbox(call: string, template: string, request: BackendCreateRequest, options: E2BRuntimeOptions): Promise<Sandbox> {
     const timeoutMs = options.timeout_ms ?? this.#settings.sandboxTimeoutMs;
     const metadata = { ...request.labels, ...(options.timeout_ms !== undefined ? { [TIMEOUT_LABEL]: String(options.timeout_ms) } : {}) };
-    const sandboxOptions: SandboxOpts = {
-      ...this.#settings.connection,
-      metadata,
-      timeoutMs,
-      ...(options.envs !== undefined ? { envs: options.envs } : {}),
-    };
+    const sandboxOptions: SandboxOpts = { metadata, timeoutMs, ...(options.envs !== undefined ? { envs: options.envs } : {}) };
     try {
-      return await Sandbox.create(template, sandboxOptions);
+      return await this.#api((connection) => Sandbox.create(template, { ...connection, ...sandboxOptions }));
     } catch (error) {
       if (request.labels.runtimectl_backend_id === request.backendId && outcomeUnknown(error)) this.#sweeper.sandboxOf(request.backendId);
       throw this.#errors.map(error, { call });
@@ -185,7 +184,7 @@ export class E2BProvider implements BackendProviderV1 {
   /** One keep-alive refresh. E2B answers 404 for a paused sandbox too, so a 404 is confirmed with getInfo. */
   async #refresh(sandboxId: string, timeoutMs: number): Promise<RefreshOutcome> {
     try {
-      await Sandbox.setTimeout(sandboxId, timeoutMs, this.#settings.connection);
+      await this.#api((options) => Sandbox.setTimeout(sandboxId, timeoutMs, options));
       return 'alive';
     } catch (error) {
       if (!(error instanceof SandboxNotFoundError)) return 'unknown';
@@ -197,7 +196,7 @@ export class E2BProvider implements BackendProviderV1 {
   /** false when E2B says the sandbox does not exist; undefined when it could not be asked. */
   async #sandboxExists(sandboxId: string): Promise<boolean | undefined> {
     try {
-      await Sandbox.getInfo(sandboxId, this.#settings.connection);
+      await this.#api((options) => Sandbox.getInfo(sandboxId, options));
       return true;
     } catch (error) {
       return error instanceof SandboxNotFoundError ? false : undefined;

@@ -1,5 +1,6 @@
-import { Sandbox, type ConnectionOpts } from 'e2b';
+import { Sandbox } from 'e2b';
 import { listSandboxes, listSnapshots } from './owned-resources';
+import type { SdkCaller } from './request-deadline';
 
 /**
  * When a create or a snapshot request fails without a definite answer (it timed out, the
@@ -14,13 +15,13 @@ export const SWEEP_DELAYS_MS = [0, 5_000, 30_000, 120_000] as const;
 export class OrphanSweeper {
   readonly #timers = new Set<NodeJS.Timeout>();
 
-  constructor(private readonly connection: ConnectionOpts) {}
+  constructor(private readonly api: SdkCaller) {}
 
   /** Kills any sandbox created for `backendId` (its `runtimectl_backend_id` metadata). */
   sandboxOf(backendId: string): void {
     this.#schedule(async () => {
-      for (const sandbox of await listSandboxes(this.connection, { runtimectl_backend_id: backendId })) {
-        if (sandbox.metadata.runtimectl_backend_id === backendId) await Sandbox.kill(sandbox.sandboxId, this.connection);
+      for (const sandbox of await listSandboxes(this.api, { runtimectl_backend_id: backendId })) {
+        if (sandbox.metadata.runtimectl_backend_id === backendId) await this.api((options) => Sandbox.kill(sandbox.sandboxId, options));
       }
     });
   }
@@ -28,7 +29,7 @@ export class OrphanSweeper {
   /** Deletes the snapshot named `name` if it appeared. */
   snapshotNamed(name: string): void {
     this.#schedule(async () => {
-      for (const snapshot of await listSnapshots(this.connection, name)) await Sandbox.deleteSnapshot(snapshot.snapshotId, this.connection);
+      for (const snapshot of await listSnapshots(this.api, name)) await this.api((options) => Sandbox.deleteSnapshot(snapshot.snapshotId, options));
     });
   }
 

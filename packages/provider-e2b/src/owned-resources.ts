@@ -1,23 +1,27 @@
 import type { OwnedResources } from '@runtimectl/core';
-import { Sandbox, type ConnectionOpts } from 'e2b';
+import { Sandbox } from 'e2b';
+import type { SdkCaller } from './request-deadline';
 import { resourceFromMetadata } from './sandbox-resource';
 import { bareSnapshotName, snapshotNamePrefix } from './snapshot-names';
 
 const PAGE_SIZE = 100;
 
-/** Live (running or paused) sandboxes whose metadata matches `metadata`, every page. */
-export async function listSandboxes(connection: ConnectionOpts, metadata: Record<string, string>) {
-  const paginator = Sandbox.list({ ...connection, query: { metadata }, limit: PAGE_SIZE });
+/** Live (running or paused) sandboxes whose metadata matches `metadata`, every page (each under a deadline). */
+export async function listSandboxes(api: SdkCaller, metadata: Record<string, string>, pageSize = PAGE_SIZE) {
+  // The paginator only keeps options; each page request gets its own deadline signal below.
+  const paginator = await api(async ({ signal: _pageSignals, ...options }) => Sandbox.list({ ...options, query: { metadata }, limit: pageSize }));
   const sandboxes = [];
-  while (paginator.hasNext) sandboxes.push(...(await paginator.nextItems()));
+  while (paginator.hasNext) sandboxes.push(...(await api((options) => paginator.nextItems(options))));
   return sandboxes;
 }
 
-/** Snapshots (optionally only those named `name`), every page. */
-export async function listSnapshots(connection: ConnectionOpts, name?: string) {
-  const paginator = Sandbox.listSnapshots({ ...connection, limit: PAGE_SIZE, ...(name !== undefined ? { name } : {}) });
+/** Snapshots (optionally only those named `name`), every page (each under a deadline). */
+export async function listSnapshots(api: SdkCaller, name?: string, pageSize = PAGE_SIZE) {
+  const paginator = await api(async ({ signal: _pageSignals, ...options }) =>
+    Sandbox.listSnapshots({ ...options, limit: pageSize, ...(name !== undefined ? { name } : {}) }),
+  );
   const snapshots = [];
-  while (paginator.hasNext) snapshots.push(...(await paginator.nextItems()));
+  while (paginator.hasNext) snapshots.push(...(await api((options) => paginator.nextItems(options))));
   return snapshots;
 }
 
@@ -26,11 +30,8 @@ export async function listSnapshots(connection: ConnectionOpts, name?: string) {
  * (the resource rebuilt from the sandbox id and metadata, the backend id from
  * `runtimectl_backend_id`), and snapshots whose name carries its prefix (`snapshotNamePrefix`).
  */
-export async function listOwnedResources(connection: ConnectionOpts, installationId: string): Promise<OwnedResources> {
-  const [sandboxes, snapshots] = await Promise.all([
-    listSandboxes(connection, { runtimectl_installation: installationId }),
-    listSnapshots(connection),
-  ]);
+export async function listOwnedResources(api: SdkCaller, installationId: string): Promise<OwnedResources> {
+  const [sandboxes, snapshots] = await Promise.all([listSandboxes(api, { runtimectl_installation: installationId }), listSnapshots(api)]);
   const prefix = snapshotNamePrefix(installationId);
   return {
     backends: sandboxes

@@ -1,8 +1,9 @@
 import { InvalidRequestError, ProviderError, type ExecRequest, type ExecResult } from '@runtimectl/core';
-import { CommandExitError, TimeoutError, type Sandbox } from 'e2b';
+import type { Sandbox } from 'e2b';
 import { PROVIDER_ID } from '../e2b-errors';
 import { parseCommandOutput } from './command-outcome';
 import { commandScript } from './command-script';
+import { runScript } from './run-script';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Between SIGTERM and SIGKILL to a timed-out command's process group (as the local provider). */
@@ -33,8 +34,9 @@ function checkRequest(request: RunCommandRequest): void {
 /**
  * Runs one exec through `commands.run` with the command script (see `commandScript`). A
  * non-zero exit makes the SDK throw `CommandExitError`: that is a result, read from the error's
- * stdout like any other. Output comes back byte-exact and capped at `maxOutputBytes`; past its
- * timeout the command's whole process group is killed and the result says `timedOut`.
+ * stdout like any other (`runScript`). Output comes back byte-exact and capped at
+ * `maxOutputBytes`; past its timeout the command's whole process group is killed and the result
+ * says `timedOut`.
  */
 export async function runCommand(sandbox: Sandbox, request: RunCommandRequest, requestTimeoutMs: number): Promise<ExecResult> {
   checkRequest(request);
@@ -48,22 +50,13 @@ export async function runCommand(sandbox: Sandbox, request: RunCommandRequest, r
     ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
   });
   // 0 = no stream deadline: without a timeout the caller's own deadline (core's) governs.
-  const streamDeadlineMs = request.timeoutMs === undefined ? 0 : request.timeoutMs + KILL_GRACE_MS + STREAM_DEADLINE_MARGIN_MS;
-  const startedAt = performance.now();
-  let stdout: string;
-  try {
-    stdout = (await sandbox.commands.run(script, { timeoutMs: streamDeadlineMs, requestTimeoutMs, stdin: false })).stdout;
-  } catch (error) {
-    if (error instanceof CommandExitError) {
-      stdout = error.stdout;
-    } else if (error instanceof TimeoutError && streamDeadlineMs > 0 && performance.now() - startedAt >= streamDeadlineMs) {
-      // envd's deadline (the backstop) ended the stream: the command ran past its timeout.
-      return { stdout: new Uint8Array(), stderr: new Uint8Array(), exitCode: null, timedOut: true, truncated: false };
-    } else {
-      throw error;
-    }
+  const streamTimeoutMs = request.timeoutMs === undefined ? 0 : request.timeoutMs + KILL_GRACE_MS + STREAM_DEADLINE_MARGIN_MS;
+  const ran = await runScript(sandbox, script, { requestTimeoutMs, streamTimeoutMs });
+  if (ran.kind === 'timed_out') {
+    // The backstop fired: the script itself could not report (its watchdog should have come first).
+    return { stdout: new Uint8Array(), stderr: new Uint8Array(), exitCode: null, timedOut: true, truncated: false };
   }
-  const outcome = parseCommandOutput(stdout, request.maxOutputBytes);
+  const outcome = parseCommandOutput(ran.stdout, request.maxOutputBytes);
   switch (outcome.kind) {
     case 'result':
       return outcome.result;

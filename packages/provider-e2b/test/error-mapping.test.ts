@@ -1,0 +1,178 @@
+import { randomBytes } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  BackendGoneError,
+  MemoryRuntimeStore,
+  ProviderCapacityError,
+  ProviderError,
+  RuntimeService,
+  RuntimectlError,
+  type BackendCreateRequest,
+  type ErrorCode,
+  type ProviderBackend,
+} from '@runtimectl/core';
+import type { E2BProvider } from '../src/index';
+import { emulatorProvider, useEmulator } from './support/emulator-fixture';
+
+// Every SDK failure class, provoked for real: the emulator answers the injected status on the
+// wire and the real SDK turns it into its error class, which the provider must map.
+const emulator = await useEmulator();
+const providers: E2BProvider[] = [];
+const backends: Array<{ provider: E2BProvider; backend: ProviderBackend }> = [];
+
+afterEach(async () => {
+  for (const { provider, backend } of backends.splice(0)) await provider.release({ backendId: 'x', resource: backend.resource }).catch(() => {});
+  for (const provider of providers.splice(0)) provider.dispose();
+  await emulator.reset();
+});
+
+function provider(): E2BProvider {
+  const made = emulatorProvider(emulator);
+  providers.push(made);
+  return made;
+}
+
+function createRequest(): BackendCreateRequest {
+  const backendId = `bkd_${randomBytes(16).toString('hex')}`;
+  return {
+    backendId,
+    runtimeId: 'errors',
+    options: {},
+    labels: { runtimectl_installation: 'error-tests', runtimectl_runtime_id: 'errors', runtimectl_backend_id: backendId },
+  };
+}
+
+async function liveBackend(made = provider()): Promise<ProviderBackend> {
+  const backend = await made.create(createRequest());
+  backends.push({ provider: made, backend });
+  return backend;
+}
+
+async function failure(work: Promise<unknown>): Promise<RuntimectlError> {
+  const error = await work.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  if (!RuntimectlError.isInstance(error)) throw new Error(`expected a runtimectl error, got ${String(error)}`, { cause: error });
+  return error;
+}
+
+describe('control-plane failures map to core errors', () => {
+  const cases: Array<{ status: number; code: ErrorCode; kind: string; message: RegExp }> = [
+    { status: 401, code: 'provider_error', kind: 'ProviderError', message: /e2b create failed: E2B refused the API key/ },
+    { status: 404, code: 'provider_error', kind: 'ProviderError', message: /e2b create failed: 404/ },
+    { status: 429, code: 'provider_capacity', kind: 'ProviderCapacityError', message: /e2b create refused for capacity: Rate limit exceeded/ },
+    { status: 500, code: 'provider_error', kind: 'ProviderError', message: /e2b create failed: 500: injected/ },
+    { status: 503, code: 'provider_capacity', kind: 'ProviderCapacityError', message: /e2b create refused for capacity: Service temporarily unavailable/ },
+  ];
+  for (const { status, code, kind, message } of cases) {
+    it(`a ${status} on create becomes ${kind} (${code}) naming the call`, async () => {
+      await emulator.failNext('create', { status, message: 'injected by the test' });
+      const error = await failure(provider().create(createRequest()));
+      expect(error.code).toBe(code);
+      expect(error.name).toBe(kind);
+      expect(error.message).toMatch(message);
+      expect(error.details).toMatchObject({ provider: 'e2b', call: 'create' });
+    });
+  }
+
+  it('the concurrent-sandbox limit (429 from E2B) becomes provider_capacity', async () => {
+    await emulator.setMaxSandboxes(0);
+    try {
+      const error = await failure(provider().create(createRequest()));
+      expect(ProviderCapacityError.isInstance(error)).toBe(true);
+      expect(error.message).toMatch(/maximum number of concurrent E2B sandboxes/);
+    } finally {
+      await emulator.setMaxSandboxes(null);
+    }
+  });
+
+  it('a 404 on attach says the sandbox is gone (BackendGoneError)', async () => {
+    const error = await failure(provider().attach({ backendId: 'bkd_x', resource: { sandboxId: 'nosuchsandbox0000000' } }));
+    expect(BackendGoneError.isInstance(error)).toBe(true);
+    expect(error.message).toMatch(/E2B sandbox nosuchsandbox0000000 is gone: it expired or was killed/);
+  });
+
+  it('a 500 on snapshot becomes provider_error naming checkpoint', async () => {
+    const made = provider();
+    const backend = await liveBackend(made);
+    await emulator.failNext('snapshot', { status: 500, message: 'disk on fire' });
+    const error = await failure(made.checkpoint(backend, { labels: {} }));
+    expect(error).toMatchObject({ code: 'provider_error', details: { call: 'checkpoint' } });
+    expect(error.message).toMatch(/disk on fire/);
+  });
+
+  it('deleting a snapshot a live sandbox was created from fails with snapshot_in_use (E2B 400)', async () => {
+    const made = provider();
+    const backend = await liveBackend(made);
+    const snapshot = await made.checkpoint(backend, { labels: {} });
+    const child = await made.checkout({ ...createRequest(), snapshotId: snapshot.snapshotId });
+    backends.push({ provider: made, backend: child });
+    const error = await failure(made.deleteSnapshot(snapshot.snapshotId));
+    expect(error.code).toBe('snapshot_in_use');
+    await made.release({ backendId: 'x', resource: child.resource });
+    expect(await made.deleteSnapshot(snapshot.snapshotId)).toEqual({ deleted: true });
+  });
+
+  it('release of a sandbox E2B no longer knows (404) counts as done', async () => {
+    const made = provider();
+    const backend = await liveBackend(made);
+    const killsBefore = (await emulator.state()).calls.kill;
+    await made.release({ backendId: 'x', resource: backend.resource });
+    await expect(made.release({ backendId: 'x', resource: backend.resource })).resolves.toBeUndefined();
+    expect((await emulator.state()).calls.kill).toBe(killsBefore + 2);
+  });
+});
+
+describe('envd failures map to core errors', () => {
+  it('a 429 from envd (files) becomes provider_capacity', async () => {
+    const backend = await liveBackend();
+    await emulator.failNext('files', { status: 429 });
+    const error = await failure(backend.readBytes('anything.txt'));
+    expect(error.code).toBe('provider_capacity');
+    expect(error.details).toMatchObject({ call: 'read_bytes' });
+  });
+
+  it('a 500 from envd (process) becomes provider_error naming exec', async () => {
+    const backend = await liveBackend();
+    await emulator.failNext('process', { status: 500, message: 'envd broke' });
+    const error = await failure(backend.exec({ command: 'echo hi', maxOutputBytes: 1024, timeoutMs: 10_000 }));
+    expect(ProviderError.isInstance(error)).toBe(true);
+    expect(BackendGoneError.isInstance(error)).toBe(false);
+    expect(error.details).toMatchObject({ provider: 'e2b', call: 'exec' });
+  });
+
+  it('a command stream cut before its end event becomes provider_error naming exec', async () => {
+    const backend = await liveBackend();
+    await emulator.dropNextStreams({ mode: 'omit-end' });
+    const error = await failure(backend.exec({ command: 'echo hi', maxOutputBytes: 1024, timeoutMs: 10_000 }));
+    expect(error.code).toBe('provider_error');
+    expect(error.message).toMatch(/e2b exec failed: the command stream ended before the command finished \(Process exited without a result\)/);
+  });
+
+  it('a connection reset mid-stream becomes provider_error naming exec, and the backend stays usable', async () => {
+    const backend = await liveBackend();
+    await emulator.dropNextStreams({ mode: 'reset' });
+    const error = await failure(backend.exec({ command: 'echo hi', maxOutputBytes: 1024, timeoutMs: 10_000 }));
+    expect(error).toMatchObject({ code: 'provider_error', details: { call: 'exec' } });
+    expect(BackendGoneError.isInstance(error)).toBe(false);
+    const next = await backend.exec({ command: 'echo again', maxOutputBytes: 1024, timeoutMs: 10_000 });
+    expect(Buffer.from(next.stdout).toString()).toBe('again\n');
+  });
+
+  it('through core, a sandbox killed behind the daemon’s back marks the runtime failed with a clear message', async () => {
+    const made = provider();
+    const service = new RuntimeService({ store: new MemoryRuntimeStore(), providers: [made], defaultProvider: 'e2b', installationId: 'error-tests' });
+    const { runtime } = await service.open({ conversation_id: 'c', sender_id: 's' });
+    const [sandbox] = (await emulator.state()).sandboxes.filter((live) => live.metadata.runtimectl_runtime_id === runtime.runtime_id);
+    await emulator.expireSandbox(sandbox!.sandboxId);
+    const error = await failure(service.exec({ runtime_id: runtime.runtime_id, command: 'true' }));
+    expect(error.code).toBe('runtime_failed');
+    expect(error.message).toMatch(new RegExp(`its e2b backend is gone \\(.*E2B sandbox ${sandbox!.sandboxId} is gone: it expired or was killed\\)`));
+    const after = await service.get(runtime.runtime_id);
+    expect(after.runtime.status).toBe('failed');
+    const next = await failure(service.stat({ runtime_id: runtime.runtime_id, path: '.' }));
+    expect(next.code).toBe('runtime_failed');
+    await service.close({ runtime_id: runtime.runtime_id });
+  });
+});

@@ -1,0 +1,175 @@
+import { randomBytes } from 'node:crypto';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MemoryRuntimeStore, ProviderTimeoutError, RuntimeService, RuntimectlError, type BackendCreateRequest } from '@runtimectl/core';
+import { Sandbox } from 'e2b';
+import type { E2BProvider } from '../src/index';
+import { snapshotNameFor } from '../src/snapshot-names';
+import { emulatorProvider, eventually, TEST_API_KEY, useEmulator } from './support/emulator-fixture';
+
+// Hung E2B calls must end in provider_timeout, whether the provider's own per-request deadline
+// (requestTimeoutMs) or core's per-call deadline fires first — and what E2B finishes after the
+// caller gave up must not be left behind.
+const emulator = await useEmulator();
+const providers: E2BProvider[] = [];
+
+afterEach(async () => {
+  for (const provider of providers.splice(0)) provider.dispose();
+  await emulator.reset();
+});
+
+function provider(requestTimeoutMs: number): E2BProvider {
+  const made = emulatorProvider(emulator, { requestTimeoutMs });
+  providers.push(made);
+  return made;
+}
+
+function createRequest(): BackendCreateRequest {
+  const backendId = `bkd_${randomBytes(16).toString('hex')}`;
+  return {
+    backendId,
+    runtimeId: 'timeouts',
+    options: {},
+    labels: { runtimectl_installation: 'timeout-tests', runtimectl_runtime_id: 'timeouts', runtimectl_backend_id: backendId },
+  };
+}
+
+async function timeoutOf(work: Promise<unknown>): Promise<ProviderTimeoutError> {
+  const error = await work.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  if (!ProviderTimeoutError.isInstance(error)) throw new Error(`expected provider_timeout, got ${String(error)}`, { cause: error });
+  return error;
+}
+
+const sandboxesOf = async (backendId: string) =>
+  (await emulator.state()).sandboxes.filter((sandbox) => sandbox.metadata.runtimectl_backend_id === backendId);
+
+describe('through requestTimeoutMs', () => {
+  // Whether the emulator still handles a request whose client gave up depends on timing (as
+  // with E2B), so the test also makes the "late" sandbox or snapshot itself, once the hung
+  // request is over: whichever exists, the sweep must remove it.
+  const sdk = { apiKey: TEST_API_KEY, apiUrl: emulator.apiUrl, sandboxUrl: emulator.sandboxUrl };
+  const pastTheHang = () => new Promise((resolve) => setTimeout(resolve, 1_200));
+
+  it('a hung create fails with provider_timeout, and a sandbox E2B made for it after all is killed', async () => {
+    const request = createRequest();
+    await emulator.hangNext('create', { ms: 1_500 });
+    const startedAt = Date.now();
+    const error = await timeoutOf(provider(500).create(request));
+    expect(Date.now() - startedAt).toBeLessThan(1_400);
+    expect(error.details).toEqual({ provider: 'e2b', call: 'create', timeout_ms: 500 });
+    await pastTheHang();
+    const late = await Sandbox.create('base', { ...sdk, metadata: request.labels });
+    // The provider's sweep (at 0 s, 5 s, 30 s …) finds it by its backend id and kills it.
+    expect(await eventually(async () => (await sandboxesOf(request.backendId)).length === 0, 10_000)).toBe(true);
+    expect(await Sandbox.kill(late.sandboxId, sdk)).toBe(false);
+  }, 20_000);
+
+  it('a hung snapshot fails with provider_timeout, and a snapshot E2B made for it after all is deleted', async () => {
+    const made = provider(500);
+    const backend = await made.create(createRequest());
+    const labels = { runtimectl_installation: 'timeout-tests', runtimectl_ref_id: `bcp_${randomBytes(16).toString('hex')}` };
+    await emulator.hangNext('snapshot', { ms: 1_500 });
+    const error = await timeoutOf(made.checkpoint(backend, { labels }));
+    expect(error.details).toMatchObject({ call: 'checkpoint' });
+    await pastTheHang();
+    const name = snapshotNameFor(labels)!;
+    await Sandbox.createSnapshot(String(backend.resource.sandboxId), { ...sdk, name });
+    const named = async () => (await emulator.state()).snapshots.filter((snapshot) => snapshot.names.some((listed) => listed.includes(name)));
+    expect(await named()).toHaveLength(1);
+    expect(await eventually(async () => (await named()).length === 0, 10_000)).toBe(true);
+    await made.release({ backendId: 'x', resource: backend.resource });
+  }, 20_000);
+
+  it('a create refused outright (4xx) leaves nothing to sweep: no listing follows', async () => {
+    await emulator.failNext('create', { status: 400 });
+    await provider(500).create(createRequest()).catch(() => {});
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await emulator.state()).calls.list).toBe(0);
+  });
+
+  it('a hung file read fails with provider_timeout naming read_bytes', async () => {
+    const made = provider(500);
+    const backend = await made.create(createRequest());
+    await backend.writeBytes('a.txt', new Uint8Array([1, 2, 3]));
+    await emulator.hangNext('files', { ms: 2_000 });
+    const error = await timeoutOf(backend.readBytes('a.txt'));
+    expect(error.details).toEqual({ provider: 'e2b', call: 'read_bytes', timeout_ms: 500 });
+    await made.release({ backendId: 'x', resource: backend.resource });
+  });
+
+  it('a command stream that never starts fails with provider_timeout naming exec', async () => {
+    const made = provider(500);
+    const backend = await made.create(createRequest());
+    await emulator.hangNext('process', { ms: 2_000 });
+    const error = await timeoutOf(backend.exec({ command: 'true', maxOutputBytes: 1024, timeoutMs: 10_000 }));
+    expect(error.details).toMatchObject({ call: 'exec' });
+    await made.release({ backendId: 'x', resource: backend.resource });
+  });
+});
+
+describe('under garbage-collector pressure', () => {
+  // The SDK's own requestTimeoutMs rests on AbortSignal.timeout(), whose timer Node drops once the
+  // signal is collected: with frequent GCs a hung request never timed out. The provider's deadline must hold.
+  it('a hung create still fails with provider_timeout while the GC runs every 20 ms', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const collecting = setInterval(gc, 20);
+    try {
+      await emulator.hangNext('create', { ms: 2_500 });
+      const startedAt = Date.now();
+      const error = await timeoutOf(provider(400).create(createRequest()));
+      expect(error.details).toMatchObject({ call: 'create', timeout_ms: 400 });
+      expect(Date.now() - startedAt).toBeLessThan(2_000);
+    } finally {
+      clearInterval(collecting);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+  }, 20_000);
+});
+
+describe("through core's deadline", () => {
+  it('a create hung past core’s control deadline fails with provider_timeout and the late sandbox is released', async () => {
+    const made = provider(20_000);
+    const service = new RuntimeService({
+      store: new MemoryRuntimeStore(),
+      providers: [made],
+      defaultProvider: 'e2b',
+      installationId: 'timeout-tests',
+      timeouts: { controlMs: 500 },
+    });
+    await emulator.hangNext('create', { ms: 1_500 });
+    const error = await service.open({ runtime_id: 'late-create', conversation_id: 'c', sender_id: 's' }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(RuntimectlError.isInstance(error) && error.code).toBe('provider_timeout');
+    expect((error as ProviderTimeoutError).details).toEqual({ provider: 'e2b', call: 'create', timeout_ms: 500 });
+    // Core releases the backend that arrives after its deadline (the provider's create still finishes).
+    const created = async () => (await emulator.state()).sandboxes.filter((sandbox) => sandbox.metadata.runtimectl_runtime_id === 'late-create');
+    expect(await eventually(async () => (await emulator.state()).calls.create === 1 && (await created()).length === 0 && (await emulator.state()).calls.kill === 1, 10_000)).toBe(true);
+  }, 20_000);
+
+  it('an exec hung past core’s operation deadline fails with provider_timeout', async () => {
+    const made = provider(20_000);
+    const service = new RuntimeService({
+      store: new MemoryRuntimeStore(),
+      providers: [made],
+      defaultProvider: 'e2b',
+      installationId: 'timeout-tests',
+      timeouts: { operationMs: 400, execGraceMs: 100 },
+    });
+    const { runtime } = await service.open({ conversation_id: 'c', sender_id: 's' });
+    await emulator.hangNext('files', { ms: 2_000 });
+    const error = await service.readFile({ runtime_id: runtime.runtime_id, path: 'x' }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect((error as RuntimectlError).code).toBe('provider_timeout');
+    expect((error as RuntimectlError).details).toEqual({ provider: 'e2b', call: 'read_bytes', timeout_ms: 400 });
+    await service.close({ runtime_id: runtime.runtime_id });
+  });
+});
