@@ -9,12 +9,13 @@ import {
   RuntimeWriteFileResultSchema,
   HealthResultSchema,
 } from '@runtimectl/core';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli, runCliJson } from './cli-process';
+import { CLI_BIN, runCli, runCliJson } from './cli-process';
 import { expectShape } from './expect-shape';
 import { useSharedRuntimed } from './shared-runtimed';
 
@@ -150,6 +151,16 @@ describe.concurrent('write and cat', () => {
     expect(again.stdout).toBe('overwrote notes.txt (7 bytes)\n');
     const read = expectShape(RuntimeReadFileResultSchema, await runCliJson(['cat', 'files-stdin', 'notes.txt'], shared.at));
     expect(Buffer.from(read.content_base64, 'base64').toString()).toBe('second\n');
+  });
+
+  it('cat into a reader that stops early (| head) ends quietly with exit 0', async () => {
+    await shared.openRuntime('files-pipe');
+    await shared.client.writeFileBytes('files-pipe', 'big.txt', 'line\n'.repeat(400_000));
+    const piped = spawnSync('bash', ['--norc', '--noprofile', '-o', 'pipefail', '-c', `"${process.execPath}" "${CLI_BIN}" cat files-pipe big.txt | head -n 1`], {
+      env: { PATH: process.env.PATH, RUNTIMECTL_URL: shared.daemon.url },
+      encoding: 'utf8',
+    });
+    expect({ status: piped.status, stdout: piped.stdout, stderr: piped.stderr }).toEqual({ status: 0, stdout: 'line\n', stderr: '' });
   });
 
   it('cat of a missing path exits 4 and names it', async () => {
