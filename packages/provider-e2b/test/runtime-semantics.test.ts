@@ -1,0 +1,135 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { MemoryRuntimeStore, RuntimeService, RuntimectlError } from '@runtimectl/core';
+import type { E2BProvider } from '../src/index';
+import { emulatorProvider, useEmulator } from './support/emulator-fixture';
+
+// The provider through core's RuntimeService, counted at the emulator: what reaches E2B for
+// each runtime operation, and what per-runtime options do.
+const emulator = await useEmulator({ templates: ['python-3'] });
+const providers: E2BProvider[] = [];
+
+afterEach(async () => {
+  for (const provider of providers.splice(0)) provider.dispose();
+  await emulator.reset();
+});
+
+function service(): RuntimeService {
+  const provider = emulatorProvider(emulator);
+  providers.push(provider);
+  return new RuntimeService({ store: new MemoryRuntimeStore(), providers: [provider], defaultProvider: 'e2b', installationId: 'semantics' });
+}
+
+const text = (value: string) => Buffer.from(value).toString('base64');
+
+async function codeOf(work: Promise<unknown>): Promise<string> {
+  const error = await work.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  if (!RuntimectlError.isInstance(error)) throw new Error(`expected a runtimectl error, got ${String(error)}`, { cause: error });
+  return error.code;
+}
+
+describe('snapshot calls at E2B', () => {
+  it('checkpoints of a clean runtime make no snapshot call: N checkpoints, 1 snapshot', async () => {
+    const runtimes = service();
+    const { runtime } = await runtimes.open({ conversation_id: 'c', sender_id: 's' });
+    await runtimes.writeFile({ runtime_id: runtime.runtime_id, path: 'state.txt', content_base64: text('v1') });
+    await emulator.reset();
+    const first = await runtimes.checkpoint({ runtime_id: runtime.runtime_id });
+    expect(first.reused_backend_snapshot).toBe(false);
+    expect((await emulator.state()).calls.snapshot).toBe(1);
+    for (let index = 0; index < 5; index += 1) {
+      await runtimes.readFile({ runtime_id: runtime.runtime_id, path: 'state.txt' });
+      const again = await runtimes.checkpoint({ runtime_id: runtime.runtime_id, name: `again-${index}` });
+      expect(again.reused_backend_snapshot).toBe(true);
+    }
+    expect((await emulator.state()).calls.snapshot).toBe(1);
+    await runtimes.exec({ runtime_id: runtime.runtime_id, command: 'echo v2 > state.txt' });
+    expect((await runtimes.checkpoint({ runtime_id: runtime.runtime_id })).reused_backend_snapshot).toBe(false);
+    expect((await emulator.state()).calls.snapshot).toBe(2);
+    await runtimes.close({ runtime_id: runtime.runtime_id });
+  });
+
+  it('pause of a clean runtime reuses its snapshot and kills the sandbox (never E2B’s pause); resume starts from it', async () => {
+    const runtimes = service();
+    const { runtime } = await runtimes.open({ conversation_id: 'c', sender_id: 's' });
+    await runtimes.writeFile({ runtime_id: runtime.runtime_id, path: 'state.txt', content_base64: text('paused state') });
+    await runtimes.checkpoint({ runtime_id: runtime.runtime_id });
+    await emulator.reset();
+    await runtimes.pause({ runtime_id: runtime.runtime_id });
+    const paused = await emulator.state();
+    expect(paused.calls).toMatchObject({ snapshot: 0, pause: 0, kill: 1 });
+    expect(paused.sandboxes.filter((sandbox) => sandbox.metadata.runtimectl_runtime_id === runtime.runtime_id)).toEqual([]);
+    await runtimes.resume({ runtime_id: runtime.runtime_id });
+    const read = await runtimes.readFile({ runtime_id: runtime.runtime_id, path: 'state.txt' });
+    expect(Buffer.from(read.content_base64, 'base64').toString()).toBe('paused state');
+    const closed = await runtimes.close({ runtime_id: runtime.runtime_id });
+    expect(closed.deleted_snapshot_ids).toHaveLength(1);
+    expect((await emulator.state()).snapshots).toEqual([]);
+  });
+});
+
+describe('per-runtime options', () => {
+  it('envs reach every command of the runtime', async () => {
+    const runtimes = service();
+    const { runtime } = await runtimes.open({ conversation_id: 'c', sender_id: 's', provider_options: { envs: { GREETING: 'hello from options' } } });
+    const result = await runtimes.exec({ runtime_id: runtime.runtime_id, command: 'printenv GREETING' });
+    expect(Buffer.from(result.stdout_base64, 'base64').toString()).toBe('hello from options\n');
+    await runtimes.close({ runtime_id: runtime.runtime_id });
+  });
+
+  it('template and timeout_ms choose the sandbox’s template and timeout', async () => {
+    const runtimes = service();
+    const startedAt = Date.now();
+    const { runtime } = await runtimes.open({ conversation_id: 'c', sender_id: 's', provider_options: { template: 'python-3', timeout_ms: 3_600_000 } });
+    const [sandbox] = (await emulator.state()).sandboxes.filter((live) => live.metadata.runtimectl_runtime_id === runtime.runtime_id);
+    expect(sandbox?.templateId).toBe('python-3');
+    expect(Date.parse(sandbox!.endAt) - startedAt).toBeGreaterThan(3_500_000);
+    await runtimes.close({ runtime_id: runtime.runtime_id });
+  });
+
+  it('connection settings are refused as provider_options: a caller never points the daemon elsewhere', async () => {
+    const runtimes = service();
+    const refused: Array<Record<string, string | number>> = [
+      { apiKey: 'x' },
+      { api_url: 'http://elsewhere' },
+      { sandboxUrl: 'http://elsewhere' },
+      { workspace_root: '/' },
+      { timeout_ms: 10 },
+    ];
+    for (const options of refused) {
+      expect(await codeOf(runtimes.open({ conversation_id: 'c', sender_id: 's', provider_options: options }))).toBe('invalid_request');
+    }
+    expect((await emulator.state()).calls.create).toBe(0);
+  });
+});
+
+describe('paths and exec', () => {
+  it('paths outside the workspace are refused with invalid_request before E2B is called', async () => {
+    const runtimes = service();
+    const { runtime } = await runtimes.open({ conversation_id: 'c', sender_id: 's' });
+    const calls = (await emulator.state()).calls.files;
+    expect(await codeOf(runtimes.readFile({ runtime_id: runtime.runtime_id, path: '../../etc/passwd' }))).toBe('invalid_request');
+    expect(await codeOf(runtimes.writeFile({ runtime_id: runtime.runtime_id, path: '/etc/evil', content_base64: text('x') }))).toBe('invalid_request');
+    expect(await codeOf(runtimes.exec({ runtime_id: runtime.runtime_id, command: 'pwd', cwd: '..' }))).toBe('invalid_request');
+    expect((await emulator.state()).calls.files).toBe(calls);
+    await runtimes.close({ runtime_id: runtime.runtime_id });
+  });
+
+  it('exec in a missing cwd fails with invalid_request and runs nothing', async () => {
+    const runtimes = service();
+    const { runtime } = await runtimes.open({ conversation_id: 'c', sender_id: 's' });
+    expect(await codeOf(runtimes.exec({ runtime_id: runtime.runtime_id, command: 'touch ran.txt', cwd: 'no/such/dir' }))).toBe('invalid_request');
+    expect((await runtimes.stat({ runtime_id: runtime.runtime_id, path: 'no/such/dir/ran.txt' })).exists).toBe(false);
+    await runtimes.close({ runtime_id: runtime.runtime_id });
+  });
+
+  it('exec honours a shell other than bash', async () => {
+    const runtimes = service();
+    const { runtime } = await runtimes.open({ conversation_id: 'c', sender_id: 's' });
+    const result = await runtimes.exec({ runtime_id: runtime.runtime_id, command: 'echo "$0"', shell: '/bin/sh' });
+    expect(Buffer.from(result.stdout_base64, 'base64').toString()).toBe('/bin/sh\n');
+    await runtimes.close({ runtime_id: runtime.runtime_id });
+  });
+});
