@@ -15,6 +15,7 @@ import { registerPauseCommand, registerResumeCommand } from './commands/pause-re
 import { registerHealthCommand, registerProvidersCommand } from './commands/service-commands';
 import { registerShowCommand } from './commands/show-command';
 import { EXIT_CODE_HELP } from './errors/exit-codes';
+import { daemonUrl } from './options/parse-options';
 import { CLI_VERSION } from './version';
 
 export const DEFAULT_URL = 'http://127.0.0.1:7333';
@@ -41,7 +42,7 @@ export function createProgram(io: CliIo): Command {
   const program = new Command('runtimectl')
     .description('Operate a runtimectl daemon (runtimed): open runtimes, run commands, checkpoint, check out, pause and resume them.')
     .version(CLI_VERSION, '-V, --version', 'print the version')
-    .addOption(new Option('--url <url>', 'daemon URL').env('RUNTIMECTL_URL').default(DEFAULT_URL))
+    .addOption(new Option('--url <url>', 'daemon URL').env('RUNTIMECTL_URL').default(DEFAULT_URL).argParser(daemonUrl))
     .addOption(new Option('--token <token>', 'bearer token, when the daemon has auth').env('RUNTIMECTL_TOKEN'))
     .option('--json', 'machine output: exactly one JSON document on stdout')
     .option('-q, --quiet', 'print only ids (or nothing); no hints, no spinner')

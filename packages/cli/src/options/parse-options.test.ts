@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { integerIn, keyValuePair, parseEnvPairs, parseMetadataPairs } from './parse-options';
+import { daemonUrl, integerIn, keyValuePair, parseEnvPairs, parseMetadataPairs } from './parse-options';
 
 describe('parseMetadataPairs', () => {
   it('parses values as JSON when they parse and keeps the rest as text', () => {
@@ -46,5 +46,14 @@ describe('keyValuePair', () => {
   it('collects pairs in order across repeats and refuses a bare word', () => {
     expect(keyValuePair('b=2', keyValuePair('a=1', undefined))).toEqual(['a=1', 'b=2']);
     expect(() => keyValuePair('demo', ['a=1'])).toThrow(/expected key=value, got "demo"/);
+  });
+});
+
+describe('daemonUrl', () => {
+  it('accepts http and https URLs and refuses anything else', () => {
+    expect(daemonUrl('http://127.0.0.1:7333')).toBe('http://127.0.0.1:7333');
+    expect(daemonUrl('https://runtimes.example.com/')).toBe('https://runtimes.example.com/');
+    expect(() => daemonUrl('127.0.0.1:7333')).toThrow(InvalidArgumentError);
+    expect(() => daemonUrl('localhost')).toThrow(/expected a URL such as/);
   });
 });

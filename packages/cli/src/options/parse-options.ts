@@ -53,3 +53,15 @@ export function keyValuePair(value: string, previous: string[] | undefined): str
   if (value.indexOf('=') <= 0) throw new InvalidArgumentError(`expected key=value, got "${value}"`);
   return [...(previous ?? []), value];
 }
+
+/** A commander argParser for the daemon URL: http(s) only, refused at parse time (exit 2). */
+export function daemonUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError(`expected a URL such as http://127.0.0.1:7333, got "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError(`expected an http or https URL, got "${value}"`);
+  return value;
+}
