@@ -22,7 +22,8 @@ describe('resolveE2BSettings', () => {
   });
 
   it('refuses a missing key naming the variable, and out-of-range settings naming the setting', () => {
-    expect(() => resolveE2BSettings({ apiKeyEnv: 'MY_KEY' }, {})).toThrow(/set the environment variable MY_KEY/);
+    expect(() => resolveE2BSettings({ apiKeyEnv: 'MY_KEY' }, {})).toThrow(/the environment variable MY_KEY is not set or empty/);
+    expect(() => resolveE2BSettings({ apiKey: 'k', apiUrl: 'api.e2b.app' }, {})).toThrow(/apiUrl must be an absolute http\(s\) URL/);
     expect(() => resolveE2BSettings({ apiKeyEnv: 'not a name' }, {})).toThrow(/apiKeyEnv must be an environment variable name/);
     expect(() => resolveE2BSettings({ apiKey: 'k', sandboxTimeoutMs: 500 }, {})).toThrow(/sandboxTimeoutMs must be an integer from 1000 to 86400000/);
     expect(() => resolveE2BSettings({ apiKey: 'k', requestTimeoutMs: 0 }, {})).toThrow(/requestTimeoutMs/);

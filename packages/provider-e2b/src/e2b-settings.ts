@@ -56,6 +56,19 @@ function integerIn(name: string, value: number | undefined, fallback: number, mi
   return value;
 }
 
+function httpUrl(name: string, value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new TypeError(`createE2BProvider: ${name} must be an absolute http(s) URL, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
 function absolutePath(name: string, value: string): string {
   if (!value.startsWith('/') || value.includes('\0') || value.split('/').includes('..')) {
     throw new TypeError(`createE2BProvider: ${name} must be an absolute path without "..", got ${JSON.stringify(value)}`);
@@ -76,7 +89,7 @@ export function resolveE2BSettings(settings: E2BProviderSettings, env: NodeJS.Pr
     throw new TypeError(
       settings.apiKey !== undefined
         ? 'createE2BProvider: apiKey is empty'
-        : `createE2BProvider: no E2B API key: set the environment variable ${apiKeyEnv} (or give apiKey)`,
+        : `createE2BProvider: no E2B API key: the environment variable ${apiKeyEnv} is not set or empty`,
     );
   }
   const requestTimeoutMs = integerIn('requestTimeoutMs', settings.requestTimeoutMs, DEFAULT_REQUEST_TIMEOUT_MS, 100, 600_000);
@@ -86,8 +99,8 @@ export function resolveE2BSettings(settings: E2BProviderSettings, env: NodeJS.Pr
     // Never the SDK's debug mode (it fakes create and connect) and never its console logging.
     debug: false,
     logger: {},
-    ...(settings.apiUrl !== undefined ? { apiUrl: settings.apiUrl } : {}),
-    ...(settings.sandboxUrl !== undefined ? { sandboxUrl: settings.sandboxUrl } : {}),
+    ...(settings.apiUrl !== undefined ? { apiUrl: httpUrl('apiUrl', settings.apiUrl) } : {}),
+    ...(settings.sandboxUrl !== undefined ? { sandboxUrl: httpUrl('sandboxUrl', settings.sandboxUrl) } : {}),
     ...(settings.domain !== undefined ? { domain: settings.domain } : {}),
   };
   const template = settings.template ?? 'base';

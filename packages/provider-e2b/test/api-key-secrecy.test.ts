@@ -86,7 +86,7 @@ describe('the API key never leaks', () => {
 
   it('a missing key is refused at construction naming the variable, not a value', () => {
     expect(() => createE2BProvider({ apiKeyEnv: 'RUNTIMECTL_TEST_NO_SUCH_KEY' })).toThrow(
-      'createE2BProvider: no E2B API key: set the environment variable RUNTIMECTL_TEST_NO_SUCH_KEY (or give apiKey)',
+      'createE2BProvider: no E2B API key: the environment variable RUNTIMECTL_TEST_NO_SUCH_KEY is not set or empty',
     );
   });
 

@@ -1,6 +1,8 @@
 import type { BackendProviderV1 } from '@runtimectl/core';
+import { createE2BProvider } from '@runtimectl/provider-e2b';
 import { createLocalProvider } from '@runtimectl/provider-local';
 import { createMemoryProvider } from '@runtimectl/testkit/memory-provider';
+import { ConfigError } from '../config/config-error';
 import type { ResolvedConfig } from '../config/load-config';
 
 /** The providers the configuration enables, in a stable order. */
@@ -13,5 +15,24 @@ export function createProviders(config: ResolvedConfig): BackendProviderV1[] {
     );
   }
   if (config.providers.memory.enabled) providers.push(createMemoryProvider());
+  if (config.providers.e2b.enabled) providers.push(createE2B(config.providers.e2b));
   return providers;
+}
+
+/** The E2B provider; a missing key or a bad URL is a configuration error naming the section. */
+function createE2B(e2b: ResolvedConfig['providers']['e2b']): BackendProviderV1 {
+  try {
+    return createE2BProvider({
+      apiKeyEnv: e2b.api_key_env,
+      template: e2b.template,
+      sandboxTimeoutMs: e2b.sandbox_timeout_ms,
+      requestTimeoutMs: e2b.request_timeout_ms,
+      ...(e2b.api_url !== undefined ? { apiUrl: e2b.api_url } : {}),
+      ...(e2b.sandbox_url !== undefined ? { sandboxUrl: e2b.sandbox_url } : {}),
+      ...(e2b.domain !== undefined ? { domain: e2b.domain } : {}),
+    });
+  } catch (error) {
+    if (error instanceof TypeError) throw new ConfigError(`providers.e2b: ${error.message.replace(/^createE2BProvider: /, '')}`);
+    throw error;
+  }
 }

@@ -45,9 +45,25 @@ const MemoryProviderSchema = z.strictObject({
   enabled: z.boolean().default(false),
 });
 
+/** E2B sandboxes. The API key is read from the variable api_key_env names: keys never go in files. */
+const E2BProviderSchema = z.strictObject({
+  enabled: z.boolean().default(false),
+  api_key_env: z.string().regex(ENV_NAME, 'an environment variable name').default('E2B_API_KEY'),
+  /** Control-plane URL; default the SDK's (https://api.<domain>). */
+  api_url: z.string().min(1).optional(),
+  /** envd URL for every sandbox (an emulator or a proxy); default the SDK's, per sandbox. */
+  sandbox_url: z.string().min(1).optional(),
+  /** Default the SDK's (e2b.app). */
+  domain: z.string().min(1).optional(),
+  template: z.string().min(1).default('base'),
+  sandbox_timeout_ms: z.int().min(1_000).max(86_400_000).default(600_000),
+  request_timeout_ms: z.int().min(100).max(600_000).default(30_000),
+});
+
 const ProvidersSchema = z.strictObject({
   local: LocalProviderSchema.prefault({}),
   memory: MemoryProviderSchema.prefault({}),
+  e2b: E2BProviderSchema.prefault({}),
 });
 
 /** Provider ids the daemon can compose (sections under [providers]). */
