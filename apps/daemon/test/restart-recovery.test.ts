@@ -15,12 +15,12 @@ async function start(stateDir: string) {
   return daemon;
 }
 
-async function call(daemon: RuntimedProcess, path: string, body?: unknown) {
+async function call(daemon: RuntimedProcess, path: string, body?: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(`${daemon.url}/api/v1${path}`, {
     method: body === undefined ? 'GET' : 'POST',
-    ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    ...(body === undefined ? {} : { headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }),
   });
-  return { status: response.status, body: (await response.json()) as Record<string, any> };
+  return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, any> };
 }
 
 describe('restart recovery (SQLite store, local provider)', () => {
@@ -70,5 +70,19 @@ describe('restart recovery (SQLite store, local provider)', () => {
     expect(detail.last_error).toMatch(/local backend/);
     const exec = await call(second, '/runtimes/exec', { runtime_id: 'doomed', command: 'true' });
     expect(exec).toMatchObject({ status: 409, body: { code: 'runtime_failed' } });
+  });
+
+  it('an Idempotency-Key response survives a restart: the retry after SIGKILL is replayed, not redone', async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'runtimed-restart-'));
+    const first = await start(stateDir);
+    const retryKey = { 'idempotency-key': 'open-once-0001' };
+    const opened = await call(first, '/runtimes/open', { conversation_id: 'c', sender_id: 's' }, retryKey);
+    await first.stop('SIGKILL');
+
+    const second = await start(stateDir);
+    const retried = await call(second, '/runtimes/open', { conversation_id: 'c', sender_id: 's' }, retryKey);
+    expect(retried.headers.get('idempotent-replayed')).toBe('true');
+    expect(retried.body.runtime.runtime_id).toBe(opened.body.runtime.runtime_id);
+    expect((await call(second, '/runtimes')).body.runtimes).toHaveLength(1);
   });
 });

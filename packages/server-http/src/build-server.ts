@@ -1,6 +1,7 @@
 import type { RuntimeService } from '@runtimectl/core';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import type { IdempotencyOptions } from './idempotency/idempotency-hooks';
 import { withSecretRedaction } from './logging/log-redaction';
 import { RequestLogController } from './logging/request-log-controller';
 import { requestIdOf } from './request-id';
@@ -26,6 +27,8 @@ export interface BuildServerOptions {
    * Omitted: the server makes its own, and provider time and operation counts stay empty.
    */
   telemetry?: ServerTelemetry;
+  /** Keep responses to requests with an `Idempotency-Key` (see IdempotencyOptions); without it the header is ignored. */
+  idempotency?: IdempotencyOptions;
 }
 
 /**
@@ -52,6 +55,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     auth: options.config.auth,
     bodyLimitBytes: bodyLimit,
     telemetry: options.telemetry,
+    idempotency: options.idempotency,
   });
   return app;
 }

@@ -4,6 +4,8 @@ export interface RuntimectlRouteConfig {
   public?: boolean;
   /** A runtime operation: its response carries `server-timing: provider;dur=…, total;dur=…`. */
   timing?: boolean;
+  /** Changes state: honours `Idempotency-Key` (the response is kept and replayed to retries). */
+  idempotent?: boolean;
 }
 
 declare module 'fastify' {

@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { installErrorHandlers } from './http-errors/error-handlers';
 import { registerOpenApi } from './openapi/openapi-routes';
+import { installIdempotencyHooks, type IdempotencyOptions } from './idempotency/idempotency-hooks';
 import { installRequestHooks } from './request-hooks';
 import { checkpointRoutes } from './routes/checkpoint-routes';
 import { dataRoutes } from './routes/data-routes';
@@ -26,6 +27,11 @@ export interface RuntimeApiPluginOptions {
    * own: request metrics still work, but provider time and operation counts stay empty.
    */
   telemetry?: ServerTelemetry | undefined;
+  /**
+   * Where responses to requests with an `Idempotency-Key` are kept (the daemon's store). Without
+   * it the header is ignored and a retried request runs again.
+   */
+  idempotency?: IdempotencyOptions | undefined;
 }
 
 /**
@@ -50,6 +56,7 @@ export const runtimeApiPlugin: FastifyPluginAsync<RuntimeApiPluginOptions> = asy
     route.bodyLimit ??= bodyLimitBytes;
   });
   installRequestHooks(app, { telemetry, auth: options.auth });
+  if (options.idempotency) installIdempotencyHooks(app, options.idempotency);
   installErrorHandlers(app);
   await registerOpenApi(app, { version: options.version, authenticated: options.auth !== undefined });
 

@@ -3,7 +3,7 @@ import { MemoryRuntimeStore, RuntimeService, type BackendProviderV1, type Runtim
 import { createMemoryProvider, type MemoryProvider } from '@runtimectl/testkit';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
-import { buildServer, createServerTelemetry, type ServerConfig, type ServerTelemetry } from '../src/index';
+import { buildServer, createServerTelemetry, type IdempotencyOptions, type ServerConfig, type ServerTelemetry } from '../src/index';
 
 export const TEST_TOKEN = 'test-token-5f0c2d6e9a1b4c7d';
 
@@ -27,6 +27,8 @@ export interface TestServerOptions {
   store?: MemoryRuntimeStore;
   service?: Partial<RuntimeServiceOptions>;
   providers?: BackendProviderV1[];
+  /** Turns on Idempotency-Key handling over this store (default: the test server's own store). */
+  idempotency?: Partial<IdempotencyOptions>;
 }
 
 /** A real service (memory store, memory providers) behind a real server; not listening. */
@@ -50,7 +52,13 @@ export function createTestServer(options: TestServerOptions = {}): TestServer {
     },
   });
   const logger = pino({ level: 'debug' }, sink);
-  const app = buildServer({ service, logger, telemetry, config: { version: '9.9.9-test', ...options.config } });
+  const app = buildServer({
+    service,
+    logger,
+    telemetry,
+    config: { version: '9.9.9-test', ...options.config },
+    ...(options.idempotency ? { idempotency: { store, ...options.idempotency } } : {}),
+  });
   const logText = () => chunks.join('');
   return {
     app,

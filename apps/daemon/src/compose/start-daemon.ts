@@ -65,6 +65,7 @@ export async function startDaemon(config: ResolvedConfig, logger: Logger = pino(
     service,
     telemetry,
     logger,
+    idempotency: { store, retentionMs: config.http.idempotency_retention_ms },
     config: {
       version: DAEMON_VERSION,
       bodyLimitBytes: config.http.body_limit_bytes,

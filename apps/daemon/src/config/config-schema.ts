@@ -20,6 +20,7 @@ const HttpSchema = z.strictObject({
   body_limit_bytes: z.int().min(1024).max(1024 * MiB).default(10 * MiB),
   allow_insecure_bind: z.boolean().default(false),
   shutdown_timeout_ms: z.int().min(0).max(600_000).default(10_000),
+  idempotency_retention_ms: z.int().min(1000).max(30 * 86_400_000).default(86_400_000),
   auth: AuthSchema.optional(),
 });
 

@@ -17,7 +17,7 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import '../route-config';
-import { ERROR_RESPONSES, RUNTIME_OPERATION, type RouteGroupOptions } from './route-options';
+import { ERROR_RESPONSES, READ_OPERATION, RUNTIME_OPERATION, type RouteGroupOptions } from './route-options';
 
 const FileBytesSchema = z.string().describe('the file bytes');
 
@@ -48,7 +48,7 @@ export const dataRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async (app, 
   app.post(
     '/runtimes/read-file',
     {
-      config: RUNTIME_OPERATION,
+      config: READ_OPERATION,
       schema: {
         summary: 'Read a file (base64)',
         description: 'Paths are relative to the runtime\'s workspace root (or absolute where the provider allows). A missing file is `path_not_found`.',
@@ -79,7 +79,7 @@ export const dataRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async (app, 
   app.post(
     '/runtimes/stat',
     {
-      config: RUNTIME_OPERATION,
+      config: READ_OPERATION,
       schema: {
         summary: 'Stat a path; a missing path answers exists: false, not an error',
         tags: ['data'],
@@ -109,7 +109,7 @@ export const dataRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async (app, 
   app.post(
     '/runtimes/search',
     {
-      config: RUNTIME_OPERATION,
+      config: READ_OPERATION,
       schema: {
         summary: 'Find files by glob, or lines by literal text (grep)',
         description:
@@ -126,7 +126,7 @@ export const dataRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async (app, 
   app.post(
     '/runtimes/export',
     {
-      config: RUNTIME_OPERATION,
+      config: READ_OPERATION,
       schema: {
         summary: 'Download a file as bytes',
         description: 'Streams the file as `application/octet-stream` with `content-disposition: attachment; filename=…`.',

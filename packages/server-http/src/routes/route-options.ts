@@ -8,5 +8,11 @@ export interface RouteGroupOptions {
 /** Every error response has the same body; documenting it per status class keeps the spec honest. */
 export const ERROR_RESPONSES = { '4xx': ErrorBodySchema, '5xx': ErrorBodySchema } as const;
 
-/** Config of a runtime operation route: authenticated, and answered with `server-timing`. */
-export const RUNTIME_OPERATION = { runtimectl: { timing: true } } as const;
+/**
+ * Config of a runtime operation that changes state: authenticated, answered with
+ * `server-timing`, and honouring `Idempotency-Key`.
+ */
+export const RUNTIME_OPERATION = { runtimectl: { timing: true, idempotent: true } } as const;
+
+/** A runtime operation that only reads: repeating it is harmless, so no response is kept. */
+export const READ_OPERATION = { runtimectl: { timing: true } } as const;

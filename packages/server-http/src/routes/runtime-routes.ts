@@ -16,7 +16,7 @@ import {
 } from '@runtimectl/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import '../route-config';
-import { ERROR_RESPONSES, RUNTIME_OPERATION, type RouteGroupOptions } from './route-options';
+import { ERROR_RESPONSES, READ_OPERATION, RUNTIME_OPERATION, type RouteGroupOptions } from './route-options';
 
 /** Open, list, read, update and close runtimes; read checkpoints. */
 export const runtimeRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async (app, { service }) => {
@@ -40,7 +40,7 @@ export const runtimeRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async (ap
   app.get(
     '/runtimes',
     {
-      config: RUNTIME_OPERATION,
+      config: READ_OPERATION,
       schema: {
         summary: 'List runtimes, ordered by runtime_id',
         description: 'Pages of at most `limit` (default 50, at most 500); pass `next_cursor` back as `cursor` for the next page. Cursors are opaque.',
@@ -56,7 +56,7 @@ export const runtimeRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async (ap
   app.get(
     '/runtimes/:runtime_id',
     {
-      config: RUNTIME_OPERATION,
+      config: READ_OPERATION,
       schema: {
         summary: 'One runtime with its lineage, metadata, session state and last error',
         description: 'Checkout children have ids like `<root>:checkout:<32hex>`; the `:` may be sent raw or URL-encoded.',
@@ -104,7 +104,7 @@ export const runtimeRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async (ap
   app.get(
     '/runtimes/:runtime_id/checkpoints',
     {
-      config: RUNTIME_OPERATION,
+      config: READ_OPERATION,
       schema: {
         summary: 'A runtime\'s checkpoints, newest first',
         tags: ['checkpoints'],
@@ -120,7 +120,7 @@ export const runtimeRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async (ap
   app.get(
     '/checkpoints/:checkpoint_id',
     {
-      config: RUNTIME_OPERATION,
+      config: READ_OPERATION,
       schema: {
         summary: 'One checkpoint',
         tags: ['checkpoints'],

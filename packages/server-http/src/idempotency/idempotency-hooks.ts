@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import type { IdempotencyRecord, IdempotencyStore } from '@runtimectl/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errorReply } from '../http-errors/error-reply';
+import '../route-config';
+import { isReplayableStatus, isValidIdempotencyKey, requestFingerprint } from './idempotency-key';
+
+export interface IdempotencyOptions {
+  store: IdempotencyStore;
+  /** How long a response is kept for replay. Default 24 h. */
+  retentionMs?: number;
+  /** This process's id in claims; a claim left by another (a crashed daemon) is taken over. */
+  ownerId?: string;
+  clock?: () => number;
+}
+
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+export const REPLAYED_HEADER = 'idempotent-replayed';
+const DEFAULT_RETENTION_MS = 24 * 60 * 60 * 1000;
+const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+
+interface Claim {
+  record: IdempotencyRecord;
+  settled: () => void;
+}
+
+function send(reply: FastifyReply, status: number, body: string, replayed: boolean): FastifyReply {
+  if (replayed) reply.header(REPLAYED_HEADER, 'true');
+  return reply.code(status).type('application/json; charset=utf-8').send(body);
+}
+
+function sendError(reply: FastifyReply, ...args: Parameters<typeof errorReply>): FastifyReply {
+  const { status, body } = errorReply(...args);
+  return reply.code(status).send(body);
+}
+
+/**
+ * `Idempotency-Key` on the routes marked `idempotent`: the first response is stored; a retry
+ * with the same key and body gets it back (`idempotent-replayed: true`) without the work being
+ * done again; the same key with another body is refused with 422 `idempotency_key_reused`; a
+ * retry that arrives while the first is still running waits for it. Only replayable outcomes are
+ * kept (see isReplayableStatus): after a 409/429/5xx the key is released and a retry runs again.
+ */
+export function installIdempotencyHooks(app: FastifyInstance, options: IdempotencyOptions): void {
+  const { store } = options;
+  const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
+  const ownerId = options.ownerId ?? `daemon-${randomUUID()}`;
+  const clock = options.clock ?? Date.now;
+  const claims = new WeakMap<FastifyRequest, Claim>();
+  const running = new Map<string, Promise<void>>();
+
+  const sweep = setInterval(() => void store.deleteExpiredIdempotencyKeys(clock()).catch(() => {}), SWEEP_INTERVAL_MS);
+  sweep.unref();
+  app.addHook('onClose', async () => clearInterval(sweep));
+
+  const claimFor = async (request: FastifyRequest, key: string, fingerprint: string): Promise<IdempotencyRecord | undefined> => {
+    const now = clock();
+    const record: IdempotencyRecord = {
+      key,
+      fingerprint,
+      state: 'in_flight',
+      ownerId,
+      statusCode: null,
+      responseBody: null,
+      createdAtMs: now,
+      expiresAtMs: now + retentionMs,
+    };
+    let existing = await store.claimIdempotencyKey(record);
+    if (existing?.state === 'in_flight' && existing.ownerId !== ownerId && existing.fingerprint === fingerprint) {
+      // Claimed by a daemon process that is gone (one daemon per store): its request never
+      // answered, so this retry takes the key over and runs.
+      await store.putIdempotencyRecord(record);
+      existing = undefined;
+    }
+    if (existing) return existing;
+    let settled!: () => void;
+    running.set(key, new Promise<void>((resolve) => (settled = resolve)));
+    claims.set(request, { record, settled });
+    return undefined;
+  };
+
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.method !== 'POST' || !request.routeOptions.config.runtimectl?.idempotent) return;
+    const key = request.headers[IDEMPOTENCY_HEADER];
+    if (key === undefined) return;
+    if (typeof key !== 'string' || !isValidIdempotencyKey(key)) {
+      return sendError(reply, 'invalid_request', 'Idempotency-Key must be 1-255 printable characters without spaces');
+    }
+    const fingerprint = requestFingerprint(request.method, request.routeOptions.url ?? request.url, request.body);
+    for (;;) {
+      const existing = await claimFor(request, key, fingerprint);
+      if (!existing) return;
+      if (existing.fingerprint !== fingerprint) {
+        return sendError(reply, 'idempotency_key_reused', `Idempotency-Key ${key} was already used with a different request`, {
+          idempotency_key: key,
+        });
+      }
+      if (existing.state === 'completed') return send(reply, existing.statusCode!, existing.responseBody!, true);
+      const first = running.get(key);
+      if (!first) {
+        return sendError(reply, 'session_busy', `a request with Idempotency-Key ${key} is still in flight`, { idempotency_key: key });
+      }
+      // The first request is still running in this process: wait for it, then replay or run.
+      await first;
+    }
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const claim = claims.get(request);
+    if (!claim) return payload;
+    claims.delete(request);
+    try {
+      if (isReplayableStatus(reply.statusCode) && typeof payload === 'string') {
+        await store.putIdempotencyRecord({ ...claim.record, state: 'completed', statusCode: reply.statusCode, responseBody: payload });
+      } else {
+        await store.deleteIdempotencyKey(claim.record.key);
+      }
+    } finally {
+      running.delete(claim.record.key);
+      claim.settled();
+    }
+    return payload;
+  });
+
+  // A request that ends without a response (client gone, aborted) must not hold its key.
+  app.addHook('onResponse', async (request) => {
+    const claim = claims.get(request);
+    if (!claim) return;
+    claims.delete(request);
+    running.delete(claim.record.key);
+    claim.settled();
+    await store.deleteIdempotencyKey(claim.record.key).catch(() => {});
+  });
+}

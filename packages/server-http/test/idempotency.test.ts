@@ -1,0 +1,154 @@
+import type { BackendProviderV1 } from '@runtimectl/core';
+import { createMemoryProvider } from '@runtimectl/testkit';
+import { describe, expect, it } from 'vitest';
+import { apiClient } from './api-client';
+import { createTestServer } from './test-server';
+
+const API = '/api/v1/runtimes';
+const key = (name: string) => ({ 'idempotency-key': `key-${name}` });
+
+async function withRuntime() {
+  const server = createTestServer({ idempotency: {} });
+  const api = apiClient(server.app);
+  const opened = await api.post(`${API}/open`, { conversation_id: 'c', sender_id: 's' });
+  return { server, api, runtimeId: opened.body.runtime.runtime_id as string };
+}
+
+describe('Idempotency-Key', () => {
+  it('a retried checkout returns the stored response and creates exactly one child', async () => {
+    const { server, api, runtimeId } = await withRuntime();
+    const checkpoint = await api.post(`${API}/checkpoint`, { runtime_id: runtimeId });
+    const first = await api.post(`${API}/checkout`, { checkpoint_id: checkpoint.body.checkpoint_id }, key('checkout'));
+    const retry = await api.post(`${API}/checkout`, { checkpoint_id: checkpoint.body.checkpoint_id }, key('checkout'));
+    expect(retry.status).toBe(200);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.body).toEqual(first.body);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    expect((await server.service.list({})).runtimes).toHaveLength(2);
+  });
+
+  it('the same key with a different request is refused with 422 idempotency_key_reused', async () => {
+    const { api, runtimeId } = await withRuntime();
+    await api.post(`${API}/checkpoint`, { runtime_id: runtimeId, name: 'a' }, key('reused'));
+    const other = await api.post(`${API}/checkpoint`, { runtime_id: runtimeId, name: 'b' }, key('reused'));
+    expect(other.status).toBe(422);
+    expect(other.body).toMatchObject({ code: 'idempotency_key_reused', details: { idempotency_key: 'key-reused' } });
+  });
+
+  it('a retry that arrives while the first request runs waits for it and never duplicates the work', async () => {
+    const inner = createMemoryProvider();
+    let checkouts = 0;
+    const slow: BackendProviderV1 = {
+      specificationVersion: 'backend-provider-v1',
+      providerId: 'memory',
+      create: (request) => inner.create(request),
+      attach: (request) => inner.attach(request),
+      release: (request) => inner.release(request),
+      checkpoint: (backend, request) => inner.checkpoint!(backend, request),
+      checkout: async (request) => {
+        checkouts += 1;
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        return inner.checkout!(request);
+      },
+      deleteSnapshot: (snapshotId) => inner.deleteSnapshot!(snapshotId),
+    };
+    const server = createTestServer({ providers: [slow], idempotency: {} });
+    const api = apiClient(server.app);
+    const opened = await api.post(`${API}/open`, { conversation_id: 'c', sender_id: 's' });
+    const checkpoint = await api.post(`${API}/checkpoint`, { runtime_id: opened.body.runtime.runtime_id });
+    const body = { checkpoint_id: checkpoint.body.checkpoint_id };
+    const [first, second] = await Promise.all([
+      api.post(`${API}/checkout`, body, key('race')),
+      api.post(`${API}/checkout`, body, key('race')),
+    ]);
+    expect(checkouts).toBe(1);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(second.body).toEqual(first.body);
+    expect((await server.service.list({})).runtimes).toHaveLength(2);
+  });
+
+  it('a provider failure is not kept: the retry with the same key runs again and succeeds', async () => {
+    const { server, api, runtimeId } = await withRuntime();
+    const checkpoint = await api.post(`${API}/checkpoint`, { runtime_id: runtimeId });
+    server.provider.failNext('checkout');
+    const failed = await api.post(`${API}/checkout`, { checkpoint_id: checkpoint.body.checkpoint_id }, key('fault'));
+    expect(failed.status).toBe(502);
+    const retry = await api.post(`${API}/checkout`, { checkpoint_id: checkpoint.body.checkpoint_id }, key('fault'));
+    expect(retry.status).toBe(200);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it('a claim left in flight by a daemon process that is gone is taken over by the retry', async () => {
+    const { server, api, runtimeId } = await withRuntime();
+    const first = await api.post(`${API}/checkpoint`, { runtime_id: runtimeId }, key('orphan'));
+    const record = await server.store.claimIdempotencyKey({
+      key: 'key-orphan',
+      fingerprint: 'x',
+      state: 'in_flight',
+      ownerId: 'x',
+      statusCode: null,
+      responseBody: null,
+      createdAtMs: Date.now(),
+      expiresAtMs: Date.now() + 1000,
+    });
+    await server.store.putIdempotencyRecord({ ...record!, state: 'in_flight', ownerId: 'daemon-crashed', statusCode: null, responseBody: null });
+    const retry = await api.post(`${API}/checkpoint`, { runtime_id: runtimeId }, key('orphan'));
+    expect(retry.status).toBe(200);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+    expect(retry.body.checkpoint_id).not.toBe(first.body.checkpoint_id);
+  });
+
+  it('an expired key runs the request again', async () => {
+    let now = 1_800_000_000_000;
+    const server = createTestServer({ idempotency: { retentionMs: 1000, clock: () => now } });
+    const api = apiClient(server.app);
+    const first = await api.post(`${API}/open`, { conversation_id: 'c', sender_id: 's' }, key('expiring'));
+    now += 1000;
+    const later = await api.post(`${API}/open`, { conversation_id: 'c', sender_id: 's' }, key('expiring'));
+    expect(later.headers['idempotent-replayed']).toBeUndefined();
+    expect(later.body.runtime.runtime_id).not.toBe(first.body.runtime.runtime_id);
+  });
+
+  it('refuses a malformed key with 400 invalid_request', async () => {
+    const { api } = await withRuntime();
+    const response = await api.post(`${API}/open`, { conversation_id: 'c', sender_id: 's' }, { 'idempotency-key': 'has space' });
+    expect(response).toMatchObject({ status: 400, body: { code: 'invalid_request' } });
+  });
+
+  it('every POST that changes state replays its first response to a retry with the same key', async () => {
+    const { api, runtimeId } = await withRuntime();
+    const replayed = async (path: string, body: Record<string, unknown>, name = path) => {
+      const first = await api.post(`${API}/${path}`, body, key(name));
+      const retry = await api.post(`${API}/${path}`, body, key(name));
+      expect(first.status, path).toBe(200);
+      expect(retry.headers['idempotent-replayed'], path).toBe('true');
+      expect(retry.body, path).toEqual(first.body);
+      return first.body;
+    };
+    const opened = await replayed('open', { conversation_id: 'c', sender_id: 'replay' });
+    const id = opened.runtime.runtime_id as string;
+    await replayed('update', { runtime_id: id, session_state: { step: 1 } });
+    await replayed('write-file', { runtime_id: id, path: 'a.txt', content_base64: Buffer.from('a').toString('base64') });
+    await replayed('mkdir', { runtime_id: id, path: 'dir' });
+    await replayed('exec', { runtime_id: id, command: 'echo once' });
+    const checkpoint = await replayed('checkpoint', { runtime_id: id });
+    const child = await replayed('checkout', { checkpoint_id: checkpoint.checkpoint_id });
+    await replayed('pause', { runtime_id: id });
+    await replayed('resume', { runtime_id: id });
+    await replayed('close', { runtime_id: child.runtime.runtime_id });
+    await api.post(`${API}/write-file`, { runtime_id: id, path: 'b.txt', content_base64: Buffer.from('b').toString('base64') });
+    const fresh = await api.post(`${API}/checkpoint`, { runtime_id: id });
+    await replayed('checkpoint/delete-snapshot', { checkpoint_id: fresh.body.checkpoint_id });
+    await replayed('close', { runtime_id: runtimeId }, 'close-again');
+  });
+
+  it('read-only POSTs accept the header and simply run again', async () => {
+    const { api, runtimeId } = await withRuntime();
+    await api.post(`${API}/write-file`, { runtime_id: runtimeId, path: 'a.txt', content_base64: Buffer.from('v1').toString('base64') });
+    await api.post(`${API}/read-file`, { runtime_id: runtimeId, path: 'a.txt' }, key('read'));
+    await api.post(`${API}/write-file`, { runtime_id: runtimeId, path: 'a.txt', content_base64: Buffer.from('v2').toString('base64') });
+    const again = await api.post(`${API}/read-file`, { runtime_id: runtimeId, path: 'a.txt' }, key('read'));
+    expect(again.headers['idempotent-replayed']).toBeUndefined();
+    expect(Buffer.from(again.body.content_base64, 'base64').toString()).toBe('v2');
+  });
+});
