@@ -67,6 +67,8 @@ describe('restart recovery (SQLite store, local provider)', () => {
     const second = await start(stateDir);
     const detail = (await call(second, '/runtimes/doomed')).body;
     expect(detail.runtime.status).toBe('failed');
+    const metrics = await (await fetch(`${second.url}/metrics`)).text();
+    expect(metrics).toMatch(/runtimectl_reconciliation_total\{action="failed_runtime"\} 1/);
     expect(detail.last_error).toMatch(/local backend/);
     const exec = await call(second, '/runtimes/exec', { runtime_id: 'doomed', command: 'true' });
     expect(exec).toMatchObject({ status: 409, body: { code: 'runtime_failed' } });

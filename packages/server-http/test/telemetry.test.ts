@@ -119,6 +119,21 @@ describe('GET /metrics', () => {
     expect([runtimes('idle'), runtimes('running'), runtimes('paused'), runtimes('failed'), runtimes('closed')]).toEqual([1, 0, 1, 0, 1]);
   });
 
+  it('counts what start-up reconciliation did, by action', async () => {
+    server.telemetry.recordReconciliation({
+      resolvedIntents: 3,
+      releasedBackends: ['bkd_1', 'bkd_2'],
+      deletedSnapshots: ['snap_1'],
+      failedRuntimes: [],
+      errors: ['e2b: unreachable'],
+    });
+    const samples = await scrape();
+    const count = (action: string) => sampleValue(samples, 'runtimectl_reconciliation_total', { action });
+    expect([count('resolved_intent'), count('released_backend'), count('deleted_snapshot'), count('failed_runtime'), count('error')]).toEqual([
+      3, 2, 1, 0, 1,
+    ]);
+  });
+
   it('uses its own registry: two telemetries never share metrics', async () => {
     const first = createServerTelemetry({ processMetrics: false });
     const second = createServerTelemetry({ processMetrics: false });

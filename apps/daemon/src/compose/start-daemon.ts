@@ -61,6 +61,7 @@ export async function startDaemon(config: ResolvedConfig, logger: Logger = pino(
     throw error;
   });
   logger.info({ reconciliation }, describeReconciliation(reconciliation));
+  telemetry.recordReconciliation(reconciliation);
   const app = buildServer({
     service,
     telemetry,

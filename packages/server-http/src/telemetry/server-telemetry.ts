@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { OperationEvent, ProviderCallEvent, RuntimeService, RuntimeServiceObserver } from '@runtimectl/core';
+import type { OperationEvent, ProviderCallEvent, ReconcileReport, RuntimeService, RuntimeServiceObserver } from '@runtimectl/core';
 
 export interface ServerTelemetryOptions {
   /** Prefix of every metric name. Default `runtimectl_`. */
@@ -36,6 +36,7 @@ export class ServerTelemetry {
   readonly #requestSeconds: Histogram<'method' | 'route' | 'status_code'>;
   readonly #operations: Counter<'operation' | 'provider' | 'outcome'>;
   readonly #providerCallSeconds: Histogram<'provider' | 'call' | 'outcome'>;
+  readonly #reconciled: Counter<'action'>;
   #runtimeSource: RuntimeCountSource | undefined;
 
   constructor(options: ServerTelemetryOptions = {}) {
@@ -65,6 +66,12 @@ export class ServerTelemetry {
       help: 'Duration of calls into providers, by provider, call and outcome (ok or the error code).',
       labelNames: ['provider', 'call', 'outcome'],
       buckets: PROVIDER_BUCKETS_SECONDS,
+      registers,
+    });
+    this.#reconciled = new Counter({
+      name: `${prefix}reconciliation_total`,
+      help: 'What start-up reconciliation did: resolved_intent, released_backend, deleted_snapshot, failed_runtime, error.',
+      labelNames: ['action'],
       registers,
     });
     const source = () => this.#runtimeSource;
@@ -111,6 +118,15 @@ export class ServerTelemetry {
     const labels = { method, route, status_code: String(statusCode) };
     this.#requests.inc(labels);
     this.#requestSeconds.observe(labels, durationMs / 1000);
+  }
+
+  /** Counts what `RuntimeService.reconcile()` did at start-up. */
+  recordReconciliation(report: ReconcileReport): void {
+    this.#reconciled.inc({ action: 'resolved_intent' }, report.resolvedIntents);
+    this.#reconciled.inc({ action: 'released_backend' }, report.releasedBackends.length);
+    this.#reconciled.inc({ action: 'deleted_snapshot' }, report.deletedSnapshots.length);
+    this.#reconciled.inc({ action: 'failed_runtime' }, report.failedRuntimes.length);
+    this.#reconciled.inc({ action: 'error' }, report.errors.length);
   }
 
   /** Prometheus text exposition of every metric. */
