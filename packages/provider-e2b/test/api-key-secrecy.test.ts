@@ -1,30 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import { inspect } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
-import { MemoryRuntimeStore, RuntimeService, type BackendCreateRequest } from '@runtimectl/core';
-import { createE2BProvider, type E2BProvider } from '../src/index';
-import { emulatorProvider, TEST_API_KEY, useEmulator } from './support/emulator-fixture';
+import { describe, expect, it } from 'vitest';
+import { MemoryRuntimeStore, RuntimeService } from '@runtimectl/core';
+import { createE2BProvider } from '../src/index';
+import { createRequest as requestOf, rejectionOf as rejection, TEST_API_KEY, useEmulator, useProviders } from './support/emulator-fixture';
 
 // The API key must never surface in what the provider produces: not in a message, not in
 // details, not anywhere down the cause chain — even when E2B's own answer quotes it.
 const emulator = await useEmulator();
-const providers: E2BProvider[] = [];
-
-afterEach(async () => {
-  for (const provider of providers.splice(0)) provider.dispose();
-  await emulator.reset();
-});
-
-function provider(): E2BProvider {
-  const made = emulatorProvider(emulator);
-  providers.push(made);
-  return made;
-}
-
-function createRequest(): BackendCreateRequest {
-  const backendId = `bkd_${randomBytes(16).toString('hex')}`;
-  return { backendId, runtimeId: 'secrecy', options: {}, labels: { runtimectl_installation: 'secrecy', runtimectl_backend_id: backendId } };
-}
+const provider = useProviders(emulator);
+const createRequest = () => requestOf('secrecy');
 
 /** Everything about an error a log line or an HTTP body could show: messages, details, stacks, causes. */
 function everythingAbout(error: unknown): string {
@@ -43,15 +27,6 @@ function everythingAbout(error: unknown): string {
     if (details !== undefined) parts.push(JSON.stringify(details));
   }
   return parts.join('\n');
-}
-
-async function rejection(work: Promise<unknown>): Promise<unknown> {
-  return work.then(
-    () => {
-      throw new Error('expected the call to fail');
-    },
-    (error: unknown) => error,
-  );
 }
 
 describe('the API key never leaks', () => {
@@ -94,9 +69,9 @@ describe('the API key never leaks', () => {
     process.env.RUNTIMECTL_TEST_E2B_KEY = TEST_API_KEY;
     try {
       const made = createE2BProvider({ apiKeyEnv: 'RUNTIMECTL_TEST_E2B_KEY', apiUrl: emulator.apiUrl, sandboxUrl: emulator.sandboxUrl });
-      providers.push(made);
       const backend = await made.create(createRequest());
       await made.release({ backendId: 'x', resource: backend.resource });
+      made.dispose();
     } finally {
       delete process.env.RUNTIMECTL_TEST_E2B_KEY;
     }

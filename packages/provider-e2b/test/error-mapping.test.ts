@@ -1,60 +1,24 @@
-import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  BackendGoneError,
-  MemoryRuntimeStore,
-  ProviderCapacityError,
-  ProviderError,
-  RuntimeService,
-  RuntimectlError,
-  type BackendCreateRequest,
-  type ErrorCode,
-  type ProviderBackend,
-} from '@runtimectl/core';
+import { BackendGoneError, MemoryRuntimeStore, ProviderCapacityError, ProviderError, RuntimeService, type ErrorCode, type ProviderBackend } from '@runtimectl/core';
 import type { E2BProvider } from '../src/index';
-import { emulatorProvider, useEmulator } from './support/emulator-fixture';
+import { createRequest as requestOf, runtimectlErrorOf as failure, useEmulator, useProviders } from './support/emulator-fixture';
 
 // Every SDK failure class, provoked for real: the emulator answers the injected status on the
 // wire and the real SDK turns it into its error class, which the provider must map.
 const emulator = await useEmulator();
-const providers: E2BProvider[] = [];
+const provider = useProviders(emulator);
 const backends: Array<{ provider: E2BProvider; backend: ProviderBackend }> = [];
-
+// Registered after useProviders' hook, so it runs before it (vitest runs afterEach hooks in
+// reverse): backends are released before the emulator's counters are reset for the next test.
 afterEach(async () => {
   for (const { provider, backend } of backends.splice(0)) await provider.release({ backendId: 'x', resource: backend.resource }).catch(() => {});
-  for (const provider of providers.splice(0)) provider.dispose();
-  await emulator.reset();
 });
-
-function provider(): E2BProvider {
-  const made = emulatorProvider(emulator);
-  providers.push(made);
-  return made;
-}
-
-function createRequest(): BackendCreateRequest {
-  const backendId = `bkd_${randomBytes(16).toString('hex')}`;
-  return {
-    backendId,
-    runtimeId: 'errors',
-    options: {},
-    labels: { runtimectl_installation: 'error-tests', runtimectl_runtime_id: 'errors', runtimectl_backend_id: backendId },
-  };
-}
+const createRequest = () => requestOf('error-tests');
 
 async function liveBackend(made = provider()): Promise<ProviderBackend> {
   const backend = await made.create(createRequest());
   backends.push({ provider: made, backend });
   return backend;
-}
-
-async function failure(work: Promise<unknown>): Promise<RuntimectlError> {
-  const error = await work.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!RuntimectlError.isInstance(error)) throw new Error(`expected a runtimectl error, got ${String(error)}`, { cause: error });
-  return error;
 }
 
 describe('control-plane failures map to core errors', () => {

@@ -1,39 +1,20 @@
-import { randomBytes } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
-import { BackendGoneError, MemoryRuntimeStore, RuntimeService, RuntimectlError, type BackendCreateRequest } from '@runtimectl/core';
-import type { E2BProvider } from '../src/index';
-import { emulatorProvider, eventually, useEmulator } from './support/emulator-fixture';
+import { describe, expect, it } from 'vitest';
+import { BackendGoneError, MemoryRuntimeStore, RuntimeService, type RuntimectlError } from '@runtimectl/core';
+import { createRequest as requestOf, eventually, rejectionOf, useEmulator, useProviders } from './support/emulator-fixture';
 
 // E2B kills a sandbox when its timeout lapses; operations do not extend it. With a 2 s sandbox
 // timeout these tests see the emulator expire sandboxes exactly as E2B would.
 const emulator = await useEmulator();
-const providers: E2BProvider[] = [];
-
-afterEach(async () => {
-  for (const provider of providers.splice(0)) provider.dispose();
-  await emulator.reset();
-});
-
-function provider(sandboxTimeoutMs: number): E2BProvider {
-  const made = emulatorProvider(emulator, { sandboxTimeoutMs });
-  providers.push(made);
-  return made;
-}
-
-function createRequest(): BackendCreateRequest {
-  const backendId = `bkd_${randomBytes(16).toString('hex')}`;
-  return { backendId, runtimeId: 'keep-alive', options: {}, labels: { runtimectl_installation: 'keep-alive-tests', runtimectl_backend_id: backendId } };
-}
+const providers = useProviders(emulator);
+const provider = (sandboxTimeoutMs: number) => providers({ sandboxTimeoutMs });
+const createRequest = () => requestOf('keep-alive-tests');
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const isLive = async (sandboxId: unknown) => (await emulator.state()).sandboxes.some((sandbox) => sandbox.sandboxId === sandboxId);
 const setTimeoutCalls = async () => (await emulator.state()).calls.set_timeout;
 
 async function goneError(work: Promise<unknown>): Promise<RuntimectlError> {
-  const error = await work.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
+  const error = await rejectionOf(work);
   if (!BackendGoneError.isInstance(error)) throw new Error(`expected BackendGoneError, got ${String(error)}`, { cause: error });
   return error;
 }
@@ -95,14 +76,15 @@ describe('keep-alive', () => {
 
   it('through core, a runtime stays usable past its sandbox timeout while open, and attach after a restart resumes the refreshes', async () => {
     const store = new MemoryRuntimeStore();
-    const before = new RuntimeService({ store, providers: [provider(2_000)], defaultProvider: 'e2b', installationId: 'keep-alive-tests' });
+    const original = provider(2_000);
+    const before = new RuntimeService({ store, providers: [original], defaultProvider: 'e2b', installationId: 'keep-alive-tests' });
     const { runtime } = await before.open({ conversation_id: 'c', sender_id: 's' });
     await before.writeFile({ runtime_id: runtime.runtime_id, path: 'kept.txt', content_base64: Buffer.from('kept').toString('base64') });
     await sleep(3_000);
     // A second service over the same store (the daemon restarted): attach re-binds and takes over the refresh.
     const restarted = provider(2_000);
     const after = new RuntimeService({ store, providers: [restarted], defaultProvider: 'e2b', installationId: 'keep-alive-tests' });
-    providers[0]!.dispose();
+    original.dispose();
     const read = await after.readFile({ runtime_id: runtime.runtime_id, path: 'kept.txt' });
     expect(Buffer.from(read.content_base64, 'base64').toString()).toBe('kept');
     expect(restarted.keptAliveSandboxIds()).toHaveLength(1);

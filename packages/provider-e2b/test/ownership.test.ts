@@ -1,36 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
-import { MemoryRuntimeStore, RuntimeService, type BackendCreateRequest } from '@runtimectl/core';
-import type { E2BProvider } from '../src/index';
+import { describe, expect, it } from 'vitest';
+import { MemoryRuntimeStore, RuntimeService } from '@runtimectl/core';
 import { listSandboxes } from '../src/owned-resources';
 import { sdkCaller } from '../src/request-deadline';
-import { emulatorProvider, TEST_API_KEY, useEmulator } from './support/emulator-fixture';
+import { createRequest, TEST_API_KEY, useEmulator, useProviders } from './support/emulator-fixture';
 
 // Ownership: what core labels, E2B must carry, so reconciliation finds exactly this
 // installation's sandboxes and snapshots after a crash.
 const emulator = await useEmulator();
-const providers: E2BProvider[] = [];
-
-afterEach(async () => {
-  for (const provider of providers.splice(0)) provider.dispose();
-  await emulator.reset();
-});
-
-function provider(): E2BProvider {
-  const made = emulatorProvider(emulator);
-  providers.push(made);
-  return made;
-}
-
-function createRequest(installation: string, options: Record<string, unknown> = {}): BackendCreateRequest {
-  const backendId = `bkd_${randomBytes(16).toString('hex')}`;
-  return {
-    backendId,
-    runtimeId: `rt-${backendId.slice(4, 12)}`,
-    options,
-    labels: { runtimectl_installation: installation, runtimectl_runtime_id: `rt-${backendId.slice(4, 12)}`, runtimectl_backend_id: backendId },
-  };
-}
+const provider = useProviders(emulator);
 
 const metadataOf = async (sandboxId: unknown) =>
   (await emulator.state()).sandboxes.find((sandbox) => sandbox.sandboxId === sandboxId)?.metadata;

@@ -1,34 +1,19 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { MemoryRuntimeStore, RuntimeService, RuntimectlError } from '@runtimectl/core';
-import type { E2BProvider } from '../src/index';
-import { emulatorProvider, useEmulator } from './support/emulator-fixture';
+import { describe, expect, it } from 'vitest';
+import { MemoryRuntimeStore, RuntimeService } from '@runtimectl/core';
+import { runtimectlErrorOf, useEmulator, useProviders } from './support/emulator-fixture';
 
 // The provider through core's RuntimeService, counted at the emulator: what reaches E2B for
 // each runtime operation, and what per-runtime options do.
 const emulator = await useEmulator({ templates: ['python-3'] });
-const providers: E2BProvider[] = [];
-
-afterEach(async () => {
-  for (const provider of providers.splice(0)) provider.dispose();
-  await emulator.reset();
-});
+const provider = useProviders(emulator);
 
 function service(): RuntimeService {
-  const provider = emulatorProvider(emulator);
-  providers.push(provider);
-  return new RuntimeService({ store: new MemoryRuntimeStore(), providers: [provider], defaultProvider: 'e2b', installationId: 'semantics' });
+  return new RuntimeService({ store: new MemoryRuntimeStore(), providers: [provider()], defaultProvider: 'e2b', installationId: 'semantics' });
 }
 
 const text = (value: string) => Buffer.from(value).toString('base64');
 
-async function codeOf(work: Promise<unknown>): Promise<string> {
-  const error = await work.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!RuntimectlError.isInstance(error)) throw new Error(`expected a runtimectl error, got ${String(error)}`, { cause: error });
-  return error.code;
-}
+const codeOf = async (work: Promise<unknown>) => (await runtimectlErrorOf(work)).code;
 
 describe('snapshot calls at E2B', () => {
   it('checkpoints of a clean runtime make no snapshot call: N checkpoints, 1 snapshot', async () => {

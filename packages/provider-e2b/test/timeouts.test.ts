@@ -1,45 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { afterEach, describe, expect, it } from 'vitest';
-import { MemoryRuntimeStore, ProviderTimeoutError, RuntimeService, RuntimectlError, type BackendCreateRequest } from '@runtimectl/core';
+import { describe, expect, it } from 'vitest';
+import { MemoryRuntimeStore, ProviderTimeoutError, RuntimeService } from '@runtimectl/core';
 import { Sandbox } from 'e2b';
-import type { E2BProvider } from '../src/index';
 import { snapshotNameFor } from '../src/snapshot-names';
-import { emulatorProvider, eventually, TEST_API_KEY, useEmulator } from './support/emulator-fixture';
+import { createRequest as requestOf, eventually, rejectionOf, TEST_API_KEY, useEmulator, useProviders } from './support/emulator-fixture';
 
 // Hung E2B calls must end in provider_timeout, whether the provider's own per-request deadline
 // (requestTimeoutMs) or core's per-call deadline fires first — and what E2B finishes after the
 // caller gave up must not be left behind.
 const emulator = await useEmulator();
-const providers: E2BProvider[] = [];
-
-afterEach(async () => {
-  for (const provider of providers.splice(0)) provider.dispose();
-  await emulator.reset();
-});
-
-function provider(requestTimeoutMs: number): E2BProvider {
-  const made = emulatorProvider(emulator, { requestTimeoutMs });
-  providers.push(made);
-  return made;
-}
-
-function createRequest(): BackendCreateRequest {
-  const backendId = `bkd_${randomBytes(16).toString('hex')}`;
-  return {
-    backendId,
-    runtimeId: 'timeouts',
-    options: {},
-    labels: { runtimectl_installation: 'timeout-tests', runtimectl_runtime_id: 'timeouts', runtimectl_backend_id: backendId },
-  };
-}
+const providers = useProviders(emulator);
+const provider = (requestTimeoutMs: number) => providers({ requestTimeoutMs });
+const createRequest = () => requestOf('timeout-tests');
 
 async function timeoutOf(work: Promise<unknown>): Promise<ProviderTimeoutError> {
-  const error = await work.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
+  const error = await rejectionOf(work);
   if (!ProviderTimeoutError.isInstance(error)) throw new Error(`expected provider_timeout, got ${String(error)}`, { cause: error });
   return error;
 }
@@ -132,44 +109,26 @@ describe('under garbage-collector pressure', () => {
 });
 
 describe("through core's deadline", () => {
+  /** A service whose core deadlines are `timeouts`, over a provider whose own deadline is far longer. */
+  const serviceWith = (timeouts: { controlMs?: number; operationMs?: number; execGraceMs?: number }) =>
+    new RuntimeService({ store: new MemoryRuntimeStore(), providers: [provider(20_000)], defaultProvider: 'e2b', installationId: 'timeout-tests', timeouts });
+
   it('a create hung past core’s control deadline fails with provider_timeout and the late sandbox is released', async () => {
-    const made = provider(20_000);
-    const service = new RuntimeService({
-      store: new MemoryRuntimeStore(),
-      providers: [made],
-      defaultProvider: 'e2b',
-      installationId: 'timeout-tests',
-      timeouts: { controlMs: 500 },
-    });
+    const service = serviceWith({ controlMs: 500 });
     await emulator.hangNext('create', { ms: 1_500 });
-    const error = await service.open({ runtime_id: 'late-create', conversation_id: 'c', sender_id: 's' }).then(
-      () => undefined,
-      (caught: unknown) => caught,
-    );
-    expect(RuntimectlError.isInstance(error) && error.code).toBe('provider_timeout');
-    expect((error as ProviderTimeoutError).details).toEqual({ provider: 'e2b', call: 'create', timeout_ms: 500 });
+    const error = await timeoutOf(service.open({ runtime_id: 'late-create', conversation_id: 'c', sender_id: 's' }));
+    expect(error.details).toEqual({ provider: 'e2b', call: 'create', timeout_ms: 500 });
     // Core releases the backend that arrives after its deadline (the provider's create still finishes).
     const created = async () => (await emulator.state()).sandboxes.filter((sandbox) => sandbox.metadata.runtimectl_runtime_id === 'late-create');
     expect(await eventually(async () => (await emulator.state()).calls.create === 1 && (await created()).length === 0 && (await emulator.state()).calls.kill === 1, 10_000)).toBe(true);
   }, 20_000);
 
-  it('an exec hung past core’s operation deadline fails with provider_timeout', async () => {
-    const made = provider(20_000);
-    const service = new RuntimeService({
-      store: new MemoryRuntimeStore(),
-      providers: [made],
-      defaultProvider: 'e2b',
-      installationId: 'timeout-tests',
-      timeouts: { operationMs: 400, execGraceMs: 100 },
-    });
+  it('a file read hung past core’s operation deadline fails with provider_timeout', async () => {
+    const service = serviceWith({ operationMs: 400, execGraceMs: 100 });
     const { runtime } = await service.open({ conversation_id: 'c', sender_id: 's' });
     await emulator.hangNext('files', { ms: 2_000 });
-    const error = await service.readFile({ runtime_id: runtime.runtime_id, path: 'x' }).then(
-      () => undefined,
-      (caught: unknown) => caught,
-    );
-    expect((error as RuntimectlError).code).toBe('provider_timeout');
-    expect((error as RuntimectlError).details).toEqual({ provider: 'e2b', call: 'read_bytes', timeout_ms: 400 });
+    const error = await timeoutOf(service.readFile({ runtime_id: runtime.runtime_id, path: 'x' }));
+    expect(error.details).toEqual({ provider: 'e2b', call: 'read_bytes', timeout_ms: 400 });
     await service.close({ runtime_id: runtime.runtime_id });
   });
 });

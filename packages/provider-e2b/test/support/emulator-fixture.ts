@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll } from 'vitest';
+import { afterAll, afterEach } from 'vitest';
+import { RuntimectlError, type BackendCreateRequest } from '@runtimectl/core';
 import { startE2BEmulator, type E2BEmulator, type E2BEmulatorOptions } from '@runtimectl/e2b-emulator';
 import { createE2BProvider, type E2BProvider, type E2BProviderSettings } from '../../src/index';
 
@@ -22,6 +23,52 @@ export function emulatorProvider(emulator: E2BEmulator, settings: Partial<E2BPro
     requestTimeoutMs: 20_000,
     ...settings,
   });
+}
+
+/**
+ * A maker of providers on `emulator` for the tests of one file: after each test every provider it
+ * made is disposed (keep-alives and sweeps stopped) and the emulator's counters and faults reset.
+ */
+export function useProviders(emulator: E2BEmulator): (settings?: Partial<E2BProviderSettings>) => E2BProvider {
+  const made: E2BProvider[] = [];
+  afterEach(async () => {
+    for (const provider of made.splice(0)) provider.dispose();
+    await emulator.reset();
+  });
+  return (settings = {}) => {
+    const provider = emulatorProvider(emulator, settings);
+    made.push(provider);
+    return provider;
+  };
+}
+
+/** A create request as core's backend manager makes it: a fresh backend id and ownership labels. */
+export function createRequest(installation: string, options: Record<string, unknown> = {}): BackendCreateRequest {
+  const backendId = `bkd_${randomBytes(16).toString('hex')}`;
+  const runtimeId = `rt-${backendId.slice(4, 12)}`;
+  return {
+    backendId,
+    runtimeId,
+    options,
+    labels: { runtimectl_installation: installation, runtimectl_runtime_id: runtimeId, runtimectl_backend_id: backendId },
+  };
+}
+
+/** What `work` rejected with; fails the test when it resolved. */
+export async function rejectionOf(work: Promise<unknown>): Promise<unknown> {
+  return work.then(
+    () => {
+      throw new Error('expected the call to fail, but it resolved');
+    },
+    (error: unknown) => error,
+  );
+}
+
+/** The runtimectl error `work` rejected with (checked across package copies with `isInstance`). */
+export async function runtimectlErrorOf(work: Promise<unknown>): Promise<RuntimectlError> {
+  const error = await rejectionOf(work);
+  if (!RuntimectlError.isInstance(error)) throw new Error(`expected a runtimectl error, got ${String(error)}`, { cause: error });
+  return error;
 }
 
 /** Polls `check` every 50 ms until it holds or `withinMs` passed; resolves with the last answer. */
