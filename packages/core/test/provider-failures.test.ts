@@ -76,6 +76,18 @@ describe('provider failures', () => {
     expect((await service.list({})).runtimes).toEqual([]);
   });
 
+  it('a snapshot made after its deadline passed is deleted, and its intent resolved', async () => {
+    const { inner, provider } = slowProvider('checkpoint', 100);
+    const store = new MemoryRuntimeStore();
+    const service = new RuntimeService({ store, providers: [provider], defaultProvider: 'memory', timeouts: { controlMs: 10 } });
+    const { runtime } = await service.open({ conversation_id: 'c', sender_id: 's' });
+    expect((await rejectionOf(service.checkpoint({ runtime_id: runtime.runtime_id }))).code).toBe('provider_timeout');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(inner.calls.checkpoint).toBe(1);
+    expect(inner.snapshotIds()).toEqual([]);
+    expect(await store.listIntents()).toEqual([]);
+  });
+
   it('an error a provider throws that is not ours becomes provider_error naming the call', async () => {
     const h = createHarness();
     const id = await h.open();

@@ -1,5 +1,5 @@
 import { ProviderTimeoutError, UnsupportedBackendError } from '../errors/provider-errors';
-import type { BackendProviderV1 } from '../provider/backend-provider-v1';
+import type { BackendProviderV1, ProviderSnapshot } from '../provider/backend-provider-v1';
 import type { ProviderBackend } from '../provider/provider-backend';
 import type { ProviderRegistry } from '../provider/provider-registry';
 import type { BackendBinding, BackendCheckpointRef, ProviderIntent } from '../store/records';
@@ -56,7 +56,7 @@ export class BackendManager {
     const backendId = this.options.ids.backendId();
     const request = { backendId, runtimeId, options: providerOptions, labels: this.#labels(runtimeId, backendId) };
     const backend = await this.#intended(this.#intent('backend', providerId, runtimeId, backendId, backendId), () =>
-      this.#control(provider, 'create', () => provider.create(request), backendId),
+      this.#control(provider, 'create', () => provider.create(request), this.#releaseLate(provider, backendId)),
     );
     return this.#register(providerId, backendId, backend, new DirtyTracker(), null);
   }
@@ -82,7 +82,7 @@ export class BackendManager {
       snapshotId: ref.providerSnapshotId,
     };
     const backend = await this.#intended(this.#intent('backend', ref.providerId, runtimeId, backendId, backendId), () =>
-      this.#control(provider, 'checkout', () => checkout(request), backendId),
+      this.#control(provider, 'checkout', () => checkout(request), this.#releaseLate(provider, backendId)),
     );
     return this.#register(ref.providerId, backendId, backend, DirtyTracker.seededWith(ref), ref.providerSnapshotId);
   }
@@ -137,7 +137,7 @@ export class BackendManager {
     };
     const snapshot = provider.checkpoint
       ? await this.#intended(this.#intent('snapshot', binding.providerId, runtimeId, binding.backendId, refId), () =>
-          this.#control(provider, 'checkpoint', () => provider.checkpoint!(backend.inner, request)),
+          this.#control(provider, 'checkpoint', () => provider.checkpoint!(backend.inner, request), this.#deleteLate(provider, refId)),
         )
       : null;
     const ref: BackendCheckpointRef = {
@@ -243,17 +243,29 @@ export class BackendManager {
     };
   }
 
-  /** A control-plane provider call. A backend created after its deadline passed is released. */
-  #control<T>(provider: BackendProviderV1, call: string, fn: () => Promise<T>, createdBackendId?: string): Promise<T> {
-    const onLateResult = createdBackendId
-      ? (value: unknown) => {
-          const resource = (value as ProviderBackend).resource;
-          void provider
-            .release({ backendId: createdBackendId, resource })
-            .then(() => this.#resolveIntent(createdBackendId))
-            .catch(() => {});
-        }
-      : undefined;
+  /** A backend created after its deadline passed is released, then its intent resolved. */
+  #releaseLate(provider: BackendProviderV1, backendId: string) {
+    return (value: unknown) => {
+      const resource = (value as ProviderBackend).resource;
+      void provider
+        .release({ backendId, resource })
+        .then(() => this.#resolveIntent(backendId))
+        .catch(() => {});
+    };
+  }
+
+  /** A snapshot made after its deadline passed is deleted, then its intent resolved. */
+  #deleteLate(provider: BackendProviderV1, refId: string) {
+    return (value: unknown) => {
+      const { snapshotId } = value as ProviderSnapshot;
+      void Promise.resolve(provider.deleteSnapshot?.(snapshotId))
+        .then(() => this.#resolveIntent(refId))
+        .catch(() => {});
+    };
+  }
+
+  /** A control-plane provider call under the deadline; `onLateResult` cleans up what arrives after it. */
+  #control<T>(provider: BackendProviderV1, call: string, fn: () => Promise<T>, onLateResult?: (value: unknown) => void): Promise<T> {
     return this.options.calls.run(
       provider.providerId,
       call,

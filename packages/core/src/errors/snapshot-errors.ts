@@ -8,8 +8,10 @@ export class SnapshotInUseError extends RuntimectlError {
   constructor(
     readonly subject: string,
     readonly runtimeIds: readonly string[],
+    /** Who needs it when no runtime can be named (e.g. "a sandbox made from it still exists"). */
+    holder = 'an operation in flight',
   ) {
-    const holders = runtimeIds.length > 0 ? runtimeIds.join(', ') : 'an operation in flight';
+    const holders = runtimeIds.length > 0 ? runtimeIds.join(', ') : holder;
     super('snapshot_in_use', `the snapshot of ${subject} is still needed by ${holders}`, {
       details: { runtime_ids: [...runtimeIds] },
     });

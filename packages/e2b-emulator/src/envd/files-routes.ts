@@ -51,11 +51,8 @@ async function readFile({ res, url }: RouteContext, sandbox: SandboxRecord): Pro
     throw apiErrorOfFsError(error, target.sandboxPath);
   });
   if (stats.isDirectory()) throw new ApiError(400, `path '${target.sandboxPath}' is a directory`);
-  res.writeHead(200, {
-    'content-type': 'application/octet-stream',
-    'content-length': stats.size,
-    'content-disposition': `attachment; filename=${JSON.stringify(path.posix.basename(target.sandboxPath))}`,
-  });
+  // No content-disposition: real envd sends none, and a raw non-ASCII file name is not a valid header.
+  res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': stats.size });
   await pipeline(createReadStream(target.hostPath), res);
 }
 
