@@ -1,5 +1,6 @@
 import { OperationLeases } from '../backend/snapshot-guard';
-import { ProviderError, UnsupportedBackendError } from '../errors/provider-errors';
+import { ProviderError, ProviderTimeoutError, UnsupportedBackendError } from '../errors/provider-errors';
+import { RuntimectlError } from '../errors/runtimectl-error';
 import { RuntimePausedError } from '../errors/runtime-state-errors';
 import { providerCapabilities } from '../provider/capabilities';
 import type { SessionRecord } from '../store/records';
@@ -13,9 +14,10 @@ import type { OperationScope, ServiceContext } from './service-context';
 /**
  * Snapshots an idle runtime (or reuses its clean snapshot), releases the live backend and
  * records the pause checkpoint resume will start from. A provider without snapshot support is
- * refused before anything happens. If the release fails, a snapshot made for this pause is
- * deleted again and the runtime stays idle and bound to its backend: never "paused but the
- * sandbox still running and unbound".
+ * refused before anything happens. If the release fails, the runtime stays idle and bound to its
+ * backend (never "paused but the sandbox still running and unbound") and the error keeps its
+ * code; a snapshot made for this pause is deleted again, unless the release timed out (the
+ * provider may still carry it out: the snapshot is kept for a retried pause).
  */
 export async function pauseRuntime(ctx: ServiceContext, request: RuntimePauseRequest, scope: OperationScope): Promise<RuntimePauseResult> {
   return withRuntimeLock(ctx, request.runtime_id, 'exclusive', async () => {
@@ -35,9 +37,16 @@ export async function pauseRuntime(ctx: ServiceContext, request: RuntimePauseReq
         try {
           await ctx.backends.release(session.runtimeId, binding);
         } catch (error) {
-          if (!outcome.reused && outcome.ref.providerSnapshotId) {
+          // A release that timed out may still be carried out by the provider, and then the
+          // snapshot just taken is the only copy of the work: keep it (the backend's tracker
+          // holds it, so a retried pause reuses it and a close deletes it). Only a release that
+          // failed outright lets it go.
+          const releaseMayHaveHappened = ProviderTimeoutError.isInstance(error);
+          if (!outcome.reused && outcome.ref.providerSnapshotId && !releaseMayHaveHappened) {
             await ctx.backends.deleteSnapshot(outcome.ref.providerId, outcome.ref.providerSnapshotId).catch(() => {});
           }
+          // provider_timeout and provider_capacity keep their code: callers decide to retry by it.
+          if (RuntimectlError.isInstance(error) && error.code !== 'provider_error') throw error;
           throw new ProviderError(
             session.providerId,
             'release',
