@@ -45,6 +45,11 @@ export async function closeRuntime(ctx: ServiceContext, request: RuntimeCloseReq
 
     if (!session.keepSnapshots) {
       candidates.push(...(await ctx.store.listSnapshotIdsOfRuntime(session.runtimeId)));
+      // The snapshot a checkout child started from: when a pause released the child's backend,
+      // deleting it then may have failed, and no record of this runtime names it.
+      const forkedFrom = session.forkedFromCheckpointId ? await ctx.store.getCheckpoint(session.forkedFromCheckpointId) : undefined;
+      const origin = forkedFrom?.backendRef;
+      if (origin?.providerSnapshotId) candidates.push({ providerId: origin.providerId, snapshotId: origin.providerSnapshotId });
       deletedSnapshotIds.push(...(await deleteUnkeptSnapshots(ctx, candidates)));
     }
     return {
