@@ -6,7 +6,11 @@
 // (the memory store grows with every checkpoint). Reported: median over rounds of req/s and
 // p50/p99 latency at 1 and 50 connections, and ratios to the bare route of the same round.
 //
-//   node bench/server.bench.mjs [--rounds 3] [--duration 5] [--warmup 1] [--json out.json]
+//   node bench/server.bench.mjs [--rounds 3] [--duration 5] [--warmup 1] [--json out.json] [--diagnose]
+//
+// --diagnose adds two scenarios that split the cost: the bare route answering a POST with a
+// small JSON body, and GET /api/v1/health through the whole stack (auth skipped, logging,
+// metrics, zod serialisation) without touching the service.
 //
 // Needs the package built (`pnpm run build`).
 import { spawn, spawnSync } from 'node:child_process';
@@ -26,6 +30,7 @@ const ROUNDS = Number(option('rounds', 3));
 const DURATION_SEC = Number(option('duration', 5));
 const WARMUP_SEC = Number(option('warmup', 1));
 const JSON_OUT = option('json', undefined);
+const DIAGNOSE = args.includes('--diagnose');
 const TOKEN = 'bench-token';
 const CONNECTION_LEVELS = [1, 50];
 
@@ -115,8 +120,20 @@ async function prepareRuntimes(apiUrl, count) {
 
 const scenarios = (bare, api, runtimeIds) => {
   const auth = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+  const diagnostics = [
+    {
+      name: 'bare-post',
+      url: `${bare.url}/bare`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      pid: bare.child.pid,
+      bodies: [JSON.stringify({ runtime_id: 'bench-000' })],
+    },
+    { name: 'api-health', url: `${api.url}/api/v1/health`, method: 'GET', headers: {}, pid: api.child.pid },
+  ];
   return [
     { name: 'bare', url: `${bare.url}/bare`, method: 'GET', headers: {}, pid: bare.child.pid },
+    ...(DIAGNOSE ? diagnostics : []),
     {
       name: 'checkpoint',
       url: `${api.url}/api/v1/runtimes/checkpoint`,
