@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startE2BRig, type E2BRig } from '../support/e2b-rig';
+import { outcomeOf } from '../support/error-shape';
+import { writeFigures } from '../support/figures';
+import { FAULT_POINTS } from '../support/fault-points';
+import { runFaultCase, type FaultKind, type FaultOutcome } from '../support/fault-runner';
+import { checkInvariants, eventually } from '../support/invariants';
+import { closeAll, expectStatus, openRuntime, readText, writeText } from '../support/runtime-steps';
+
+// Every provider call of checkpoint, checkout, pause, resume, close and delete-snapshot made to
+// fail at the E2B emulator: an error status, a timeout at the provider's own E2B request
+// deadline, and a 429. One emulator and one daemon for the file; faults are cleared between cases.
+// None of those calls is a Connect stream (they are REST calls to E2B's control plane), so the
+// stream cut is injected where streams are used: exec and search (envd process.Process/Start).
+const REQUEST_TIMEOUT_MS = 2_000;
+const HANG_MS = 3_000;
+const FAULTS: FaultKind[] = ['error', 'timeout', 'capacity'];
+
+let rig: E2BRig;
+const outcomes: FaultOutcome[] = [];
+const streamCuts: Array<{ operation: string; mode: string; status: number; code: string; retryStatus: number }> = [];
+
+beforeAll(async () => {
+  rig = await startE2BRig({ requestTimeoutMs: REQUEST_TIMEOUT_MS });
+});
+
+afterAll(async () => {
+  writeFigures('provider-faults', { requestTimeoutMs: REQUEST_TIMEOUT_MS, hangMs: HANG_MS, outcomes, streamCuts });
+  await rig?.stop();
+});
+
+for (const point of FAULT_POINTS) {
+  describe(`${point.operation}: ${point.step} (E2B ${point.call})`, () => {
+    for (const fault of FAULTS) {
+      it(`${fault}: the caller gets the right code, the runtime stays usable, a retry succeeds, nothing leaks`, async () => {
+        outcomes.push(await runFaultCase(rig, point, fault, { hangMs: HANG_MS, deadline: 'provider-request' }));
+      });
+    }
+  });
+}
+
+describe('Connect stream cut before `end` (exec and search)', () => {
+  const cases = [
+    { operation: 'exec', route: '/api/v1/runtimes/exec', body: (id: string) => ({ runtime_id: id, command: 'echo cut > b.txt' }) },
+    { operation: 'search', route: '/api/v1/runtimes/search', body: (id: string) => ({ runtime_id: id, glob: '**/*.txt' }) },
+  ];
+  for (const { operation, route, body } of cases) {
+    for (const mode of ['omit-end', 'reset'] as const) {
+      it(`${operation}, stream ${mode}: provider_error, the runtime stays usable, a retry succeeds, the next checkpoint is fresh`, async () => {
+        await rig.admin.reset();
+        const runtimeId = await openRuntime(rig.api);
+        try {
+          await writeText(rig.api, runtimeId, 'a.txt', 'kept');
+          await rig.api.ok('/api/v1/runtimes/checkpoint', { runtime_id: runtimeId });
+          await rig.admin.dropNextStreams({ mode });
+          const reply = await rig.api.post(route, body(runtimeId), { timeoutMs: 30_000 });
+          expect({ status: reply.status, code: outcomeOf(reply) }).toEqual({ status: 502, code: 'provider_error' });
+          await expectStatus(rig.api, runtimeId, 'idle');
+          expect(await readText(rig.api, runtimeId, 'a.txt')).toBe('kept');
+          const retried = await rig.api.post(route, body(runtimeId));
+          expect(retried.status, retried.text).toBe(200);
+          streamCuts.push({ operation, mode, status: reply.status, code: outcomeOf(reply), retryStatus: retried.status });
+          // A command cut off mid-stream may have written: the next checkpoint must not reuse the old snapshot.
+          const next = await rig.api.ok<{ reused_backend_snapshot: boolean }>('/api/v1/runtimes/checkpoint', { runtime_id: runtimeId });
+          if (operation === 'exec') expect(next.reused_backend_snapshot).toBe(false);
+          expect((await eventually(() => checkInvariants(rig.api, rig.admin))).problems).toEqual([]);
+        } finally {
+          await closeAll(rig.api, [runtimeId]);
+        }
+        const left = await eventually(async () => {
+          const state = await rig.admin.state();
+          return { problems: [...state.sandboxes.map((s) => s.sandboxId), ...state.snapshots.map((s) => s.snapshotId)] };
+        });
+        expect(left.problems, 'left at E2B').toEqual([]);
+      });
+    }
+  }
+});
