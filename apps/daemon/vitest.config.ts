@@ -3,7 +3,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     name: 'daemon',
-    testTimeout: 30_000,
+    // Tests spawn real daemons, emulators and shells; a loaded two-core machine needs room.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     reporters: ['default', ['json', { outputFile: 'test-results.json' }]],
   },
 });
