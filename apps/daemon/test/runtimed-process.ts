@@ -31,7 +31,11 @@ export function startRuntimed(
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`runtimed did not start: ${stderr}`)), 20_000);
+    const timer = setTimeout(() => {
+      // A daemon that never became ready must not outlive the test that started it.
+      child.kill('SIGKILL');
+      reject(new Error(`runtimed did not start: ${stderr}`));
+    }, 20_000);
     child.stdout!.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
       const banner = stdout.split('\n').find((line) => line.includes(' listening on '));
