@@ -1,0 +1,44 @@
+import Database from 'better-sqlite3';
+
+export interface SessionRow {
+  runtime_id: string;
+  status: string;
+  backend_id: string | null;
+  backend_resource: string | null;
+  backend_source_snapshot_id: string | null;
+  keep_snapshots: number;
+  metadata: string;
+}
+
+export interface CheckpointRow {
+  checkpoint_id: string;
+  runtime_id: string;
+  ref_provider_snapshot_id: string | null;
+  metadata: string;
+}
+
+export interface StoreFileRows {
+  sessions: SessionRow[];
+  checkpoints: CheckpointRow[];
+  openIntents: number;
+}
+
+/**
+ * Reads the daemon's SQLite file read-only while the daemon runs (WAL lets a reader see the
+ * last committed state): the backend bindings and snapshot references are internal, so the
+ * crash test compares the emulator's resources with the store's own rows.
+ */
+export function readStoreFile(path: string): StoreFileRows {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    return db.transaction(() => ({
+      sessions: db
+        .prepare('SELECT runtime_id, status, backend_id, backend_resource, backend_source_snapshot_id, keep_snapshots, metadata FROM sessions')
+        .all() as SessionRow[],
+      checkpoints: db.prepare('SELECT checkpoint_id, runtime_id, ref_provider_snapshot_id, metadata FROM checkpoints').all() as CheckpointRow[],
+      openIntents: (db.prepare('SELECT count(*) AS n FROM intents').get() as { n: number }).n,
+    }))();
+  } finally {
+    db.close();
+  }
+}
