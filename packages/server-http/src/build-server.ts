@@ -1,12 +1,16 @@
 import type { RuntimeService } from '@runtimectl/core';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import type { IdempotencyOptions } from './idempotency/idempotency-hooks';
 import { withSecretRedaction } from './logging/log-redaction';
 import { RequestLogController } from './logging/request-log-controller';
-import { requestIdOf } from './request-id';
+import { errorReply } from './http-errors/error-reply';
+import { REQUEST_ID_HEADER, requestIdOf } from './request-id';
 import { DEFAULT_BODY_LIMIT_BYTES, runtimeApiPlugin } from './runtime-api-plugin';
 import type { ServerTelemetry } from './telemetry/server-telemetry';
+
+/** Longest path parameter accepted; longer ones are refused with `invalid_request`. */
+const MAX_PATH_PARAMETER_LENGTH = 1024;
 
 export interface ServerConfig {
   /** Largest accepted request body in bytes; file bytes travel base64 inside it. Default 10 MiB. */
@@ -48,6 +52,15 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     logController: new RequestLogController(),
     bodyLimit,
     return503OnClosing: false,
+    // fastify's default (100) refuses path parameters that are valid ids: a runtime id may be
+    // 128 characters, a checkout child's 170, more once percent-encoded.
+    maxParamLength: MAX_PATH_PARAMETER_LENGTH,
+    // Errors fastify raises before routing (a malformed percent-encoding, an over-long path
+    // parameter) get the contract's error body instead of fastify's own shape.
+    frameworkErrors: (error, request, reply) => {
+      const { status, body } = errorReply('invalid_request', `malformed request URL (${error.code})`);
+      (reply as FastifyReply).code(status).header(REQUEST_ID_HEADER, request.id).send(body);
+    },
   });
   app.register(runtimeApiPlugin, {
     service: options.service,
