@@ -6,6 +6,7 @@ export {
   DEFAULT_BODY_LIMIT_BYTES,
 } from './runtime-api-plugin';
 export { ERROR_STATUS } from './http-errors/error-status';
+export { MAX_JSON_DEPTH } from './json/json-body-parser';
 export { toErrorReply } from './http-errors/to-error-reply';
 export type { ErrorReply } from './http-errors/error-reply';
 export {

@@ -2,6 +2,7 @@ import type { RuntimeService } from '@runtimectl/core';
 import type { FastifyPluginAsync } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { installErrorHandlers } from './http-errors/error-handlers';
+import { installJsonBodyParser } from './json/json-body-parser';
 import { registerOpenApi } from './openapi/openapi-routes';
 import { installIdempotencyHooks, type IdempotencyOptions } from './idempotency/idempotency-hooks';
 import { installRequestHooks } from './request-hooks';
@@ -50,6 +51,7 @@ export const runtimeApiPlugin: FastifyPluginAsync<RuntimeApiPluginOptions> = asy
   const telemetry = options.telemetry ?? createServerTelemetry();
   telemetry.countRuntimesOf(service);
 
+  installJsonBodyParser(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRoute', (route) => {
