@@ -71,22 +71,23 @@ export async function idempotentRetryProblems(url: string, ledger: CrashLedger, 
   return problems;
 }
 
-/** No Idempotency-Key made two runtimes or two checkpoints (every created record carries its key). */
-export function duplicateWorkProblems(store: StoreFileRows): string[] {
-  const problems: string[] = [];
+/** None of `keys` (Idempotency-Keys just retried) made two runtimes or two checkpoints: each created record carries its key. */
+export function duplicateWorkProblems(store: StoreFileRows, keys: Set<string>): string[] {
+  const made = new Map<string, { kind: string; key: string; ids: string[] }>();
   const records = [
     ...store.sessions.map((row) => ({ kind: 'runtimes', id: row.runtime_id, metadata: row.metadata })),
     ...store.checkpoints.map((row) => ({ kind: 'checkpoints', id: row.checkpoint_id, metadata: row.metadata })),
   ];
-  const byKey = new Map<string, string[]>();
-  for (const record of records) {
-    const key = JSON.parse(record.metadata).op_key;
-    if (typeof key === 'string') byKey.set(`${record.kind} ${key}`, [...(byKey.get(`${record.kind} ${key}`) ?? []), record.id]);
+  for (const { kind, id, metadata } of records) {
+    const key = JSON.parse(metadata).op_key;
+    if (!keys.has(key)) continue;
+    const entry = made.get(`${kind} ${key}`) ?? { kind, key, ids: [] as string[] };
+    entry.ids.push(id);
+    made.set(`${kind} ${key}`, entry);
   }
-  for (const [kindAndKey, ids] of byKey) {
-    if (ids.length > 1) problems.push(`Idempotency-Key ${kindAndKey.split(' ')[1]} made ${ids.length} ${kindAndKey.split(' ')[0]}: ${ids.join(', ')}`);
-  }
-  return problems;
+  return [...made.values()]
+    .filter(({ ids }) => ids.length > 1)
+    .map(({ kind, key, ids }) => `Idempotency-Key ${key} made ${ids.length} ${kind}: ${ids.join(', ')}`);
 }
 
 /**

@@ -117,7 +117,7 @@ it(
         // What a client would retry (every request whose answer it never got), plus a few that were acknowledged.
         const retries = [...unanswered, ...pickSome(random, acknowledged, 2)];
         const retryProblems = await idempotentRetryProblems(daemon.url, ledger, retries);
-        retryProblems.push(...duplicateWorkProblems(readStoreFile(storePath)));
+        retryProblems.push(...duplicateWorkProblems(readStoreFile(storePath), new Set(retries.map((request) => request.key))));
         idempotency.problems.push(...retryProblems.map((problem) => `round ${round}: ${problem}`));
         problems.push(...(await usabilityProblems(daemon.url, ledger, WORKERS)));
         if (reconciled.error) problems.push(`reconciliation could not finish ${reconciled.error} steps: ${daemon.stderr()}`);
