@@ -1,6 +1,27 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorReply } from './error-reply';
 import { toErrorReply } from './to-error-reply';
+
+/** How long a refused request's unread body is still read (and discarded) after the answer. */
+const LINGER_MS = 2_000;
+
+/**
+ * fastify refuses a body it stopped reading (over the limit, wrong content type) with
+ * `connection: close`, and Node then closes the socket while the client may still be sending:
+ * the client's kernel gets a reset that can wipe the answer before the client reads it (fetch
+ * reports EPIPE instead of the 413). So the connection stays open and Node reads and discards
+ * the rest of the body, nothing kept in memory, for at most LINGER_MS after the answer; a client
+ * still sending by then is cut off.
+ */
+function keepReadingAfterAnswer(request: FastifyRequest, reply: FastifyReply): void {
+  reply.removeHeader('connection');
+  reply.raw.once('finish', () => {
+    if (request.raw.complete) return;
+    const timer = setTimeout(() => request.raw.socket?.destroy(), LINGER_MS);
+    timer.unref();
+    request.raw.once('end', () => clearTimeout(timer));
+  });
+}
 
 /**
  * The plugin's one error handler and its 404 handler. Every error response is
@@ -15,6 +36,7 @@ export function installErrorHandlers(app: FastifyInstance): void {
     } else {
       request.log.info({ code: decided.body.code, error: decided.body.error }, 'request rejected');
     }
+    if (!request.raw.complete) keepReadingAfterAnswer(request, reply);
     reply.code(decided.status).headers(decided.headers).send(decided.body);
   });
 
