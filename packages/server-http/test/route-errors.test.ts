@@ -1,4 +1,5 @@
 import { BackendGoneError, ErrorBodySchema, MemoryRuntimeStore, ProviderCapacityError, ProviderTimeoutError, type SessionRecord } from '@runtimectl/core';
+import { createMemoryProvider } from '@runtimectl/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { apiClient, type InjectedJson } from './api-client';
 import { base64, createTestServer, type TestServer } from './test-server';
@@ -98,10 +99,32 @@ describe('error responses', () => {
   });
 
   it('a control operation while another runs is 409 session_busy', async () => {
-    const running = api.post('/api/v1/runtimes/exec', { runtime_id: 'rt-a', command: 'sleep 0.3' });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expectError(await api.post('/api/v1/runtimes/checkpoint', { runtime_id: 'rt-a' }), 409, 'session_busy');
+    // An exec that holds the runtime until released: no timing guesses.
+    let started!: () => void;
+    let release!: () => void;
+    const inFlight = new Promise<void>((resolve) => (started = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const blocking = createMemoryProvider({
+      providerId: 'blocking',
+      execHandler: async (request) => {
+        if (request.command !== 'hold') return undefined;
+        started();
+        await released;
+        return { stdout: 'held' };
+      },
+    });
+    const busy = createTestServer({ providers: [server.provider, blocking] });
+    const busyApi = apiClient(busy.app);
+    await busyApi.post('/api/v1/runtimes/open', { runtime_id: 'rt-b', conversation_id: 'c', sender_id: 's', provider: 'blocking' });
+    const running = busyApi.post('/api/v1/runtimes/exec', { runtime_id: 'rt-b', command: 'hold' });
+    await inFlight;
+    const refused = await busyApi.post('/api/v1/runtimes/checkpoint', { runtime_id: 'rt-b' });
+    expectError(refused, 409, 'session_busy');
+    expect(refused.body.details).toEqual({ runtime_id: 'rt-b' });
+    expect((await busyApi.get('/api/v1/runtimes/rt-b')).body.runtime.status).toBe('running');
+    release();
     expect((await running).status).toBe(200);
+    await busy.app.close();
   });
 
   it('state conflicts are 409: runtime_paused, runtime_not_paused, runtime_closed, runtime_exists', async () => {

@@ -17,7 +17,9 @@ function keepReadingAfterAnswer(request: FastifyRequest, reply: FastifyReply): v
   reply.removeHeader('connection');
   reply.raw.once('finish', () => {
     if (request.raw.complete) return;
-    const timer = setTimeout(() => request.raw.socket?.destroy(), LINGER_MS);
+    // `inject()` (light-my-request) hands in a socket stand-in without destroy().
+    const socket = request.raw.socket as { destroy?: () => void } | undefined;
+    const timer = setTimeout(() => (typeof socket?.destroy === 'function' ? socket.destroy() : undefined), LINGER_MS);
     timer.unref();
     request.raw.once('end', () => clearTimeout(timer));
   });
