@@ -54,7 +54,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     return503OnClosing: false,
     // fastify's default (100) refuses path parameters that are valid ids: a runtime id may be
     // 128 characters, a checkout child's 170, more once percent-encoded.
-    maxParamLength: MAX_PATH_PARAMETER_LENGTH,
+    routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
     // Errors fastify raises before routing (a malformed percent-encoding, an over-long path
     // parameter) get the contract's error body instead of fastify's own shape.
     frameworkErrors: (error, request, reply) => {
