@@ -1,3 +1,4 @@
+import type { ReconcileReport } from '@runtimectl/core';
 import { createMemoryProvider } from '@runtimectl/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createServerTelemetry } from '../src/index';
@@ -125,13 +126,14 @@ describe('GET /metrics', () => {
       releasedBackends: ['bkd_1', 'bkd_2'],
       deletedSnapshots: ['snap_1'],
       failedRuntimes: [],
+      completedPauses: ['rt-paused'],
       errors: ['e2b: unreachable'],
-    });
+    } as ReconcileReport);
     const samples = await scrape();
     const count = (action: string) => sampleValue(samples, 'runtimectl_reconciliation_total', { action });
-    expect([count('resolved_intent'), count('released_backend'), count('deleted_snapshot'), count('failed_runtime'), count('error')]).toEqual([
-      3, 2, 1, 0, 1,
-    ]);
+    expect(
+      [count('resolved_intent'), count('released_backend'), count('deleted_snapshot'), count('failed_runtime'), count('completed_pause'), count('error')],
+    ).toEqual([3, 2, 1, 0, 1, 1]);
   });
 
   it('uses its own registry: two telemetries never share metrics', async () => {
