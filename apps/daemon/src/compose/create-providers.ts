@@ -1,12 +1,11 @@
 import type { BackendProviderV1 } from '@runtimectl/core';
-import { createE2BProvider } from '@runtimectl/provider-e2b';
 import { createLocalProvider } from '@runtimectl/provider-local';
 import { createMemoryProvider } from '@runtimectl/testkit/memory-provider';
 import { ConfigError } from '../config/config-error';
 import type { ResolvedConfig } from '../config/load-config';
 
 /** The providers the configuration enables, in a stable order. */
-export function createProviders(config: ResolvedConfig): BackendProviderV1[] {
+export async function createProviders(config: ResolvedConfig): Promise<BackendProviderV1[]> {
   const providers: BackendProviderV1[] = [];
   const local = config.providers.local;
   if (local.enabled) {
@@ -15,12 +14,17 @@ export function createProviders(config: ResolvedConfig): BackendProviderV1[] {
     );
   }
   if (config.providers.memory.enabled) providers.push(createMemoryProvider());
-  if (config.providers.e2b.enabled) providers.push(createE2B(config.providers.e2b));
+  if (config.providers.e2b.enabled) providers.push(await createE2B(config.providers.e2b));
   return providers;
 }
 
-/** The E2B provider; a missing key or a bad URL is a configuration error naming the section. */
-function createE2B(e2b: ResolvedConfig['providers']['e2b']): BackendProviderV1 {
+/**
+ * The E2B provider; a missing key or a bad URL is a configuration error naming the section.
+ * Imported only when enabled: the e2b SDK is the largest thing the daemon loads, and start-up
+ * time (`npm run bench`) should not pay for it when E2B is off.
+ */
+async function createE2B(e2b: ResolvedConfig['providers']['e2b']): Promise<BackendProviderV1> {
+  const { createE2BProvider } = await import('@runtimectl/provider-e2b');
   try {
     return createE2BProvider({
       apiKeyEnv: e2b.api_key_env,

@@ -43,7 +43,7 @@ export interface RunningDaemon {
  */
 export async function startDaemon(config: ResolvedConfig, logger: Logger = pino({ level: config.log.level }, pino.destination(2))): Promise<RunningDaemon> {
   assertSafeBind(config.http.host, config.bearerToken !== undefined, config.http.allow_insecure_bind);
-  const providers = createProviders(config);
+  const providers = await createProviders(config);
   const store = await createStore(config);
   const telemetry = createServerTelemetry();
   const service = new RuntimeService({
