@@ -1,6 +1,7 @@
 import { InvalidRequestError } from '@runtimectl/core';
 import { z } from 'zod';
 import { MAX_SANDBOX_TIMEOUT_MS, MIN_SANDBOX_TIMEOUT_MS } from './e2b-settings';
+import { bareSnapshotName, SNAPSHOT_NAME_PREFIX } from './snapshot-names';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -11,7 +12,16 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  */
 export const e2bRuntimeOptionsSchema = z.strictObject({
   /** Template the sandbox starts from (ignored by checkout and resume: they start from the snapshot). */
-  template: z.string().min(1).max(256).regex(/^[^\s\u0000-\u001f]+$/, 'a template name or id, no spaces').optional(),
+  template: z
+    .string()
+    .min(1)
+    .max(256)
+    .regex(/^[^\s\u0000-\u001f]+$/, 'a template name or id, no spaces')
+    // A runtimectl snapshot as a template would start a runtime from another runtime's snapshot
+    // with no lineage and a keeper core does not know of (its deletion would then fail): callers
+    // name checkpoints, never provider resources.
+    .refine((template) => !bareSnapshotName(template).startsWith(SNAPSHOT_NAME_PREFIX), 'a runtimectl snapshot is not a template: check out its checkpoint instead')
+    .optional(),
   /** Variables set in the sandbox for every command (E2B's `envs`). */
   envs: z
     .record(z.string().regex(ENV_NAME, 'an environment variable name'), z.string().refine((value) => !value.includes('\0'), 'no NUL'))

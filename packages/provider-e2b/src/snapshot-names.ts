@@ -12,7 +12,9 @@ import { createHash, randomBytes } from 'node:crypto';
  * a person recognise the snapshot in E2B's dashboard. Only lowercase letters, digits and `-`
  * (E2B aliases allow those everywhere), at most 128 characters.
  */
-const NAME_PREFIX = 'rtctl-';
+/** Every runtimectl snapshot name starts with this (whatever its installation). */
+export const SNAPSHOT_NAME_PREFIX = 'rtctl-';
+const NAME_PREFIX = SNAPSHOT_NAME_PREFIX;
 const READABLE_MAX = 24;
 const REF_MAX = 64;
 
