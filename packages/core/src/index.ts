@@ -61,6 +61,7 @@ export {
   type RuntimeServiceOptions,
   type RuntimeServiceObserver,
   type OperationEvent,
+  type OperationOptions,
 } from './runtime/runtime-service';
 
 export { globFiles, grepFiles, type SearchTree } from './search/search-files';

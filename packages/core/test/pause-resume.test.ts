@@ -1,3 +1,4 @@
+import { RuntimeService } from '@runtimectl/core';
 import { describe, expect, it } from 'vitest';
 import { createHarness, rejectionOf } from './harness';
 
@@ -73,7 +74,7 @@ describe('pause and resume (the seed: snapshot then free the live sandbox; resum
     expect(await h.read(id, 'a.txt')).toBe('a');
   });
 
-  it('a pause whose release fails leaves the runtime idle, bound and usable, and deletes the snapshot it made', async () => {
+  it('a pause whose release fails leaves the runtime idle, bound and usable; its snapshot stays a point in the log', async () => {
     const h = createHarness();
     const id = await h.open();
     await h.write(id, 'a.txt', 'a');
@@ -81,11 +82,30 @@ describe('pause and resume (the seed: snapshot then free the live sandbox; resum
     const error = await rejectionOf(h.service.pause({ runtime_id: id }));
     expect(error.code).toBe('provider_error');
     expect(error.message).toMatch(/stays idle/);
-    expect((await h.service.get(id)).runtime.status).toBe('idle');
-    expect(h.provider.snapshotIds()).toEqual([]);
+    const detail = await h.service.get(id);
+    expect(detail).toMatchObject({ runtime: { status: 'idle' }, paused_checkpoint_id: null });
+    expect(h.provider.snapshotIds()).toHaveLength(1);
+    expect((await h.service.getCheckpoint(detail.head_checkpoint_id!)).has_provider_snapshot).toBe(true);
     expect(await h.read(id, 'a.txt')).toBe('a');
     await h.service.pause({ runtime_id: id });
     expect((await h.service.get(id)).runtime.status).toBe('paused');
+    expect(h.provider.snapshotIds()).toHaveLength(1);
+  });
+
+  it('a pause interrupted after its backend was released completes on next use: nothing written before it is lost', async () => {
+    const h = createHarness();
+    const id = await h.open();
+    await h.write(id, 'a.txt', 'only copy');
+    // A crash between the release and the final commit: the runtime is recorded mid-pause.
+    const session = (await h.store.getSession(id))!;
+    await h.service.pause({ runtime_id: id });
+    const paused = (await h.store.getSession(id))!;
+    await h.store.commit({ sessions: [{ ...session, headCheckpointId: paused.headCheckpointId, pausedCheckpointId: paused.pausedCheckpointId }] });
+    const restarted = new RuntimeService({ store: h.store, providers: [h.provider], defaultProvider: 'memory' });
+    expect((await rejectionOf(restarted.exec({ runtime_id: id, command: 'true' }))).code).toBe('runtime_paused');
+    await restarted.resume({ runtime_id: id });
+    const { content_base64 } = await restarted.readFile({ runtime_id: id, path: 'a.txt' });
+    expect(Buffer.from(content_base64, 'base64').toString()).toBe('only copy');
   });
 
   it('a resume whose provider checkout fails leaves the runtime paused and resumable', async () => {

@@ -94,8 +94,31 @@ describe('start-up reconciliation', () => {
     const theirs = daemon(new MemoryRuntimeStore(), provider, 'inst-b');
     await theirs.open({ conversation_id: 'c', sender_id: 's' });
     const report = await daemon(store, provider).reconcile();
-    expect(report).toEqual({ resolvedIntents: 0, releasedBackends: [], deletedSnapshots: [], failedRuntimes: [], errors: [] });
+    expect(report).toEqual({ resolvedIntents: 0, releasedBackends: [], deletedSnapshots: [], failedRuntimes: [], completedPauses: [], errors: [] });
     expect(provider.liveBackendIds()).toHaveLength(2);
     expect(provider.snapshotIds()).toHaveLength(1);
+  });
+
+  it('completes a pause interrupted after the release and abandons one interrupted before it', async () => {
+    const store = new MemoryRuntimeStore();
+    const provider = createMemoryProvider();
+    const first = daemon(store, provider);
+    const released = (await first.open({ conversation_id: 'c', sender_id: 's' })).runtime.runtime_id;
+    const kept = (await first.open({ conversation_id: 'c', sender_id: 's' })).runtime.runtime_id;
+    // released: its backend is gone and the pause checkpoint recorded, but the runtime still idle.
+    const before = (await store.getSession(released))!;
+    await first.pause({ runtime_id: released });
+    const after = (await store.getSession(released))!;
+    await store.commit({ sessions: [{ ...before, headCheckpointId: after.headCheckpointId, pausedCheckpointId: after.pausedCheckpointId }] });
+    // kept: the pause checkpoint recorded, the backend never released.
+    const checkpoint = await first.checkpoint({ runtime_id: kept });
+    await store.commit({ sessions: [{ ...(await store.getSession(kept))!, pausedCheckpointId: checkpoint.checkpoint_id }] });
+
+    const report = await daemon(store, provider).reconcile();
+    expect(report.completedPauses).toEqual([released]);
+    expect(report.failedRuntimes).toEqual([]);
+    expect(await store.getSession(released)).toMatchObject({ status: 'paused', backend: null });
+    expect(await store.getSession(kept)).toMatchObject({ status: 'idle', pausedCheckpointId: null });
+    await daemon(store, provider).resume({ runtime_id: released });
   });
 });

@@ -169,6 +169,8 @@ class Model {
   }
 
   async #expectFiles(runtimeId: string, expected: FileModel): Promise<void> {
+    // The other operation of a concurrent pair (a cascading close) may have closed it since.
+    if ((await this.h.service.get(runtimeId)).runtime.status === 'closed') return;
     const { paths } = (await this.h.service.search({ runtime_id: runtimeId, glob: '**/*' })) as { paths: string[] };
     expect(paths).toEqual([...expected.keys()].sort());
     for (const [path, content] of expected) expect(await this.h.read(runtimeId, path)).toBe(content);

@@ -66,6 +66,7 @@ export class SqliteRuntimeStore implements RuntimeStore {
       for (const record of batch.sessions ?? []) statements.upsertSession.run(sessionToRow(record));
       for (const intent of batch.intents ?? []) statements.upsertIntent.run(intentToRow(intent));
       for (const intentId of batch.resolvedIntentIds ?? []) statements.deleteIntent.run(intentId);
+      for (const record of batch.idempotencyRecords ?? []) statements.upsertIdempotencyKey.run(idempotencyToRow(record));
     });
     // IMMEDIATE takes the write lock before reading, so two processes cannot both claim a key.
     const claim = db.transaction((record: IdempotencyRecord) => {

@@ -4,6 +4,7 @@ import type { RuntimeCheckoutRequest, RuntimeCheckoutResult } from '../wire/chec
 import { backendFromCheckpoint } from './backend-from-checkpoint';
 import { loadCheckpoint, withRuntimeLock } from './runtime-access';
 import { toRuntimeRecord } from './runtime-view';
+import { idempotentCompletion } from './idempotent-completion';
 import type { OperationScope, ServiceContext } from './service-context';
 
 /**
@@ -45,13 +46,22 @@ export async function checkoutRuntime(
         createdAtMs: now,
         updatedAtMs: now,
       };
+      const result: RuntimeCheckoutResult = {
+        checkpoint_id: checkpoint.checkpointId,
+        source_runtime_id: checkpoint.runtimeId,
+        runtime: toRuntimeRecord(child),
+      };
       try {
-        await ctx.store.commit({ sessions: [child], resolvedIntentIds: backend ? [backend.backendId] : [] });
+        await ctx.store.commit({
+          sessions: [child],
+          resolvedIntentIds: backend ? [backend.backendId] : [],
+          ...idempotentCompletion(scope, result),
+        });
       } catch (error) {
         if (backend) await ctx.backends.release(childId, backend).catch(() => {});
         throw error;
       }
-      return { checkpoint_id: checkpoint.checkpointId, source_runtime_id: checkpoint.runtimeId, runtime: toRuntimeRecord(child) };
+      return result;
     } finally {
       leases.releaseAll();
     }

@@ -3,6 +3,7 @@ import type { BackendCheckpointRef, CheckpointRecord, SessionRecord, SessionSnap
 import type { CheckpointKind, RuntimeCheckpointRequest, RuntimeCheckpointResult } from '../wire/checkpoints';
 import { assertNotClosed, loadCheckpoint, loadSession, withLiveBackend, withRuntimeLock } from './runtime-access';
 import { toRuntimeRecord } from './runtime-view';
+import { idempotentCompletion } from './idempotent-completion';
 import type { OperationScope, ServiceContext } from './service-context';
 
 export function sessionSnapshotOf(session: SessionRecord): SessionSnapshot {
@@ -59,8 +60,7 @@ export async function checkpointRuntime(
           : await withLiveBackend(ctx, session, scope, (_, binding) => ctx.backends.checkpoint(session.runtimeId, binding, request.name, leases));
       const checkpoint = newCheckpointRecord(ctx, session, 'checkpoint', request, ref);
       const updated: SessionRecord = { ...session, headCheckpointId: checkpoint.checkpointId };
-      await ctx.store.commit({ checkpoints: [checkpoint], sessions: [updated], resolvedIntentIds: ref ? [ref.refId] : [] });
-      return {
+      const result: RuntimeCheckpointResult = {
         checkpoint_id: checkpoint.checkpointId,
         runtime: toRuntimeRecord(updated),
         parent_checkpoint_id: checkpoint.parentCheckpointId,
@@ -69,6 +69,13 @@ export async function checkpointRuntime(
         metadata: checkpoint.metadata,
         reused_backend_snapshot: reused,
       };
+      await ctx.store.commit({
+        checkpoints: [checkpoint],
+        sessions: [updated],
+        resolvedIntentIds: ref ? [ref.refId] : [],
+        ...idempotentCompletion(scope, result),
+      });
+      return result;
     } finally {
       leases.releaseAll();
     }

@@ -5,6 +5,7 @@ import type { SessionRecord } from '../store/records';
 import type { RuntimeOpenRequest, RuntimeOpenResult } from '../wire/runtime-lifecycle';
 import { withRuntimeLock } from './runtime-access';
 import { toRuntimeRecord } from './runtime-view';
+import { idempotentCompletion } from './idempotent-completion';
 import type { OperationScope, ServiceContext } from './service-context';
 
 /**
@@ -45,13 +46,14 @@ export async function openRuntime(ctx: ServiceContext, request: RuntimeOpenReque
       createdAtMs: now,
       updatedAtMs: now,
     };
+    const result: RuntimeOpenResult = { runtime: toRuntimeRecord(session), created: true };
     try {
-      await ctx.store.commit({ sessions: [session], resolvedIntentIds: [backend.backendId] });
+      await ctx.store.commit({ sessions: [session], resolvedIntentIds: [backend.backendId], ...idempotentCompletion(scope, result) });
     } catch (error) {
       await ctx.backends.release(runtimeId, backend).catch(() => {});
       throw error;
     }
-    return { runtime: toRuntimeRecord(session), created: true };
+    return result;
   });
 }
 

@@ -1,23 +1,27 @@
 import { OperationLeases } from '../backend/snapshot-guard';
-import { ProviderError, ProviderTimeoutError, UnsupportedBackendError } from '../errors/provider-errors';
+import { ProviderError, UnsupportedBackendError } from '../errors/provider-errors';
 import { RuntimectlError } from '../errors/runtimectl-error';
 import { RuntimePausedError } from '../errors/runtime-state-errors';
 import { providerCapabilities } from '../provider/capabilities';
 import type { SessionRecord } from '../store/records';
 import type { RuntimePauseRequest, RuntimePauseResult } from '../wire/checkpoints';
 import { newCheckpointRecord } from './checkpoint-runtime';
+import { idempotentCompletion } from './idempotent-completion';
+import { abandonPause, completePause } from './interrupted-pause';
 import { assertNotClosed, loadSession, withLiveBackend, withRuntimeLock } from './runtime-access';
 import { toRuntimeRecord } from './runtime-view';
 import { backendSnapshots, deleteUnkeptSnapshots, type SnapshotKey } from './snapshot-keepers';
 import type { OperationScope, ServiceContext } from './service-context';
 
 /**
- * Snapshots an idle runtime (or reuses its clean snapshot), releases the live backend and
- * records the pause checkpoint resume will start from. A provider without snapshot support is
- * refused before anything happens. If the release fails, the runtime stays idle and bound to its
- * backend (never "paused but the sandbox still running and unbound") and the error keeps its
- * code; a snapshot made for this pause is deleted again, unless the release timed out (the
- * provider may still carry it out: the snapshot is kept for a retried pause).
+ * Snapshots an idle runtime (or reuses its clean snapshot), records the pause checkpoint resume
+ * will start from, releases the live backend, then marks the runtime paused. A provider without
+ * snapshot support is refused before anything happens. The checkpoint is committed before the
+ * release, so a crash in between loses nothing: start-up completes the pause when the backend is
+ * gone and abandons it when it is not (see interrupted-pause.ts). If the release fails, the
+ * runtime stays idle and bound to its backend (never "paused but the sandbox still running and
+ * unbound"), the pause checkpoint stays as an ordinary point in its log, and the error keeps
+ * its code.
  */
 export async function pauseRuntime(ctx: ServiceContext, request: RuntimePauseRequest, scope: OperationScope): Promise<RuntimePauseResult> {
   return withRuntimeLock(ctx, request.runtime_id, 'exclusive', async () => {
@@ -31,20 +35,16 @@ export async function pauseRuntime(ctx: ServiceContext, request: RuntimePauseReq
     const leases = new OperationLeases();
     let released: SnapshotKey[] = [];
     try {
-      const { ref } = await withLiveBackend(ctx, session, scope, async (_, binding) => {
+      const { checkpoint, pausing } = await withLiveBackend(ctx, session, scope, async (_, binding) => {
         released = backendSnapshots(ctx, binding);
-        const outcome = await ctx.backends.checkpoint(session.runtimeId, binding, request.name, leases);
+        const { ref } = await ctx.backends.checkpoint(session.runtimeId, binding, request.name, leases);
+        const recorded = newCheckpointRecord(ctx, session, 'pause', request, ref);
+        const midPause: SessionRecord = { ...session, headCheckpointId: recorded.checkpointId, pausedCheckpointId: recorded.checkpointId };
+        await ctx.store.commit({ checkpoints: [recorded], sessions: [midPause], resolvedIntentIds: [ref.refId] });
         try {
           await ctx.backends.release(session.runtimeId, binding);
         } catch (error) {
-          // A release that timed out may still be carried out by the provider, and then the
-          // snapshot just taken is the only copy of the work: keep it (the backend's tracker
-          // holds it, so a retried pause reuses it and a close deletes it). Only a release that
-          // failed outright lets it go.
-          const releaseMayHaveHappened = ProviderTimeoutError.isInstance(error);
-          if (!outcome.reused && outcome.ref.providerSnapshotId && !releaseMayHaveHappened) {
-            await ctx.backends.deleteSnapshot(outcome.ref.providerId, outcome.ref.providerSnapshotId).catch(() => {});
-          }
+          await ctx.store.commit({ sessions: [abandonPause(midPause, ctx.clock())] }).catch(() => {});
           // provider_timeout and provider_capacity keep their code: callers decide to retry by it.
           if (RuntimectlError.isInstance(error) && error.code !== 'provider_error') throw error;
           throw new ProviderError(
@@ -54,24 +54,10 @@ export async function pauseRuntime(ctx: ServiceContext, request: RuntimePauseReq
             error,
           );
         }
-        return outcome;
+        return { checkpoint: recorded, pausing: midPause };
       });
-      const checkpoint = newCheckpointRecord(ctx, session, 'pause', request, ref);
-      const paused: SessionRecord = {
-        ...session,
-        status: 'paused',
-        backend: null,
-        headCheckpointId: checkpoint.checkpointId,
-        pausedCheckpointId: checkpoint.checkpointId,
-        lastError: null,
-        updatedAtMs: checkpoint.createdAtMs,
-      };
-      await ctx.store.commit({ checkpoints: [checkpoint], sessions: [paused], resolvedIntentIds: [ref.refId] });
-      leases.releaseAll();
-      // The released backend no longer keeps the snapshot it came from. The pause has already
-      // happened, so a failed delete here does not fail it; the observer sees the failed call.
-      await deleteUnkeptSnapshots(ctx, released).catch(() => []);
-      return {
+      const paused = completePause(pausing, checkpoint.createdAtMs);
+      const result: RuntimePauseResult = {
         runtime: toRuntimeRecord(paused),
         checkpoint_id: checkpoint.checkpointId,
         parent_checkpoint_id: checkpoint.parentCheckpointId,
@@ -79,6 +65,12 @@ export async function pauseRuntime(ctx: ServiceContext, request: RuntimePauseReq
         name: checkpoint.name,
         metadata: checkpoint.metadata,
       };
+      await ctx.store.commit({ sessions: [paused], ...idempotentCompletion(scope, result) });
+      leases.releaseAll();
+      // The released backend no longer keeps the snapshot it came from. The pause has already
+      // happened, so a failed delete here does not fail it; the observer sees the failed call.
+      await deleteUnkeptSnapshots(ctx, released).catch(() => []);
+      return result;
     } finally {
       leases.releaseAll();
     }

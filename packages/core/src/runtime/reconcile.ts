@@ -1,6 +1,7 @@
 import type { BackendProviderV1 } from '../provider/backend-provider-v1';
 import type { SessionRecord } from '../store/records';
 import type { ServiceContext } from './service-context';
+import { abandonPause, completePause, isMidPause } from './interrupted-pause';
 import { deleteUnkeptSnapshots } from './snapshot-keepers';
 
 /** What a start-up reconciliation found and did. */
@@ -13,6 +14,8 @@ export interface ReconcileReport {
   deletedSnapshots: string[];
   /** Runtimes whose backend no longer exists at the provider: marked failed. */
   failedRuntimes: string[];
+  /** Runtimes interrupted mid-pause after their backend was released: now paused. */
+  completedPauses: string[];
   /** Steps that could not be completed (they are retried at the next start). */
   errors: string[];
 }
@@ -60,7 +63,14 @@ async function reconcileProvider(
   }
   const live = new Set(owned.backends.map((backend) => backend.backendId));
   for (const session of await idleRuntimesOn(ctx, provider.providerId)) {
-    if (live.has(session.backend!.backendId)) continue;
+    const alive = live.has(session.backend!.backendId);
+    if (isMidPause(session)) {
+      // Interrupted between recording the pause checkpoint and marking the runtime paused.
+      await ctx.store.commit({ sessions: [alive ? abandonPause(session, ctx.clock()) : completePause(session, ctx.clock())] });
+      if (!alive) report.completedPauses.push(session.runtimeId);
+      continue;
+    }
+    if (alive) continue;
     const reason = `its ${provider.providerId} backend no longer existed when the daemon started`;
     await ctx.store.commit({ sessions: [{ ...session, status: 'failed', lastError: reason, updatedAtMs: ctx.clock() }] });
     report.failedRuntimes.push(session.runtimeId);
@@ -75,7 +85,14 @@ async function reconcileProvider(
  * `listOwnedResources` are skipped (their open intents stay for the next start).
  */
 export async function reconcileProviderResources(ctx: ServiceContext, installationId: string): Promise<ReconcileReport> {
-  const report: ReconcileReport = { resolvedIntents: 0, releasedBackends: [], deletedSnapshots: [], failedRuntimes: [], errors: [] };
+  const report: ReconcileReport = {
+    resolvedIntents: 0,
+    releasedBackends: [],
+    deletedSnapshots: [],
+    failedRuntimes: [],
+    completedPauses: [],
+    errors: [],
+  };
   const intents = await ctx.store.listIntents();
   const swept = new Set<string>();
   for (const provider of ctx.registry.list()) {

@@ -5,6 +5,7 @@ import type { RuntimeResumeRequest, RuntimeResumeResult } from '../wire/checkpoi
 import { backendFromCheckpoint } from './backend-from-checkpoint';
 import { assertNotClosed, loadCheckpoint, loadSession, withRuntimeLock } from './runtime-access';
 import { toRuntimeRecord } from './runtime-view';
+import { idempotentCompletion } from './idempotent-completion';
 import type { OperationScope, ServiceContext } from './service-context';
 
 /**
@@ -30,13 +31,18 @@ export async function resumeRuntime(ctx: ServiceContext, request: RuntimeResumeR
         lastError: null,
         updatedAtMs: ctx.clock(),
       };
+      const result = { runtime: toRuntimeRecord(resumed) };
       try {
-        await ctx.store.commit({ sessions: [resumed], resolvedIntentIds: backend ? [backend.backendId] : [] });
+        await ctx.store.commit({
+          sessions: [resumed],
+          resolvedIntentIds: backend ? [backend.backendId] : [],
+          ...idempotentCompletion(scope, result),
+        });
       } catch (error) {
         if (backend) await ctx.backends.release(session.runtimeId, backend).catch(() => {});
         throw error;
       }
-      return { runtime: toRuntimeRecord(resumed) };
+      return result;
     } finally {
       leases.releaseAll();
     }

@@ -3,6 +3,7 @@ import { BackendGoneError } from '../errors/provider-errors';
 import { CheckpointNotFoundError, RuntimeNotFoundError } from '../errors/not-found-errors';
 import { RuntimeClosedError, RuntimeFailedError, RuntimePausedError } from '../errors/runtime-state-errors';
 import type { BackendBinding, CheckpointRecord, SessionRecord } from '../store/records';
+import { completePause, isMidPause } from './interrupted-pause';
 import type { OperationScope, ServiceContext } from './service-context';
 
 export async function loadSession(ctx: ServiceContext, runtimeId: string): Promise<SessionRecord> {
@@ -57,6 +58,11 @@ export async function withLiveBackend<T>(
     return await fn(await ctx.backends.backendOf(binding), binding);
   } catch (error) {
     if (!BackendGoneError.isInstance(error)) throw error;
+    if (isMidPause(session)) {
+      // Interrupted after its backend was released: the pause checkpoint is the resume point.
+      await ctx.store.commit({ sessions: [completePause(session, ctx.clock())] });
+      throw new RuntimePausedError(session.runtimeId);
+    }
     const reason = `its ${session.providerId} backend is gone (${error.message})`;
     await ctx.store.commit({
       sessions: [{ ...session, status: 'failed', lastError: reason, updatedAtMs: ctx.clock() }],

@@ -9,7 +9,8 @@ import type {
 } from '../wire/runtime-lifecycle';
 import { assertNotClosed, loadCheckpoint, loadSession, withRuntimeLock } from './runtime-access';
 import { toCheckpointView, toRuntimeDetail, toRuntimeRecord } from './runtime-view';
-import type { ServiceContext } from './service-context';
+import { idempotentCompletion } from './idempotent-completion';
+import type { OperationScope, ServiceContext } from './service-context';
 
 const DEFAULT_PAGE_LIMIT = 50;
 
@@ -43,7 +44,7 @@ export async function listRuntimes(ctx: ServiceContext, query: RuntimeListQuery)
 }
 
 /** Replaces session_state and/or metadata. A control operation: fails fast while another runs. */
-export async function updateRuntime(ctx: ServiceContext, request: RuntimeUpdateRequest): Promise<RuntimeUpdateResult> {
+export async function updateRuntime(ctx: ServiceContext, request: RuntimeUpdateRequest, scope: OperationScope): Promise<RuntimeUpdateResult> {
   return withRuntimeLock(ctx, request.runtime_id, 'exclusive', async () => {
     const session = await loadSession(ctx, request.runtime_id);
     assertNotClosed(session);
@@ -53,8 +54,10 @@ export async function updateRuntime(ctx: ServiceContext, request: RuntimeUpdateR
       ...(request.metadata !== undefined ? { metadata: request.metadata } : {}),
       updatedAtMs: ctx.clock(),
     };
-    await ctx.store.commit({ sessions: [updated] });
-    return { runtime: toRuntimeRecord(updated) };
+    scope.providerId = session.providerId;
+    const result = { runtime: toRuntimeRecord(updated) };
+    await ctx.store.commit({ sessions: [updated], ...idempotentCompletion(scope, result) });
+    return result;
   });
 }
 

@@ -6,6 +6,7 @@ import type { BackendProviderV1 } from '../provider/backend-provider-v1';
 import { providerCapabilities } from '../provider/capabilities';
 import type { ExportedFile } from '../provider/operation-types';
 import { ProviderRegistry } from '../provider/provider-registry';
+import type { IdempotencyRecord } from '../store/records';
 import type { RuntimeStore } from '../store/runtime-store';
 import type * as wire from '../wire';
 import { checkoutRuntime } from './checkout-runtime';
@@ -30,6 +31,15 @@ export interface OperationEvent {
   /** 'ok' or the error code it ended with. */
   outcome: string;
   durationMs: number;
+}
+
+/** Per-call options of the state-changing operations. */
+export interface OperationOptions {
+  /**
+   * The caller's in-flight Idempotency-Key claim. The operation commits it as completed, with
+   * its result as the response body, in the same store commit as the state it changed.
+   */
+  idempotency?: IdempotencyRecord;
 }
 
 /** Hooks for metrics and tracing. They must not throw. */
@@ -106,8 +116,8 @@ export class RuntimeService {
     };
   }
 
-  open(request: wire.RuntimeOpenRequest): Promise<wire.RuntimeOpenResult> {
-    return this.#run('open', (scope) => openRuntime(this.#ctx, request, scope));
+  open(request: wire.RuntimeOpenRequest, options: OperationOptions = {}): Promise<wire.RuntimeOpenResult> {
+    return this.#run('open', (scope) => openRuntime(this.#ctx, request, scope), options);
   }
 
   get(runtimeId: string): Promise<wire.RuntimeDetail> {
@@ -118,8 +128,8 @@ export class RuntimeService {
     return this.#run('list', () => queries.listRuntimes(this.#ctx, query));
   }
 
-  update(request: wire.RuntimeUpdateRequest): Promise<wire.RuntimeUpdateResult> {
-    return this.#run('update', () => queries.updateRuntime(this.#ctx, request));
+  update(request: wire.RuntimeUpdateRequest, options: OperationOptions = {}): Promise<wire.RuntimeUpdateResult> {
+    return this.#run('update', (scope) => queries.updateRuntime(this.#ctx, request, scope), options);
   }
 
   exec(request: wire.RuntimeExecRequest): Promise<wire.RuntimeExecResult> {
@@ -154,8 +164,8 @@ export class RuntimeService {
     return this.#run('export', (scope) => data.exportRuntimeFile(this.#ctx, request, scope));
   }
 
-  checkpoint(request: wire.RuntimeCheckpointRequest): Promise<wire.RuntimeCheckpointResult> {
-    return this.#run('checkpoint', (scope) => checkpointRuntime(this.#ctx, request, scope));
+  checkpoint(request: wire.RuntimeCheckpointRequest, options: OperationOptions = {}): Promise<wire.RuntimeCheckpointResult> {
+    return this.#run('checkpoint', (scope) => checkpointRuntime(this.#ctx, request, scope), options);
   }
 
   listCheckpoints(runtimeId: string, query: wire.CheckpointListQuery = {}): Promise<wire.CheckpointListResult> {
@@ -166,16 +176,16 @@ export class RuntimeService {
     return this.#run('get_checkpoint', () => queries.getCheckpoint(this.#ctx, checkpointId));
   }
 
-  checkout(request: wire.RuntimeCheckoutRequest): Promise<wire.RuntimeCheckoutResult> {
-    return this.#run('checkout', (scope) => checkoutRuntime(this.#ctx, request, scope));
+  checkout(request: wire.RuntimeCheckoutRequest, options: OperationOptions = {}): Promise<wire.RuntimeCheckoutResult> {
+    return this.#run('checkout', (scope) => checkoutRuntime(this.#ctx, request, scope), options);
   }
 
-  pause(request: wire.RuntimePauseRequest): Promise<wire.RuntimePauseResult> {
-    return this.#run('pause', (scope) => pauseRuntime(this.#ctx, request, scope));
+  pause(request: wire.RuntimePauseRequest, options: OperationOptions = {}): Promise<wire.RuntimePauseResult> {
+    return this.#run('pause', (scope) => pauseRuntime(this.#ctx, request, scope), options);
   }
 
-  resume(request: wire.RuntimeResumeRequest): Promise<wire.RuntimeResumeResult> {
-    return this.#run('resume', (scope) => resumeRuntime(this.#ctx, request, scope));
+  resume(request: wire.RuntimeResumeRequest, options: OperationOptions = {}): Promise<wire.RuntimeResumeResult> {
+    return this.#run('resume', (scope) => resumeRuntime(this.#ctx, request, scope), options);
   }
 
   close(request: wire.RuntimeCloseRequest): Promise<wire.RuntimeCloseResult> {
@@ -215,8 +225,8 @@ export class RuntimeService {
     return this.#ctx.backends.liveBackendIds();
   }
 
-  async #run<T>(operation: string, fn: (scope: OperationScope) => Promise<T>): Promise<T> {
-    const scope: OperationScope = { providerId: null };
+  async #run<T>(operation: string, fn: (scope: OperationScope) => Promise<T>, options: OperationOptions = {}): Promise<T> {
+    const scope: OperationScope = { providerId: null, idempotency: options.idempotency };
     const startedAt = performance.now();
     let outcome = 'ok';
     try {

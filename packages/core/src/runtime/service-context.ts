@@ -1,3 +1,4 @@
+import type { IdempotencyRecord } from '../store/records';
 import type { BackendManager } from '../backend/backend-manager';
 import type { SnapshotGuard } from '../backend/snapshot-guard';
 import type { ProviderRegistry } from '../provider/provider-registry';
@@ -28,4 +29,6 @@ export interface ServiceContext {
 /** Filled in by an operation so its metrics can be labelled with the provider it used. */
 export interface OperationScope {
   providerId: string | null;
+  /** The caller's in-flight Idempotency-Key claim: completed in the operation's own commit. */
+  idempotency?: IdempotencyRecord | undefined;
 }

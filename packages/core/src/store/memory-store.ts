@@ -104,10 +104,12 @@ export class MemoryRuntimeStore implements RuntimeStore {
     const sessions = (batch.sessions ?? []).map(copy);
     const checkpoints = (batch.checkpoints ?? []).map(copy);
     const intents = (batch.intents ?? []).map(copy);
+    const idempotencyRecords = (batch.idempotencyRecords ?? []).map(copy);
     for (const record of sessions) this.#putSession(record);
     for (const record of checkpoints) this.#putCheckpoint(record);
     for (const intent of intents) this.#intents.set(intent.intentId, intent);
     for (const id of batch.resolvedIntentIds ?? []) this.#intents.delete(id);
+    for (const record of idempotencyRecords) this.#idempotency.set(record.key, record);
   }
 
   async listIntents(): Promise<ProviderIntent[]> {

@@ -57,6 +57,11 @@ export interface StoreBatch {
   intents?: ProviderIntent[];
   /** Intents the batch accounts for; unknown ids are ignored. */
   resolvedIntentIds?: string[];
+  /**
+   * Idempotency-Key records written with the state they describe (upserted by key), so a crash
+   * can never leave an operation committed while its key still reads "in flight".
+   */
+  idempotencyRecords?: IdempotencyRecord[];
 }
 
 /** Provider calls recorded before they run (see ProviderIntent). */

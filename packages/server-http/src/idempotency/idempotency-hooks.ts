@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { IdempotencyRecord, IdempotencyStore } from '@runtimectl/core';
+import type { IdempotencyRecord, IdempotencyStore, OperationOptions } from '@runtimectl/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorReply } from '../http-errors/error-reply';
 import '../route-config';
@@ -24,6 +24,19 @@ interface Claim {
   settled: () => void;
 }
 
+/** Claims by request, across every server in the process (requests are unique objects). */
+const claims = new WeakMap<FastifyRequest, Claim>();
+
+/**
+ * What a route handler passes to the service so the operation completes the request's
+ * Idempotency-Key claim in the same store commit as its state: a crash can then never leave the
+ * work done while the key still reads "in flight" (a retry would do it twice).
+ */
+export function operationOptionsOf(request: FastifyRequest): OperationOptions {
+  const claim = claims.get(request);
+  return claim ? { idempotency: claim.record } : {};
+}
+
 function send(reply: FastifyReply, status: number, body: string, replayed: boolean): FastifyReply {
   if (replayed) reply.header(REPLAYED_HEADER, 'true');
   return reply.code(status).type('application/json; charset=utf-8').send(body);
@@ -46,7 +59,6 @@ export function installIdempotencyHooks(app: FastifyInstance, options: Idempoten
   const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
   const ownerId = options.ownerId ?? `daemon-${randomUUID()}`;
   const clock = options.clock ?? Date.now;
-  const claims = new WeakMap<FastifyRequest, Claim>();
   const running = new Map<string, Promise<void>>();
 
   const sweep = setInterval(() => void store.deleteExpiredIdempotencyKeys(clock()).catch(() => {}), SWEEP_INTERVAL_MS);

@@ -11,6 +11,7 @@ import {
   RuntimeResumeResultSchema,
 } from '@runtimectl/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { operationOptionsOf } from '../idempotency/idempotency-hooks';
 import '../route-config';
 import { ERROR_RESPONSES, RUNTIME_OPERATION, type RouteGroupOptions } from './route-options';
 
@@ -30,7 +31,7 @@ export const checkpointRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async 
         response: { 200: RuntimeCheckpointResultSchema, ...ERROR_RESPONSES },
       },
     },
-    async (request) => service.checkpoint(request.body),
+    async (request) => service.checkpoint(request.body, operationOptionsOf(request)),
   );
 
   app.post(
@@ -64,7 +65,7 @@ export const checkpointRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async 
         response: { 200: RuntimeCheckoutResultSchema, ...ERROR_RESPONSES },
       },
     },
-    async (request) => service.checkout(request.body),
+    async (request) => service.checkout(request.body, operationOptionsOf(request)),
   );
 
   app.post(
@@ -79,7 +80,7 @@ export const checkpointRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async 
         response: { 200: RuntimePauseResultSchema, ...ERROR_RESPONSES },
       },
     },
-    async (request) => service.pause(request.body),
+    async (request) => service.pause(request.body, operationOptionsOf(request)),
   );
 
   app.post(
@@ -95,6 +96,6 @@ export const checkpointRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async 
         response: { 200: RuntimeResumeResultSchema, ...ERROR_RESPONSES },
       },
     },
-    async (request) => service.resume(request.body),
+    async (request) => service.resume(request.body, operationOptionsOf(request)),
   );
 };

@@ -15,6 +15,7 @@ import {
   RuntimeUpdateResultSchema,
 } from '@runtimectl/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { operationOptionsOf } from '../idempotency/idempotency-hooks';
 import '../route-config';
 import { ERROR_RESPONSES, READ_OPERATION, RUNTIME_OPERATION, type RouteGroupOptions } from './route-options';
 
@@ -34,7 +35,7 @@ export const runtimeRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async (ap
         response: { 200: RuntimeOpenResultSchema, ...ERROR_RESPONSES },
       },
     },
-    async (request) => service.open(request.body),
+    async (request) => service.open(request.body, operationOptionsOf(request)),
   );
 
   app.get(
@@ -81,7 +82,7 @@ export const runtimeRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async (ap
         response: { 200: RuntimeUpdateResultSchema, ...ERROR_RESPONSES },
       },
     },
-    async (request) => service.update(request.body),
+    async (request) => service.update(request.body, operationOptionsOf(request)),
   );
 
   app.post(

@@ -126,9 +126,7 @@ export class ServerTelemetry {
     this.#reconciled.inc({ action: 'released_backend' }, report.releasedBackends.length);
     this.#reconciled.inc({ action: 'deleted_snapshot' }, report.deletedSnapshots.length);
     this.#reconciled.inc({ action: 'failed_runtime' }, report.failedRuntimes.length);
-    // Newer cores also report pauses interrupted after their release and completed at start-up.
-    const completedPauses = (report as { completedPauses?: readonly string[] }).completedPauses ?? [];
-    this.#reconciled.inc({ action: 'completed_pause' }, completedPauses.length);
+    this.#reconciled.inc({ action: 'completed_pause' }, report.completedPauses.length);
     this.#reconciled.inc({ action: 'error' }, report.errors.length);
   }
 

@@ -1,6 +1,7 @@
 import { describe, expect } from 'vitest';
 import type { IdempotencyRecord } from '@runtimectl/core';
 import { resolveStoreConformanceOptions, type StoreConformanceOptions } from './store-conformance-options';
+import { sessionRecord } from './store-fixtures';
 import { storeTest, useStoreHarness } from './store-harness';
 
 const NOW = 1_764_000_000_000;
@@ -51,6 +52,23 @@ export function idempotencyTests(options: StoreConformanceOptions): void {
       await harness.store.claimIdempotencyKey(claim('k1', { expiresAtMs: NOW + 10 }));
       expect(await harness.store.claimIdempotencyKey(claim('k1', { createdAtMs: NOW + 10, fingerprint: 'sha256:new' }))).toBeUndefined();
       expect(await harness.store.claimIdempotencyKey(claim('k1', { createdAtMs: NOW + 11 }))).toMatchObject({ fingerprint: 'sha256:new' });
+    });
+
+    test('a record committed with a batch is written atomically with it', async () => {
+      await harness.store.claimIdempotencyKey(claim('k1'));
+      const completed = claim('k1', { state: 'completed', statusCode: 200, responseBody: '{"runtime":"rt-1"}' });
+      await harness.store.commit({ sessions: [sessionRecord('rt-1')], idempotencyRecords: [completed] });
+      expect(await harness.store.claimIdempotencyKey(claim('k1'))).toStrictEqual(completed);
+      const unreadable = { ...sessionRecord('rt-2') };
+      Object.defineProperty(unreadable, 'metadata', {
+        enumerable: true,
+        get() {
+          throw new Error('cannot be read (a batch that fails part-way)');
+        },
+      });
+      const never = claim('k2', { state: 'completed', statusCode: 200, responseBody: '{}' });
+      await expect(harness.store.commit({ idempotencyRecords: [never], sessions: [unreadable] })).rejects.toThrow();
+      expect(await harness.store.claimIdempotencyKey(claim('k2'))).toBeUndefined();
     });
 
     test('deleting a key frees it; deleting an unknown key is fine', async () => {
