@@ -2,13 +2,19 @@
 // 64 MiB write/read vs fs.promises.writeFile/readFile, and exec("true") vs a bare spawn.
 // Not a test: run it with `pnpm --filter @runtimectl/provider-local bench` (builds nothing;
 // run `pnpm --filter @runtimectl/provider-local build` first).
+//   node bench/local-provider.bench.mjs [--json out.json]
+// --json also writes the medians and every timed round as JSON (the repository's `npm run bench`
+// reads it). Environment: BENCH_FILE_ROUNDS (default 9), BENCH_EXEC_ROUNDS (default 60).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { createLocalProvider } from '../dist/index.js';
 
+const { values: args } = parseArgs({ options: { json: { type: 'string' } } });
 const FILE_BYTES = 64 * 1024 * 1024;
 const FILE_ROUNDS = Number(process.env.BENCH_FILE_ROUNDS ?? 9);
 const EXEC_ROUNDS = Number(process.env.BENCH_EXEC_ROUNDS ?? 60);
@@ -45,7 +51,7 @@ async function sideBySide(rounds, a, b) {
       if (round >= 0) times[which].push(ms);
     }
   }
-  return { a: median(times.a), b: median(times.b) };
+  return { a: median(times.a), b: median(times.b), samplesMs: times };
 }
 
 const root = await mkdtemp(join(tmpdir(), 'runtimectl-local-bench-'));
@@ -89,6 +95,19 @@ try {
     const met = row.higherIsBetter ? row.ratio >= row.target : row.ratio <= row.target;
     const target = row.higherIsBetter ? `≥ ${row.target}× raw throughput` : `≤ ${row.target}× raw latency`;
     console.log(`| ${row.measure} | ${row.provider} | ${row.raw} | ${row.ratio.toFixed(2)}× | ${target} | ${met ? 'met' : 'MISSED'} |`);
+  }
+  if (args.json) {
+    const report = {
+      machine: { cores: availableParallelism(), cpu: cpus()[0]?.model, node: process.version, platform: process.platform },
+      rounds: { file: FILE_ROUNDS, exec: EXEC_ROUNDS, warmup: WARMUP_ROUNDS },
+      fileBytes: FILE_BYTES,
+      // a = the local provider, b = raw Node; milliseconds per operation.
+      write,
+      read,
+      exec,
+      targets: TARGETS,
+    };
+    writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`);
   }
 } finally {
   await rm(root, { recursive: true, force: true });

@@ -3,8 +3,11 @@
 // checkpoint cost? Runs the BUILT packages: `pnpm run build` first, then `pnpm run bench`.
 //   node bench/store.bench.mjs [--runtimes 10000] [--checkpoints-per-runtime 10]
 //                              [--state-bytes 1024] [--iterations 500] [--keep]
+//                              [--synchronous full|normal|both] [--json out.json]
+// --json also writes every figure as JSON (the repository's `npm run bench` reads it); with
+// --keep it names the big file, so a later step can start a daemon on it.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -21,8 +24,11 @@ const { values: args } = parseArgs({
     'state-bytes': { type: 'string', default: '1024' },
     iterations: { type: 'string', default: '500' },
     keep: { type: 'boolean', default: false },
+    synchronous: { type: 'string', default: 'both' },
+    json: { type: 'string' },
   },
 });
+if (!['full', 'normal', 'both'].includes(args.synchronous)) throw new Error(`--synchronous: expected full, normal or both, got ${args.synchronous}`);
 const RUNTIMES = Number(args.runtimes);
 const PER_RUNTIME = Number(args['checkpoints-per-runtime']);
 const STATE_BYTES = Number(args['state-bytes']);
@@ -44,7 +50,14 @@ function fileBytes(path) {
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 function summary(samples) {
   const sorted = [...samples].sort((a, b) => a - b);
-  return { p50: quantile(sorted, 0.5), p95: quantile(sorted, 0.95), mean: samples.reduce((a, b) => a + b, 0) / samples.length };
+  return {
+    p50: quantile(sorted, 0.5),
+    p95: quantile(sorted, 0.95),
+    mean: samples.reduce((a, b) => a + b, 0) / samples.length,
+    p25: quantile(sorted, 0.25),
+    p75: quantile(sorted, 0.75),
+    samples: sorted.length,
+  };
 }
 async function timed(fn) {
   const startedAt = performance.now();
@@ -192,10 +205,12 @@ async function latencies(synchronous) {
 }
 const sessionStateOf = () => ({ turn: 1, notes: 'x'.repeat(STATE_BYTES) });
 
-log('measuring latencies (synchronous=full, the default)');
-const full = await latencies('full');
-log('measuring latencies (synchronous=normal)');
-const normal = await latencies('normal');
+const modes = args.synchronous === 'both' ? ['full', 'normal'] : [args.synchronous];
+const measured = {};
+for (const mode of modes) {
+  log(`measuring latencies (synchronous=${mode}${mode === 'full' ? ', the default' : ''})`);
+  measured[mode] = await latencies(mode);
+}
 
 // ---- report (markdown, for the README) ------------------------------------------------------
 const us = (ms) => `${(ms * 1000).toFixed(0)} µs`;
@@ -203,7 +218,8 @@ const print = (line = '') => console.log(line);
 print(`Machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, SQLite ${sqliteVersion}; ${new Date().toISOString().slice(0, 10)}`);
 print(`Data: ${RUNTIMES} runtimes, ${checkpointCount} checkpoints, session_state ≈ ${STATE_BYTES} B; ${ITERATIONS} iterations per operation, big and empty interleaved.`);
 print();
-for (const [label, results] of [['synchronous=full (default)', full], ['synchronous=normal', normal]]) {
+for (const [mode, results] of Object.entries(measured)) {
+  const label = mode === 'full' ? 'synchronous=full (default)' : `synchronous=${mode}`;
   print(`| ${label} | empty p50 | big p50 | ratio p50 | empty p95 | big p95 | ratio p95 |`);
   print('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const [operation, { big: b, empty: e }] of Object.entries(results)) {
@@ -233,5 +249,17 @@ for (const [name, bytes] of Object.entries(pages).filter(([name]) => name.starts
 print(`| populate time (one transaction per ${500} runtimes) | ${(populateMs / 1000).toFixed(1)} s |`);
 if (!coldCache) print('\n(cold-cache start-up not measured: dropping the page cache needs root)');
 
+if (args.json) {
+  const report = {
+    machine: { cores: cpus().length, cpu: cpus()[0]?.model.trim(), memoryGiB: totalmem() / 2 ** 30, node: process.version, sqlite: sqliteVersion },
+    data: { runtimes: RUNTIMES, checkpoints: checkpointCount, stateBytes: STATE_BYTES, iterations: ITERATIONS },
+    latenciesMs: measured,
+    startupMs: { coldFirstQuery: cold?.firstQueryMs ?? null, coldListAll: cold?.allMs ?? null, warmFirstQuery: warmFirst, warmListAll: warmAll, freshProcess: freshProcessMs, freshProcessParts: freshProcess },
+    sizes: { databaseBytes: totalBytes, checkpointBytesEach: checkpointBytes / checkpointCount, sessionDocumentBytes },
+    populateMs,
+    ...(args.keep ? { kept: { directory, bigPath, emptyPath } } : {}),
+  };
+  writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`);
+}
 if (args.keep) log(`kept ${directory}`);
 else rmSync(directory, { recursive: true, force: true });
