@@ -11,6 +11,12 @@ describe('ids', () => {
     expect(ids.checkoutChildId('agent')).toMatch(/^agent:checkout:[0-9a-f]{32}$/);
   });
 
+  it('ids stay unique across many refills of the random pool', () => {
+    const ids = createIdGenerator();
+    const generated = Array.from({ length: 5000 }, () => ids.backendId());
+    expect(new Set(generated).size).toBe(generated.length);
+  });
+
   it('a checkout child of a checkout child keeps the root', () => {
     const ids = createIdGenerator();
     const child = ids.checkoutChildId('agent');
