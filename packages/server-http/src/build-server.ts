@@ -5,6 +5,7 @@ import type { IdempotencyOptions } from './idempotency/idempotency-hooks';
 import { withSecretRedaction } from './logging/log-redaction';
 import { RequestLogController } from './logging/request-log-controller';
 import { errorReply } from './http-errors/error-reply';
+import { answerUnparsableRequest } from './http-errors/unparsable-request';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id';
 import { DEFAULT_BODY_LIMIT_BYTES, runtimeApiPlugin } from './runtime-api-plugin';
 import type { ServerTelemetry } from './telemetry/server-telemetry';
@@ -55,8 +56,10 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     // fastify's default (100) refuses path parameters that are valid ids: a runtime id may be
     // 128 characters, a checkout child's 170, more once percent-encoded.
     routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
-    // Errors fastify raises before routing (a malformed percent-encoding, an over-long path
-    // parameter) get the contract's error body instead of fastify's own shape.
+    // Requests Node cannot parse, and errors fastify raises before routing (a malformed
+    // percent-encoding, an over-long path parameter), get the contract's error body instead of
+    // fastify's own shape.
+    clientErrorHandler: answerUnparsableRequest,
     frameworkErrors: (error, request, reply) => {
       const { status, body } = errorReply('invalid_request', `malformed request URL (${error.code})`);
       (reply as FastifyReply).code(status).header(REQUEST_ID_HEADER, request.id).send(body);
