@@ -32,6 +32,12 @@ export interface FaultPoint {
    */
   releases?: boolean;
   /**
+   * true when the failed call may leave a new snapshot behind on purpose: a pause whose release
+   * failed has already taken its snapshot, and keeping it (recorded, or for the retry) is what
+   * makes the retry lose nothing. Closing everything at the end of the case proves it not leaked.
+   */
+  keepsSnapshotOnFailure?: boolean;
+  /**
    * true when the step is clean-up after the operation has already happened (a failure there
    * cannot un-pause a runtime): the caller gets 200 and the clean-up is retried later.
    */
@@ -137,6 +143,7 @@ export const FAULT_POINTS: FaultPoint[] = [
       call,
       step: call === 'snapshot' ? 'snapshot the sandbox' : 'kill the sandbox (release)',
       releases: call === 'kill',
+      keepsSnapshotOnFailure: call === 'kill',
       async arrange(rig) {
         const runtimeId = await dirtyRuntime(rig);
         return {

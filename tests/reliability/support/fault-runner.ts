@@ -120,11 +120,11 @@ async function exercise(
   // A held call is carried out by E2B when the hold ends: judge the state only after that.
   if (fault === 'timeout') await sleep(Math.max(0, startedAt + options.hangMs + 500 - Date.now()));
   // New snapshots are allowed only when the call succeeded (its clean-up step failed after the
-  // commit) or when a pause's release timed out (the daemon keeps the pause snapshot for the
-  // retry, since E2B may have killed the sandbox); closing everything below proves them not leaked.
+  // commit) or when the point keeps its snapshot on purpose (a pause whose release failed);
+  // closing everything below proves them not leaked.
   const releaseUnknown = point.releases === true && fault === 'timeout';
   const unknown = releaseUnknown ? { releaseOutcomeUnknown: new Set(scenario.runtimes) } : {};
-  const mayAddSnapshots = reply.status === 200 || releaseUnknown;
+  const mayAddSnapshots = reply.status === 200 || point.keepsSnapshotOnFailure === true;
   const afterFault = await eventually(() => leakReport(rig, mayAddSnapshots ? undefined : before, unknown), 12_000);
   expect(afterFault.problems, 'after the failed call').toEqual([]);
   await scenario.afterFailure(fault);

@@ -8,8 +8,8 @@ import { runFaultCase, type FaultOutcome } from '../support/fault-runner';
 // (runtimes.provider_call_timeout_ms) while the provider's E2B request is still waiting: E2B
 // answers after the daemon gave up, so every late result (a sandbox, a snapshot, a kill, a
 // delete) arrives when nobody waits for it any more.
-const PROVIDER_CALL_TIMEOUT_MS = 1_500;
-const HANG_MS = 2_500;
+const PROVIDER_CALL_TIMEOUT_MS = 3_000;
+const HANG_MS = 4_000;
 
 let rig: E2BRig;
 const outcomes: FaultOutcome[] = [];

@@ -12,8 +12,8 @@ import { closeAll, expectStatus, openRuntime, readText, writeText } from '../sup
 // deadline, and a 429. One emulator and one daemon for the file; faults are cleared between cases.
 // None of those calls is a Connect stream (they are REST calls to E2B's control plane), so the
 // stream cut is injected where streams are used: exec and search (envd process.Process/Start).
-const REQUEST_TIMEOUT_MS = 2_000;
-const HANG_MS = 3_000;
+const REQUEST_TIMEOUT_MS = 3_000;
+const HANG_MS = 4_000;
 const FAULTS: FaultKind[] = ['error', 'timeout', 'capacity'];
 
 let rig: E2BRig;
@@ -55,6 +55,14 @@ describe('Connect stream cut before `end` (exec and search)', () => {
           await rig.admin.dropNextStreams({ mode });
           const reply = await rig.api.post(route, body(runtimeId), { timeoutMs: 30_000 });
           expect({ status: reply.status, code: outcomeOf(reply) }).toEqual({ status: 502, code: 'provider_error' });
+          // The command runs on after its stream was cut. Let it end first: while it runs, its
+          // temporary FIFOs exist, and the emulator's snapshot (a file copy) cannot copy a FIFO
+          // (E2B's own snapshots can), which would fail the checkpoint below for the wrong reason.
+          const settled = await eventually(async () => {
+            const sandbox = (await rig.admin.state()).sandboxes.find((candidate) => candidate.metadata.runtimectl_runtime_id === runtimeId);
+            return { problems: sandbox && sandbox.runningProcesses > 0 ? [`${sandbox.runningProcesses} processes still running`] : [] };
+          }, 20_000);
+          expect(settled.problems).toEqual([]);
           await expectStatus(rig.api, runtimeId, 'idle');
           expect(await readText(rig.api, runtimeId, 'a.txt')).toBe('kept');
           const retried = await rig.api.post(route, body(runtimeId));
