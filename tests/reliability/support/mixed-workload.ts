@@ -137,4 +137,17 @@ export function unexplainedBusy(records: OperationRecord[]): OperationRecord[] {
   );
 }
 
+/** Client-side latency percentiles (ms) per operation: reported, never asserted. */
+export function latencyPercentiles(records: OperationRecord[]): Record<string, { p50: number; p95: number; max: number }> {
+  const byOperation = new Map<string, number[]>();
+  for (const record of records) byOperation.set(record.operation, [...(byOperation.get(record.operation) ?? []), record.endedAt - record.startedAt]);
+  const at = (sorted: number[], fraction: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))]!);
+  return Object.fromEntries(
+    [...byOperation].sort(([a], [b]) => a.localeCompare(b)).map(([operation, durations]) => {
+      const sorted = durations.sort((a, b) => a - b);
+      return [operation, { p50: at(sorted, 0.5), p95: at(sorted, 0.95), max: Math.round(sorted[sorted.length - 1]!) }];
+    }),
+  );
+}
+
 export { SEED_FILE };

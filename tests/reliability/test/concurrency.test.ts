@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startE2BRig, type E2BRig } from '../support/e2b-rig';
 import { writeFigures } from '../support/figures';
 import { checkInvariants, eventually, listAllRuntimes } from '../support/invariants';
-import { runMixedWorkload, SEED_FILE, unexplainedBusy, WorkloadPool, type OperationRecord } from '../support/mixed-workload';
+import { latencyPercentiles, runMixedWorkload, SEED_FILE, unexplainedBusy, WorkloadPool, type OperationRecord } from '../support/mixed-workload';
 import { checkpoint, closeAll, openRuntime, writeText } from '../support/runtime-steps';
 
 // 50 clients on 20 runtimes (plus the checkout children they create) against one daemon on the
@@ -66,6 +66,7 @@ describe('mixed operations from many clients', () => {
       byOperationAndCode: countBy(records, (record) => `${record.operation} ${record.outcome}`),
       sessionBusy: records.filter((record) => record.outcome === 'session_busy').length,
       sessionBusyWithoutOverlap: busyWithoutOverlap.length,
+      latencyMs: latencyPercentiles(records),
       daemonRssBytes: rig.daemon.rssBytes(),
     });
 
