@@ -1,0 +1,67 @@
+// Command line of `npm run bench`: the full run (the committed results) or --quick, a run of
+// the same measurements with fewer and shorter rounds (under two minutes on a 2-core machine).
+import { parseArgs } from 'node:util';
+
+export const SECTIONS = ['http-clean', 'http-operations', 'e2b', 'store', 'memory', 'local', 'startup'];
+
+const PROFILES = {
+  full: {
+    clean: { rounds: 5, durationSec: 5, warmupSec: 1 },
+    http: { rounds: 5, durationSec: 5, warmupSec: 1 },
+    e2b: { rounds: 7, cleanCheckpoints: 10 },
+    store: { runtimes: 10_000, checkpointsPerRuntime: 10, iterations: 500, synchronous: 'both' },
+    startup: { rounds: 7, cold: true },
+    memory: { steps: 5, perStep: 1000 },
+    local: { fileRounds: 9, execRounds: 60 },
+  },
+  quick: {
+    // autocannon counts whole seconds. No warm-up per load: one per round instead (see http).
+    clean: { rounds: 3, durationSec: 1, warmupSec: 0 },
+    http: { rounds: 3, durationSec: 1, warmupSec: 0 },
+    e2b: { rounds: 1, cleanCheckpoints: 5 },
+    // 20,000 checkpoints: populating 100,000 alone takes 15-25 s on the 2-core machines.
+    store: { runtimes: 2_000, checkpointsPerRuntime: 10, iterations: 60, synchronous: 'both' },
+    startup: { rounds: 3, cold: false },
+    memory: { steps: 3, perStep: 200 },
+    local: { fileRounds: 3, execRounds: 20 },
+  },
+};
+
+export const USAGE = `usage: npm run bench [-- --quick] [-- --only ${SECTIONS.join(',')}] [-- --no-write]
+  --quick     fewer, shorter rounds, a 20,000-checkpoint store, and the E2B section (mostly
+              waiting on the emulator's injected latency) alongside the store, memory and
+              local-provider sections: under two minutes. The full run is the one to quote.
+  --only      run some sections only (development); results are still written unless --no-write
+  --no-write  print the report, do not touch bench/RESULTS.md or bench/results/latest.json
+  --render    measure nothing: rewrite bench/RESULTS.md from bench/results/latest.json (after
+              src/report/known-causes.mjs changed)`;
+
+export function parseOptions(argv) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      quick: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      'no-write': { type: 'boolean', default: false },
+      render: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const only = values.only ? values.only.split(',') : SECTIONS;
+  const unknown = only.filter((name) => !SECTIONS.includes(name));
+  if (unknown.length > 0) throw new Error(`--only: unknown section ${unknown.join(', ')}\n${USAGE}`);
+  const mode = values.quick ? 'quick' : 'full';
+  return {
+    mode,
+    profile: PROFILES[mode],
+    sections: only,
+    // Quick only: E2B runs in the background until the start-up section, which it must not disturb.
+    background: values.quick ? ['e2b'] : [],
+    write: !values['no-write'],
+    renderOnly: values.render,
+  };
+}

@@ -1,0 +1,60 @@
+// Daemon overhead on E2B checkpoint/checkout against the emulator's injected 1.52 s / 2.34 s,
+// and provider snapshot calls for N clean checkpoints: the existing
+// packages/provider-e2b/bench/e2b-overhead.bench.mjs, run as a child process; it prints JSON.
+import { repoPath, runNodeScript } from '../processes.mjs';
+import { figureRow } from '../report/figures.mjs';
+import { formatValue } from '../format.mjs';
+
+const SCRIPT = repoPath('packages', 'provider-e2b', 'bench', 'e2b-overhead.bench.mjs');
+
+export async function measureE2BOverhead({ profile }) {
+  const { rounds, cleanCheckpoints } = profile.e2b;
+  const stdout = await runNodeScript(SCRIPT, [], {
+    label: 'e2b-overhead.bench',
+    cwd: repoPath('packages', 'provider-e2b'),
+    env: { ROUNDS: String(rounds), CLEAN_CHECKPOINTS: String(cleanCheckpoints) },
+  });
+  const report = JSON.parse(stdout);
+  const rows = report.results.map((result) => {
+    const [min, max] = result.overhead_pct_range;
+    const name = result.operation.startsWith('checkpoint') ? 'checkpoint' : 'checkout';
+    return {
+      ...figureRow({
+        id: `e2b.${name}.overhead`,
+        measurement: `\`${name}\`${name === 'checkpoint' ? ' of a dirty runtime' : ''} through the E2B provider (emulator replaying ${formatValue(result.injected_ms, 'ms')}): daemon overhead`,
+        rounds: [result.daemon_overhead_pct],
+        unit: '%',
+        detail: `HTTP ${formatValue(result.http_time_total_ms, 'ms')} vs the same SDK calls direct ${formatValue(result.direct_sdk_ms, 'ms')}; overhead ${formatValue(result.daemon_overhead_ms, 'ms')}`,
+        reference: { label: 'injected latency', value: result.injected_ms, unit: 'ms' },
+        target: { text: 'daemon overhead ≤ 5%', met: ({ value }) => value <= 5 },
+      }),
+      // The script reports the median and range over its rounds itself.
+      value: { median: result.daemon_overhead_pct, min, max, rounds: report.rounds },
+    };
+  });
+  const clean = report.clean_checkpoints;
+  rows.push(
+    figureRow({
+      id: 'e2b.clean-checkpoints.snapshot-calls',
+      measurement: `provider snapshot calls for ${clean.following_checkpoints + 1} checkpoints of a clean runtime (counted in the emulator)`,
+      rounds: [clean.following_snapshot_calls],
+      unit: 'calls',
+      detail: `${clean.first_checkpoint_snapshot_calls} for the first, ${clean.following_snapshot_calls} for the ${clean.following_checkpoints} after it (median ${formatValue(clean.following_median_http_ms, 'ms')} each)`,
+      reference: { label: 'N', value: `${clean.following_checkpoints + 1} checkpoints` },
+      target: { text: '0 calls after the first', met: ({ value }) => value === 0 && clean.first_checkpoint_snapshot_calls === 1 },
+    }),
+  );
+  const details = [
+    `\`ROUNDS=${rounds} CLEAN_CHECKPOINTS=${cleanCheckpoints} node packages/provider-e2b/bench/e2b-overhead.bench.mjs\`: a real \`runtimed\` with [providers.e2b] on the E2B emulator (snapshot ${formatValue(1520, 'ms')}, create ${formatValue(2340, 'ms')} injected), timed with curl's time_total as the seed did, interleaved with the same calls made directly with the e2b SDK; overhead = HTTP − direct, per round, after one warm-up round.`,
+    '',
+    '| operation | injected | direct SDK | HTTP through runtimed | provider time inside the daemon | overhead | overhead % (range) |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...report.results.map(
+      (result) =>
+        `| ${result.operation} | ${formatValue(result.injected_ms, 'ms')} | ${formatValue(result.direct_sdk_ms, 'ms')} | ${formatValue(result.http_time_total_ms, 'ms')} | ${formatValue(result.daemon_provider_ms, 'ms')} | ${formatValue(result.daemon_overhead_ms, 'ms')} | ${result.daemon_overhead_pct}% (${result.overhead_pct_range[0]}% to ${result.overhead_pct_range[1]}%) |`,
+    ),
+    '',
+    `Left at the emulator after the run: ${report.leftovers.sandboxes} sandboxes, ${report.leftovers.snapshots} snapshots.`,
+  ];
+  return { rows, details, raw: report };
+}

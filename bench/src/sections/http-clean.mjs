@@ -1,0 +1,53 @@
+// Checkpoint of a clean runtime (the reuse path) against the bare fastify route: the existing
+// packages/server-http/bench/server.bench.mjs, run as a child process (it starts its own servers
+// and autocannon processes, pinned like ours) and read back from its --json output.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { formatValue } from '../format.mjs';
+import { repoPath, runNodeScript } from '../processes.mjs';
+import { figureRow } from '../report/figures.mjs';
+
+const SCRIPT = repoPath('packages', 'server-http', 'bench', 'server.bench.mjs');
+
+export async function measureHttpClean({ profile, tmpRoot }) {
+  const out = join(tmpRoot, 'server-bench.json');
+  const { rounds, durationSec, warmupSec } = profile.clean;
+  await runNodeScript(SCRIPT, ['--rounds', String(rounds), '--duration', String(durationSec), '--warmup', String(warmupSec), '--json', out], {
+    label: 'server.bench',
+    cwd: repoPath('packages', 'server-http'),
+  });
+  const report = JSON.parse(readFileSync(out, 'utf8'));
+  const perRound = report.perRound;
+  const field = (key, name) => perRound.map((round) => round[key][name]);
+  const rows = [1, 50].map((connections) => {
+    const key = `checkpoint@${connections}`;
+    const bare = `bare@${connections}`;
+    const summary = report.summary[key];
+    const bareSummary = report.summary[bare];
+    return figureRow({
+      id: `http.checkpoint.clean.c${connections}.throughput`,
+      measurement: `HTTP \`checkpoint\` of a clean runtime (reuse path), ${connections} connection${connections === 1 ? '' : 's'}: req/s`,
+      rounds: field(key, 'requestsPerSecond'),
+      unit: 'req/s',
+      detail: `p50 ${formatValue(summary.p50Ms, 'ms')}, p99 ${formatValue(summary.p99Ms, 'ms')} (bare: ${formatValue(bareSummary.p50Ms, 'ms')}, ${formatValue(bareSummary.p99Ms, 'ms')})`,
+      reference: { label: `bare route, ${connections} connection${connections === 1 ? '' : 's'}`, rounds: field(bare, 'requestsPerSecond') },
+      ratio: {
+        label: 'of the bare route’s req/s',
+        rounds: perRound.map((round) => (round[key].requestsPerSecond / round[bare].requestsPerSecond) * 100),
+        unit: '%',
+      },
+      target: { text: '≥ 40% of the bare route’s req/s', met: ({ ratio }) => ratio >= 40 },
+    });
+  });
+  const details = [
+    `\`node packages/server-http/bench/server.bench.mjs --rounds ${rounds} --duration ${durationSec} --warmup ${warmupSec}\`: fresh servers every round (memory store and provider, bearer auth, logs to /dev/null), autocannon in its own process; its own summary (medians over rounds):`,
+    '',
+    '| scenario | req/s | vs bare | p50 | p99 | p99 vs bare | server CPU per request |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...Object.entries(report.summary).map(
+      ([key, figures]) =>
+        `| ${key.replace('@', ', c=')} | ${Math.round(figures.requestsPerSecond)} | ${(figures.throughputVsBare * 100).toFixed(0)}% | ${formatValue(figures.p50Ms, 'ms')} | ${formatValue(figures.p99Ms, 'ms')} | ${figures.p99VsBare.toFixed(2)}× | ${formatValue(figures.serverCpuMicrosPerRequest, 'µs')} |`,
+    ),
+  ];
+  return { rows, details, raw: report };
+}

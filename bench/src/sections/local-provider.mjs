@@ -1,0 +1,51 @@
+// The local provider against the Node primitives it wraps (64 MiB write/read vs fs.promises,
+// exec "true" vs a bare spawn): packages/provider-local/bench/local-provider.bench.mjs, run as a
+// child process with --json. Its rounds interleave provider and raw, so ratios are per round.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { formatValue } from '../format.mjs';
+import { repoPath, runNodeScript } from '../processes.mjs';
+import { figureRow } from '../report/figures.mjs';
+
+const SCRIPT = repoPath('packages', 'provider-local', 'bench', 'local-provider.bench.mjs');
+
+export async function measureLocalProvider({ profile, tmpRoot }) {
+  const out = join(tmpRoot, 'local-bench.json');
+  const { fileRounds, execRounds } = profile.local;
+  await runNodeScript(SCRIPT, ['--json', out], {
+    label: 'local-provider.bench',
+    cwd: repoPath('packages', 'provider-local'),
+    env: { BENCH_FILE_ROUNDS: String(fileRounds), BENCH_EXEC_ROUNDS: String(execRounds) },
+  });
+  const report = JSON.parse(readFileSync(out, 'utf8'));
+  const mib = report.fileBytes / 2 ** 20;
+  const throughput = (samples) => samples.map((ms) => mib / (ms / 1000));
+  const perRound = (measure, fn) => measure.samplesMs.a.map((a, index) => fn(a, measure.samplesMs.b[index]));
+  const rows = ['write', 'read'].map((operation) =>
+    figureRow({
+      id: `local.${operation}`,
+      measurement: `local provider: ${operation} ${mib} MiB`,
+      rounds: throughput(report[operation].samplesMs.a),
+      unit: 'MiB/s',
+      reference: { label: `fs.promises.${operation === 'write' ? 'writeFile' : 'readFile'}`, rounds: throughput(report[operation].samplesMs.b) },
+      // Throughput ratio = raw time / provider time, per interleaved round.
+      ratio: { label: 'of raw throughput', rounds: perRound(report[operation], (a, b) => b / a), unit: '×' },
+      target: { text: '≥ 0.8× raw throughput', met: ({ ratio }) => ratio >= 0.8 },
+    }),
+  );
+  rows.push(
+    figureRow({
+      id: 'local.exec-true',
+      measurement: 'local provider: `exec true` round trip',
+      rounds: report.exec.samplesMs.a,
+      unit: 'ms',
+      reference: { label: 'bare `spawn(/bin/sh -c true)`', rounds: report.exec.samplesMs.b },
+      ratio: { label: 'of the bare spawn’s time', rounds: perRound(report.exec, (a, b) => a / b), unit: '×' },
+      target: { text: '≤ 1.5× the bare spawn', met: ({ ratio }) => ratio <= 1.5 },
+    }),
+  );
+  const details = [
+    `\`BENCH_FILE_ROUNDS=${fileRounds} BENCH_EXEC_ROUNDS=${execRounds} node packages/provider-local/bench/local-provider.bench.mjs\`: provider and raw Node alternate (order flipped every round) after ${report.rounds.warmup} warm-up rounds; medians of ${formatValue(report.write.a, 'ms')} (provider) vs ${formatValue(report.write.b, 'ms')} (raw) per write, ${formatValue(report.read.a, 'ms')} vs ${formatValue(report.read.b, 'ms')} per read, ${formatValue(report.exec.a, 'ms')} vs ${formatValue(report.exec.b, 'ms')} per exec.`,
+  ];
+  return { rows, details, raw: report };
+}
