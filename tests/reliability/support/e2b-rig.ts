@@ -22,7 +22,8 @@ export interface E2BRig {
   api: Api;
   /** The E2B API key the daemon was given (it must never come back out). */
   apiKey: string;
-  stop(): Promise<void>;
+  /** Stops both processes; resolves with the daemon's exit code (0: it was up and shut down cleanly). */
+  stop(): Promise<number | null>;
 }
 
 export async function startE2BRig(options: E2BRigOptions = {}): Promise<E2BRig> {
@@ -56,8 +57,9 @@ export async function startE2BRig(options: E2BRigOptions = {}): Promise<E2BRig> 
     api: new Api(daemon.url, options.token),
     apiKey,
     stop: async () => {
-      await daemon.stop();
+      const code = await daemon.stop();
       await emulator.stop();
+      return code;
     },
   };
 }
