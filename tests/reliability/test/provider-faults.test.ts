@@ -5,7 +5,7 @@ import { writeFigures } from '../support/figures';
 import { FAULT_POINTS } from '../support/fault-points';
 import { runFaultCase, type FaultKind, type FaultOutcome } from '../support/fault-runner';
 import { checkInvariants, eventually } from '../support/invariants';
-import { closeAll, expectStatus, openRuntime, readText, writeText } from '../support/runtime-steps';
+import { checkpoint, closeAll, expectStatus, openRuntime, readText, writeText } from '../support/runtime-steps';
 
 // Every provider call of checkpoint, checkout, pause, resume, close and delete-snapshot made to
 // fail at the E2B emulator: an error status, a timeout at the provider's own E2B request
@@ -84,4 +84,31 @@ describe('Connect stream cut before `end` (exec and search)', () => {
       });
     }
   }
+});
+
+describe('at the concurrent-sandbox limit', () => {
+  it('steps that create no sandbox still work, resume waits for a free one with provider_capacity', async () => {
+    await rig.admin.reset();
+    const first = await openRuntime(rig.api);
+    const second = await openRuntime(rig.api);
+    try {
+      await writeText(rig.api, first, 'a.txt', 'first');
+      await rig.api.ok('/api/v1/runtimes/pause', { runtime_id: first });
+      await rig.admin.setMaxSandboxes((await rig.admin.state()).sandboxes.length);
+      // At the limit: checkpoint, delete-snapshot and pause make no sandbox, so they are not refused.
+      const checkpointId = await checkpoint(rig.api, second);
+      await rig.api.ok('/api/v1/runtimes/checkpoint/delete-snapshot', { checkpoint_id: checkpointId });
+      const refused = await rig.api.post('/api/v1/runtimes/resume', { runtime_id: first });
+      expect({ status: refused.status, code: outcomeOf(refused) }).toEqual({ status: 429, code: 'provider_capacity' });
+      await expectStatus(rig.api, first, 'paused');
+      // Pausing the other frees its sandbox: the refused resume now goes through.
+      await rig.api.ok('/api/v1/runtimes/pause', { runtime_id: second });
+      await rig.api.ok('/api/v1/runtimes/resume', { runtime_id: first });
+      expect(await readText(rig.api, first, 'a.txt')).toBe('first');
+      expect((await eventually(() => checkInvariants(rig.api, rig.admin))).problems).toEqual([]);
+    } finally {
+      await rig.admin.setMaxSandboxes(null);
+      await closeAll(rig.api, [first, second]);
+    }
+  });
 });
