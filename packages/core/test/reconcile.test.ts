@@ -99,7 +99,7 @@ describe('start-up reconciliation', () => {
     expect(provider.snapshotIds()).toHaveLength(1);
   });
 
-  it('completes a pause interrupted after the release and abandons one interrupted before it', async () => {
+  it('completes a pause interrupted after its checkpoint was recorded, releasing the backend if it is still there', async () => {
     const store = new MemoryRuntimeStore();
     const provider = createMemoryProvider();
     const first = daemon(store, provider);
@@ -115,10 +115,12 @@ describe('start-up reconciliation', () => {
     await store.commit({ sessions: [{ ...(await store.getSession(kept))!, pausedCheckpointId: checkpoint.checkpoint_id }] });
 
     const report = await daemon(store, provider).reconcile();
-    expect(report.completedPauses).toEqual([released]);
+    expect([...report.completedPauses].sort()).toEqual([released, kept].sort());
     expect(report.failedRuntimes).toEqual([]);
     expect(await store.getSession(released)).toMatchObject({ status: 'paused', backend: null });
-    expect(await store.getSession(kept)).toMatchObject({ status: 'idle', pausedCheckpointId: null });
+    expect(await store.getSession(kept)).toMatchObject({ status: 'paused', backend: null, pausedCheckpointId: checkpoint.checkpoint_id });
+    expect(provider.liveBackendIds()).toEqual([]);
     await daemon(store, provider).resume({ runtime_id: released });
+    await daemon(store, provider).resume({ runtime_id: kept });
   });
 });

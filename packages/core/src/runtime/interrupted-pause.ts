@@ -9,12 +9,12 @@ export function isMidPause(session: SessionRecord): boolean {
   return session.status === 'idle' && session.pausedCheckpointId !== null;
 }
 
-/** Mid-pause and its backend is gone: the pause happened; its checkpoint is the resume point. */
+/** Mid-pause with its backend released (or gone): the pause happened; its checkpoint is the resume point. */
 export function completePause(session: SessionRecord, now: number): SessionRecord {
   return { ...session, status: 'paused', backend: null, lastError: null, updatedAtMs: now };
 }
 
-/** Mid-pause and its backend is still there: the runtime goes on idle (its pause checkpoint stays in the log). */
+/** A pause whose release failed: the runtime goes on idle (its pause checkpoint stays in the log). */
 export function abandonPause(session: SessionRecord, now: number): SessionRecord {
   return { ...session, pausedCheckpointId: null, updatedAtMs: now };
 }

@@ -1,7 +1,7 @@
 import type { BackendProviderV1 } from '../provider/backend-provider-v1';
 import type { SessionRecord } from '../store/records';
 import type { ServiceContext } from './service-context';
-import { abandonPause, completePause, isMidPause } from './interrupted-pause';
+import { completePause, isMidPause } from './interrupted-pause';
 import { deleteUnkeptSnapshots } from './snapshot-keepers';
 
 /** What a start-up reconciliation found and did. */
@@ -14,7 +14,7 @@ export interface ReconcileReport {
   deletedSnapshots: string[];
   /** Runtimes whose backend no longer exists at the provider: marked failed. */
   failedRuntimes: string[];
-  /** Runtimes interrupted mid-pause after their backend was released: now paused. */
+  /** Runtimes interrupted mid-pause (checkpoint recorded): their backend released, now paused. */
   completedPauses: string[];
   /** Steps that could not be completed (they are retried at the next start). */
   errors: string[];
@@ -65,9 +65,11 @@ async function reconcileProvider(
   for (const session of await idleRuntimesOn(ctx, provider.providerId)) {
     const alive = live.has(session.backend!.backendId);
     if (isMidPause(session)) {
-      // Interrupted between recording the pause checkpoint and marking the runtime paused.
-      await ctx.store.commit({ sessions: [alive ? abandonPause(session, ctx.clock()) : completePause(session, ctx.clock())] });
-      if (!alive) report.completedPauses.push(session.runtimeId);
+      // Interrupted between recording the pause checkpoint and marking the runtime paused: the
+      // checkpoint holds everything (the pause held the lock), so finish what was asked.
+      if (alive) await provider.release({ backendId: session.backend!.backendId, resource: session.backend!.resource });
+      await ctx.store.commit({ sessions: [completePause(session, ctx.clock())] });
+      report.completedPauses.push(session.runtimeId);
       continue;
     }
     if (alive) continue;
