@@ -14,11 +14,6 @@ const NOT_SMALL =
 
 const HTTP_CPU_BOUND = `Per request the runtime API stack (server-http, core, memory store and provider: the same in server.bench's api-server.mjs and in runtimed) spends 5–8× the bare route's CPU (column "server CPU per request" under Details), so under load it saturates its core at a fraction of the bare route's rate, and at 1 connection the same cost shows as latency. ${PER_REQUEST_CPU} ${NOT_SMALL}`;
 
-const RECONCILE_READS_EVERY_RUNTIME =
-  'Before it listens, start-up reconciliation reads every idle runtime in full: `idleRuntimesOn` in packages/core/src/runtime/reconcile.ts pages through `listSessions({ status: "idle" })` (8,000 of the 10,000 runtimes here, session_state included) and filters by provider in JavaScript, although these runtimes belong to a provider this daemon does not enable. ' +
-  'That is what the 100,000-checkpoint store adds to start-up (warm: about 330 ms of CPU until ready in the 2026-11-29 run, 1.17 s against 0.84 s on an empty store); the store section’s "listing all runtimes" figure is the same work. ' +
-  'Reading only what reconciliation can act on needs a provider filter in the store query (`SessionListQuery.providerId`, with an index on sessions(provider_id, status) in store-sqlite): a change to core’s store contract, so it is not made here.';
-
 export const KNOWN_CAUSES = {
   'http.checkpoint.clean.c1.throughput': HTTP_CPU_BOUND,
   'http.checkpoint.clean.c50.throughput': HTTP_CPU_BOUND,
@@ -28,6 +23,4 @@ export const KNOWN_CAUSES = {
   'http.checkpoint.dirty.c1.p50':
     'An absolute target on a shared machine: the bare route’s p50 in the same rounds (reference) moves with the machine’s load, and the checkpoint stays at about 2× it. The extra is the per-request CPU of the daemon’s stack: ' +
     PER_REQUEST_CPU,
-  'startup.big.warm': `${RECONCILE_READS_EVERY_RUNTIME} On a loaded machine the wall clock also stretches with the load; the CPU time until ready (shown with the figure) is the steadier measure.`,
-  'startup.big.cold': `${RECONCILE_READS_EVERY_RUNTIME} Cold, those pages also come from disk: in the 2026-11-29 run, 2.13 s against 1.40 s for the same cold start on an empty store, which is itself Node and the daemon's modules read from disk (since 4532493 the daemon no longer reads the e2b SDK when E2B is off, the largest module tree it loaded).`,
 };

@@ -94,7 +94,7 @@ export async function measureDaemonStartup({ profile, tmpRoot, shared, log }) {
   }
   const details = [
     `\`node apps/daemon/dist/main.js --port 0 --state-dir <dir> --store-path <the store section's file>\` with the default configuration otherwise (SQLite, local provider, logs at info): ${big.runtimes.toLocaleString('en-US')} runtimes and ${count} checkpoints, plus the ${(listed - big.runtimes).toLocaleString('en-US')} runtimes (checkout children) and their checkpoints that the store section's latency runs added; once ready it listed ${listed.toLocaleString('en-US')} runtimes over HTTP.`,
-    'The records belong to the memory provider, which this daemon does not enable: start-up reconciliation still pages through every idle runtime, but has nothing to release or mark failed.',
+    'The records belong to the memory provider, which this daemon does not enable: start-up reconciliation reads only the runtimes bound to a backend of an enabled provider (`listSessions({ status: "idle", backendProviderId })`, served by an index), so here it reads none of them.',
     '',
     `Median with ${count} checkpoints ${formatValue(rows[0].value.median, 'ms')}, empty ${formatValue(rows[0].reference.median, 'ms')}${cold === null ? '; the cold start was not measured (only the full run measures it, and dropping the page cache needs root)' : `; cold page cache ${formatValue(cold.big, 'ms')} with, ${formatValue(cold.empty, 'ms')} without them`}.`,
   ];

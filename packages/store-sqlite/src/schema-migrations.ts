@@ -118,6 +118,16 @@ export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
       CREATE INDEX idempotency_keys_by_expiry ON idempotency_keys (expires_at_ms);
     `,
   },
+  {
+    version: 3,
+    description: 'runtimes by the provider of their backend (start-up reconciliation reads only its own)',
+    sql: `
+      CREATE INDEX sessions_by_backend_provider ON sessions (backend_provider_id, runtime_id)
+        WHERE backend_provider_id IS NOT NULL;
+      CREATE INDEX sessions_by_backend_provider_status ON sessions (backend_provider_id, status, runtime_id)
+        WHERE backend_provider_id IS NOT NULL;
+    `,
+  },
 ];
 
 /** The schema version this code writes and the newest it can open. */

@@ -14,7 +14,7 @@ import type Database from 'better-sqlite3';
 import { openDatabase, type SqliteStoreSettings } from './open-database';
 import type { MigrationOutcome } from './migrate-schema';
 import { idempotencyFromRow, idempotencyToRow, intentFromRow, intentToRow } from './control-rows';
-import { checkpointFromRow, checkpointToRow, sessionFromRow, sessionToRow } from './record-rows';
+import { checkpointFromRow, checkpointToRow, sessionFromRow, sessionToRow, type SessionRow } from './record-rows';
 import { prepareStatements, type StoreStatements } from './store-statements';
 
 export interface SqliteStoreDiagnostics {
@@ -86,10 +86,17 @@ export class SqliteRuntimeStore implements RuntimeStore {
   async listSessions(query: SessionListQuery): Promise<Page<SessionRecord>> {
     // '' sorts before every runtime id, so "no cursor" and "after ''" are the same query.
     const params = { cursor: query.cursor ?? '', limit: query.limit + 1 };
-    const rows =
-      query.status === undefined
-        ? this.#statements.listSessions.all(params)
-        : this.#statements.listSessionsWithStatus.all({ ...params, status: query.status });
+    const { status, backendProviderId: providerId } = query;
+    const statements = this.#statements;
+    let rows: SessionRow[];
+    if (providerId === undefined) {
+      rows = status === undefined ? statements.listSessions.all(params) : statements.listSessionsWithStatus.all({ ...params, status });
+    } else {
+      rows =
+        status === undefined
+          ? statements.listSessionsOnProvider.all({ ...params, providerId })
+          : statements.listSessionsOnProviderWithStatus.all({ ...params, providerId, status });
+    }
     return page(rows, query.limit, sessionFromRow, (record) => record.runtimeId);
   }
 

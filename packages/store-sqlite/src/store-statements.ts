@@ -82,6 +82,8 @@ export interface StoreStatements {
   getSession: Statement<[string], SessionRow>;
   listSessions: Statement<[Cursor], SessionRow>;
   listSessionsWithStatus: Statement<[Cursor & { status: string }], SessionRow>;
+  listSessionsOnProvider: Statement<[Cursor & { providerId: string }], SessionRow>;
+  listSessionsOnProviderWithStatus: Statement<[Cursor & { providerId: string; status: string }], SessionRow>;
   listChildSessions: Statement<[string], SessionRow>;
   listSessionsBySourceSnapshot: Statement<[string, string], SessionRow>;
   listSessionsByBackend: Statement<[string], SessionRow>;
@@ -111,6 +113,10 @@ export const STATEMENT_SQL = {
   getSession: `${SESSIONS} WHERE runtime_id = ?`,
   listSessions: `${SESSIONS} WHERE runtime_id > @cursor ORDER BY runtime_id LIMIT @limit`,
   listSessionsWithStatus: `${SESSIONS} WHERE status = @status AND runtime_id > @cursor ORDER BY runtime_id LIMIT @limit`,
+  listSessionsOnProvider: `${SESSIONS} WHERE backend_provider_id = @providerId AND runtime_id > @cursor ORDER BY runtime_id LIMIT @limit`,
+  listSessionsOnProviderWithStatus:
+    `${SESSIONS} WHERE backend_provider_id = @providerId AND status = @status AND runtime_id > @cursor ` +
+    'ORDER BY runtime_id LIMIT @limit',
   listChildSessions: `${SESSIONS} WHERE parent_runtime_id = ? ORDER BY runtime_id`,
   listSessionsBySourceSnapshot: `${SESSIONS} WHERE backend_provider_id = ? AND backend_source_snapshot_id = ? ORDER BY runtime_id`,
   listSessionsByBackend: `${SESSIONS} WHERE backend_id = ? ORDER BY runtime_id`,

@@ -10,6 +10,8 @@ const EXPECTED_INDEX: Partial<Record<keyof typeof STATEMENT_SQL, string>> = {
   getSession: 'sqlite_autoindex_sessions_1',
   listSessions: 'sqlite_autoindex_sessions_1',
   listSessionsWithStatus: 'sessions_by_status',
+  listSessionsOnProvider: 'sessions_by_backend_provider',
+  listSessionsOnProviderWithStatus: 'sessions_by_backend_provider_status',
   listChildSessions: 'sessions_by_parent',
   listSessionsBySourceSnapshot: 'sessions_by_source_snapshot',
   listSessionsByBackend: 'sessions_by_backend',

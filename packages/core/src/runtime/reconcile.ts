@@ -31,8 +31,8 @@ async function idleRuntimesOn(ctx: ServiceContext, providerId: string): Promise<
   const found: SessionRecord[] = [];
   let cursor: string | undefined;
   do {
-    const page = await ctx.store.listSessions({ status: 'idle', limit: 500, ...(cursor ? { cursor } : {}) });
-    found.push(...page.items.filter((session) => session.backend?.providerId === providerId));
+    const page = await ctx.store.listSessions({ status: 'idle', backendProviderId: providerId, limit: 500, ...(cursor ? { cursor } : {}) });
+    found.push(...page.items);
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
   return found;

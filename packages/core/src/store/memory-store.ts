@@ -46,7 +46,8 @@ export class MemoryRuntimeStore implements RuntimeStore {
     const matching = ids
       .filter((id) => query.cursor === undefined || id > query.cursor)
       .map((id) => this.#sessions.get(id)!)
-      .filter((record) => query.status === undefined || record.status === query.status);
+      .filter((record) => query.status === undefined || record.status === query.status)
+      .filter((record) => query.backendProviderId === undefined || record.backend?.providerId === query.backendProviderId);
     return page(matching, query.limit, (record) => record.runtimeId);
   }
 

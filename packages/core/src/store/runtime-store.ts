@@ -8,6 +8,8 @@ export interface Page<T> {
 
 export interface SessionListQuery {
   status?: StoredRuntimeStatus;
+  /** Only runtimes bound to a backend of this provider (`backend.providerId`). */
+  backendProviderId?: string;
   limit: number;
   /** The last runtime id of the previous page; runtimes are ordered by id. */
   cursor?: string;

@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
 import type { RuntimeStore, SessionListQuery, SessionRecord, StoredRuntimeStatus } from '@runtimectl/core';
 import { resolveStoreConformanceOptions, type StoreConformanceOptions } from './store-conformance-options';
-import { runtimeIdOf, sessionRecord, shuffled } from './store-fixtures';
+import { backendBinding, runtimeIdOf, sessionRecord, shuffled } from './store-fixtures';
 import { storeTest, useStoreHarness } from './store-harness';
 import { walkPages } from './page-walker';
 
@@ -17,7 +17,7 @@ const walk = (store: RuntimeStore, query: Omit<SessionListQuery, 'cursor'>) =>
   walkPages((cursor) => store.listSessions({ ...query, ...(cursor === undefined ? {} : { cursor }) }), query.limit, (item) => item.runtimeId);
 
 /**
- * listSessions (runtimes by id ascending, status filter, limit/cursor paging with no duplicates
+ * listSessions (runtimes by id ascending, status and backend-provider filters, limit/cursor paging with no duplicates
  * or gaps and nextCursor null on the last page) and countSessionsByStatus.
  */
 export function sessionListTests(options: StoreConformanceOptions): void {
@@ -76,6 +76,40 @@ export function sessionListTests(options: StoreConformanceOptions): void {
       const between = await harness.store.listSessions({ limit: 2, cursor: `${runtimeIdOf(100)}-between` });
       expect(between.items.map((item) => item.runtimeId)).toStrictEqual([runtimeIdOf(101), runtimeIdOf(102)]);
       expect(await harness.store.listSessions({ limit: 5, cursor: runtimeIdOf(249) })).toStrictEqual({ items: [], nextCursor: null });
+    });
+
+    test('the backend provider filter lists only runtimes bound to that provider, alone or with a status, and pages by the same rules', async () => {
+      // Index % 3: bound to "alpha", bound to "beta", or no backend at all.
+      const providerOf = (index: number) => (['alpha', 'beta', null] as const)[index % 3]!;
+      const records = ids.map((id, index) => {
+        const providerId = providerOf(index);
+        return sessionRecord(id, {
+          status: statusOf(index),
+          // The runtime's own provider differs from its backend's: the filter reads the binding.
+          providerId: 'other',
+          backend: providerId === null ? null : backendBinding(`bkd-${id}`, { providerId }),
+        });
+      });
+      await commitAll(harness.store, shuffled(records));
+      for (const providerId of ['alpha', 'beta']) {
+        const bound = ids.filter((_, index) => providerOf(index) === providerId);
+        expect((await walk(harness.store, { limit: 8, backendProviderId: providerId })).ids, providerId).toStrictEqual(bound);
+        for (const status of STATUSES) {
+          const expected = ids.filter((_, index) => providerOf(index) === providerId && statusOf(index) === status);
+          const { ids: seen } = await walk(harness.store, { limit: 4, status, backendProviderId: providerId });
+          expect(seen, `${providerId} ${status}`).toStrictEqual(expected);
+        }
+      }
+      expect(await harness.store.listSessions({ limit: 10, backendProviderId: 'other' })).toStrictEqual({ items: [], nextCursor: null });
+    });
+
+    test('a provider-filtered page follows a rebinding on re-commit', async () => {
+      await harness.store.commit({ sessions: [sessionRecord('rt-1', { backend: backendBinding('bkd-1', { providerId: 'alpha' }) })] });
+      await harness.store.commit({ sessions: [sessionRecord('rt-1', { backend: backendBinding('bkd-2', { providerId: 'beta' }) })] });
+      const alpha = await harness.store.listSessions({ limit: 10, backendProviderId: 'alpha' });
+      const beta = await harness.store.listSessions({ limit: 10, backendProviderId: 'beta', status: 'idle' });
+      expect(alpha.items).toStrictEqual([]);
+      expect(beta.items.map((item) => item.backend?.backendId)).toStrictEqual(['bkd-2']);
     });
 
     test('a status-filtered page follows a status change on re-commit', async () => {
