@@ -1,3 +1,4 @@
+import { copyRecord } from './copy-record';
 import type { CheckpointRecord, IdempotencyRecord, ProviderIntent, SessionRecord, StoredRuntimeStatus } from './records';
 import type {
   CheckpointListQuery,
@@ -7,7 +8,6 @@ import type {
   StoreBatch,
 } from './runtime-store';
 
-const copy = <T>(value: T): T => structuredClone(value);
 const snapshotKey = (providerId: string, snapshotId: string) => `${providerId}\u0000${snapshotId}`;
 
 /** Adds `value` to the set at `key` of `index`, creating it. */
@@ -38,7 +38,7 @@ export class MemoryRuntimeStore implements RuntimeStore {
 
   async getSession(runtimeId: string): Promise<SessionRecord | undefined> {
     const record = this.#sessions.get(runtimeId);
-    return record && copy(record);
+    return record && copyRecord(record);
   }
 
   async listSessions(query: SessionListQuery): Promise<Page<SessionRecord>> {
@@ -71,7 +71,7 @@ export class MemoryRuntimeStore implements RuntimeStore {
 
   async getCheckpoint(checkpointId: string): Promise<CheckpointRecord | undefined> {
     const record = this.#checkpoints.get(checkpointId);
-    return record && copy(record);
+    return record && copyRecord(record);
   }
 
   async listCheckpoints(runtimeId: string, query: CheckpointListQuery): Promise<Page<CheckpointRecord>> {
@@ -102,10 +102,10 @@ export class MemoryRuntimeStore implements RuntimeStore {
 
   async commit(batch: StoreBatch): Promise<void> {
     // Copy first so a bad record cannot leave the batch half applied.
-    const sessions = (batch.sessions ?? []).map(copy);
-    const checkpoints = (batch.checkpoints ?? []).map(copy);
-    const intents = (batch.intents ?? []).map(copy);
-    const idempotencyRecords = (batch.idempotencyRecords ?? []).map(copy);
+    const sessions = (batch.sessions ?? []).map(copyRecord);
+    const checkpoints = (batch.checkpoints ?? []).map(copyRecord);
+    const intents = (batch.intents ?? []).map(copyRecord);
+    const idempotencyRecords = (batch.idempotencyRecords ?? []).map(copyRecord);
     for (const record of sessions) this.#putSession(record);
     for (const record of checkpoints) this.#putCheckpoint(record);
     for (const intent of intents) this.#intents.set(intent.intentId, intent);
@@ -116,18 +116,18 @@ export class MemoryRuntimeStore implements RuntimeStore {
   async listIntents(): Promise<ProviderIntent[]> {
     return [...this.#intents.values()]
       .sort((a, b) => a.createdAtMs - b.createdAtMs || (a.intentId < b.intentId ? -1 : 1))
-      .map(copy);
+      .map(copyRecord);
   }
 
   async claimIdempotencyKey(record: IdempotencyRecord): Promise<IdempotencyRecord | undefined> {
     const existing = this.#idempotency.get(record.key);
-    if (existing && existing.expiresAtMs > record.createdAtMs) return copy(existing);
-    this.#idempotency.set(record.key, copy(record));
+    if (existing && existing.expiresAtMs > record.createdAtMs) return copyRecord(existing);
+    this.#idempotency.set(record.key, copyRecord(record));
     return undefined;
   }
 
   async putIdempotencyRecord(record: IdempotencyRecord): Promise<void> {
-    this.#idempotency.set(record.key, copy(record));
+    this.#idempotency.set(record.key, copyRecord(record));
   }
 
   async deleteIdempotencyKey(key: string): Promise<void> {
@@ -177,12 +177,12 @@ export class MemoryRuntimeStore implements RuntimeStore {
   }
 
   #lookup<T>(records: Map<string, T>, ids: Set<string> | undefined): T[] {
-    return [...(ids ?? [])].sort().map((id) => copy(records.get(id)!));
+    return [...(ids ?? [])].sort().map((id) => copyRecord(records.get(id)!));
   }
 }
 
 function page<T>(ordered: T[], limit: number, idOf: (item: T) => string): Page<T> {
-  const items = ordered.slice(0, limit).map(copy);
+  const items = ordered.slice(0, limit).map(copyRecord);
   const last = items.at(-1);
   return { items, nextCursor: ordered.length > limit && last ? idOf(last) : null };
 }
