@@ -1,8 +1,9 @@
 import type { RuntimeService } from '@runtimectl/core';
 import type { FastifyPluginAsync } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import { installErrorHandlers } from './http-errors/error-handlers';
 import { installJsonBodyParser } from './json/json-body-parser';
+import { responseSerializerCompiler } from './json/response-serializer';
 import { registerOpenApi } from './openapi/openapi-routes';
 import { installIdempotencyHooks, type IdempotencyOptions } from './idempotency/idempotency-hooks';
 import { installRequestHooks } from './request-hooks';
@@ -53,7 +54,7 @@ export const runtimeApiPlugin: FastifyPluginAsync<RuntimeApiPluginOptions> = asy
 
   installJsonBodyParser(app);
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler);
   app.addHook('onRoute', (route) => {
     route.bodyLimit ??= bodyLimitBytes;
   });
