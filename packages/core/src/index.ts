@@ -29,7 +29,7 @@ export { providerCapabilities } from './provider/capabilities';
 export { ProviderRegistry } from './provider/provider-registry';
 
 export { DirtyTracker } from './backend/dirty-tracker';
-export type { ProviderCallEvent } from './backend/provider-calls';
+export type { ProviderCallEvent, ProviderCallSink } from './backend/provider-calls';
 
 export type {
   SessionRecord,
@@ -61,6 +61,7 @@ export {
   type RuntimeServiceOptions,
   type RuntimeServiceObserver,
   type OperationEvent,
+  type CallOptions,
   type OperationOptions,
 } from './runtime/runtime-service';
 

@@ -118,4 +118,43 @@ describe('provider failures', () => {
     expect(calls).toEqual(['memory:create:ok', 'memory:checkpoint:ok']);
     expect(operations).toEqual(['open:memory:ok', 'checkpoint:memory:ok', 'resume:memory:runtime_not_paused']);
   });
+
+  it("reports to an operation's onProviderCall exactly that operation's provider calls, also when operations overlap", async () => {
+    const observed: string[] = [];
+    const h = createHarness({ observer: { providerCall: (event) => observed.push(event.call) } });
+    const callsOf = () => {
+      const calls: string[] = [];
+      return { calls, options: { onProviderCall: (event: { call: string; durationMs: number }) => calls.push(event.call) } };
+    };
+    const opened = callsOf();
+    const { runtime } = await h.service.open({ conversation_id: 'c', sender_id: 's' }, opened.options);
+    const id = runtime.runtime_id;
+    expect(opened.calls).toEqual(['create']);
+
+    // A blocked exec and a write on the same runtime overlap; each hears only its own call.
+    const blocked = callsOf();
+    const exec = h.service.exec({ runtime_id: id, command: 'block' }, blocked.options);
+    await h.gate.started;
+    const written = callsOf();
+    await h.service.writeFile({ runtime_id: id, path: 'a.txt', content_base64: 'YQ==' }, written.options);
+    expect(written.calls).toEqual(['write_bytes']);
+    expect(blocked.calls).toEqual([]);
+    h.gate.release();
+    await exec;
+    expect(blocked.calls).toEqual(['exec']);
+
+    const checkpointed = callsOf();
+    const { checkpoint_id } = await h.service.checkpoint({ runtime_id: id }, checkpointed.options);
+    const reused = callsOf();
+    await h.service.checkpoint({ runtime_id: id }, reused.options);
+    const checkedOut = callsOf();
+    await h.service.checkout({ checkpoint_id }, checkedOut.options);
+    const unobserved = await h.service.readFile({ runtime_id: id, path: 'a.txt' });
+    expect(unobserved.content_base64).toBe('YQ==');
+    expect(checkpointed.calls).toEqual(['checkpoint']);
+    expect(reused.calls).toEqual([]);
+    expect(checkedOut.calls).toEqual(['checkout']);
+    // The service observer still hears every call as it ends, the unobserved read included.
+    expect(observed).toEqual(['create', 'write_bytes', 'exec', 'checkpoint', 'checkout', 'read_bytes']);
+  });
 });

@@ -14,8 +14,8 @@ export {
   ServerTelemetry,
   type ServerTelemetryOptions,
   type RuntimeCountSource,
-  type RequestTiming,
 } from './telemetry/server-telemetry';
+export { providerTimingOf, type RequestTiming } from './provider-timing';
 export { BearerTokenVerifier } from './auth/bearer-auth';
 export { IDEMPOTENCY_HEADER, REPLAYED_HEADER, type IdempotencyOptions } from './idempotency/idempotency-hooks';
 export { requestIdOf, REQUEST_ID_HEADER } from './request-id';

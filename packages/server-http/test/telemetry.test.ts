@@ -8,6 +8,22 @@ import { createTestServer, type TestServer } from './test-server';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** `target` with every method (of it and of the backends it hands out) taking `ms` longer. */
+function slowedDown<T extends object>(target: T, ms: number): T {
+  return new Proxy(target, {
+    get(object, key, receiver) {
+      const value = Reflect.get(object, key, receiver);
+      if (typeof value !== 'function') return value;
+      return async (...args: unknown[]) => {
+        await sleep(ms);
+        const result = await value.apply(object, args);
+        // A backend (create, attach, checkout) is slowed down too.
+        return typeof result === 'object' && result !== null && 'exec' in result ? slowedDown(result, ms) : result;
+      };
+    },
+  });
+}
+
 /** `server-timing: provider;dur=X, total;dur=Y` → {provider, total}. */
 function serverTiming(header: unknown): { provider: number; total: number } {
   const match = /^provider;dur=([\d.]+), total;dur=([\d.]+)$/.exec(String(header));
@@ -48,6 +64,45 @@ describe('server-timing', () => {
     ]);
     expect(serverTiming(slow.headers['server-timing']).provider).toBeGreaterThanOrEqual(115);
     expect(serverTiming(fast.headers['server-timing']).provider).toBeLessThan(60);
+  });
+
+  it('counts the provider calls of every runtime operation that makes one (each handler passes its timing)', async () => {
+    const slowServer = createTestServer({ providers: [slowedDown(createMemoryProvider(), 20)] });
+    try {
+      const slowApi = apiClient(slowServer.app);
+      const providerMsOf = async (path: string, body: Record<string, unknown>) => {
+        const response = await slowApi.post(path, body);
+        expect(response.status, `${path} ${JSON.stringify(response.body)}`).toBe(200);
+        return { path, providerMs: serverTiming(response.headers['server-timing']).provider, body: response.body };
+      };
+      const id = { runtime_id: 'rt-slow' };
+      const timed = [
+        await providerMsOf('/api/v1/runtimes/open', { ...id, conversation_id: 'c', sender_id: 's' }),
+        await providerMsOf('/api/v1/runtimes/write-file', { ...id, path: 'a.txt', content_base64: 'YQ==' }),
+        await providerMsOf('/api/v1/runtimes/read-file', { ...id, path: 'a.txt' }),
+        await providerMsOf('/api/v1/runtimes/stat', { ...id, path: 'a.txt' }),
+        await providerMsOf('/api/v1/runtimes/mkdir', { ...id, path: 'dir' }),
+        await providerMsOf('/api/v1/runtimes/search', { ...id, glob: '**/*.txt' }),
+        await providerMsOf('/api/v1/runtimes/export', { ...id, path: 'a.txt' }),
+        await providerMsOf('/api/v1/runtimes/exec', { ...id, command: 'echo hi' }),
+      ];
+      const first = await providerMsOf('/api/v1/runtimes/checkpoint', id);
+      await slowApi.post('/api/v1/runtimes/write-file', { ...id, path: 'b.txt', content_base64: 'Yg==' });
+      const second = await providerMsOf('/api/v1/runtimes/checkpoint', id);
+      timed.push(
+        first,
+        second,
+        await providerMsOf('/api/v1/runtimes/checkout', { checkpoint_id: second.body.checkpoint_id }),
+        await providerMsOf('/api/v1/runtimes/checkpoint/delete-snapshot', { checkpoint_id: first.body.checkpoint_id }),
+        await providerMsOf('/api/v1/runtimes/pause', id),
+        await providerMsOf('/api/v1/runtimes/resume', id),
+        await providerMsOf('/api/v1/runtimes/close', id),
+      );
+      const untimed = timed.filter(({ providerMs }) => providerMs < 18).map(({ path, providerMs }) => `${path}: ${providerMs} ms`);
+      expect(untimed).toStrictEqual([]);
+    } finally {
+      await slowServer.app.close();
+    }
   });
 
   it('is on runtime operations, also when they fail, and not on health or providers', async () => {

@@ -6,7 +6,7 @@ import type { BackendBinding, BackendCheckpointRef, ProviderIntent } from '../st
 import type { RuntimeStore } from '../store/runtime-store';
 import type { IdGenerator } from '../runtime/ids';
 import { DirtyTracker } from './dirty-tracker';
-import type { ProviderCalls } from './provider-calls';
+import type { ProviderCallSink, ProviderCalls } from './provider-calls';
 import type { OperationLeases, SnapshotGuard } from './snapshot-guard';
 import { TrackedBackend, type TrackedBackendTimeouts } from './tracked-backend';
 
@@ -45,10 +45,28 @@ export interface BackendCheckpointOutcome {
  * its late result has been released. Whatever a crash leaves open, reconciliation sweeps.
  */
 export class BackendManager {
-  readonly #live = new Map<string, TrackedBackend>();
-  readonly #attaching = new Map<string, Promise<TrackedBackend>>();
+  /** Live backends (made with `options.calls`) and attaches in flight: shared by every view. */
+  readonly #live: Map<string, TrackedBackend>;
+  readonly #attaching: Map<string, Promise<TrackedBackend>>;
+  /** Where this view makes its provider calls: `options.calls`, or it plus an operation's sink. */
+  readonly #calls: ProviderCalls;
 
-  constructor(private readonly options: BackendManagerOptions) {}
+  constructor(
+    private readonly options: BackendManagerOptions,
+    shared?: { live: Map<string, TrackedBackend>; attaching: Map<string, Promise<TrackedBackend>>; calls: ProviderCalls },
+  ) {
+    this.#live = shared?.live ?? new Map();
+    this.#attaching = shared?.attaching ?? new Map();
+    this.#calls = shared?.calls ?? options.calls;
+  }
+
+  /**
+   * A view of the same backends whose provider calls are also reported to `sink`: what one
+   * operation uses to learn its own provider time (no AsyncLocalStorage needed).
+   */
+  reportingTo(sink: ProviderCallSink): BackendManager {
+    return new BackendManager(this.options, { live: this.#live, attaching: this.#attaching, calls: this.#calls.reportingTo(sink) });
+  }
 
   /** Creates a fresh backend for `runtimeId`. The caller persists the returned binding. */
   async create(runtimeId: string, providerId: string, providerOptions: Record<string, unknown>): Promise<BackendBinding> {
@@ -90,7 +108,7 @@ export class BackendManager {
   /** The live backend behind a binding, re-attaching to the provider resource on first use. */
   async backendOf(binding: BackendBinding): Promise<TrackedBackend> {
     const live = this.#live.get(binding.backendId);
-    if (live) return live;
+    if (live) return live.withCalls(this.#calls);
     let pending = this.#attaching.get(binding.backendId);
     if (!pending) {
       const provider = this.options.registry.get(binding.providerId);
@@ -103,7 +121,7 @@ export class BackendManager {
         .finally(() => this.#attaching.delete(binding.backendId));
       this.#attaching.set(binding.backendId, pending);
     }
-    return pending;
+    return (await pending).withCalls(this.#calls);
   }
 
   /**
@@ -266,7 +284,7 @@ export class BackendManager {
 
   /** A control-plane provider call under the deadline; `onLateResult` cleans up what arrives after it. */
   #control<T>(provider: BackendProviderV1, call: string, fn: () => Promise<T>, onLateResult?: (value: unknown) => void): Promise<T> {
-    return this.options.calls.run(
+    return this.#calls.run(
       provider.providerId,
       call,
       { timeoutMs: this.options.timeouts.controlMs, ...(onLateResult ? { onLateResult } : {}) },

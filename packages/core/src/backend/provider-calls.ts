@@ -9,6 +9,9 @@ export interface ProviderCallEvent {
   outcome: string;
 }
 
+/** Receives every provider call's event once the call has ended. Must not throw. */
+export type ProviderCallSink = (event: ProviderCallEvent) => void;
+
 export interface ProviderCallOptions {
   timeoutMs: number;
   /** Receives a result that arrives after the deadline, so it can be cleaned up (e.g. released). */
@@ -20,7 +23,15 @@ export interface ProviderCallOptions {
  * the call, and reports each call's duration and outcome.
  */
 export class ProviderCalls {
-  constructor(private readonly report: (event: ProviderCallEvent) => void) {}
+  constructor(private readonly report: ProviderCallSink) {}
+
+  /** The same calls, each also reported to `sink` (one operation's provider time). */
+  reportingTo(sink: ProviderCallSink): ProviderCalls {
+    return new ProviderCalls((event) => {
+      this.report(event);
+      sink(event);
+    });
+  }
 
   async run<T>(providerId: string, call: string, options: ProviderCallOptions, fn: () => Promise<T>): Promise<T> {
     const startedAt = performance.now();

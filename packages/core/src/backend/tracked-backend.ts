@@ -41,6 +41,11 @@ export class TrackedBackend {
     private readonly timeouts: TrackedBackendTimeouts,
   ) {}
 
+  /** This backend (same provider backend, same dirty state) with its calls made through `calls`. */
+  withCalls(calls: ProviderCalls): TrackedBackend {
+    return calls === this.calls ? this : new TrackedBackend(this.providerId, this.inner, this.tracker, calls, this.timeouts);
+  }
+
   get workspaceRoot(): string {
     return this.inner.workspaceRoot;
   }

@@ -1,5 +1,5 @@
 import { BackendManager } from '../backend/backend-manager';
-import { ProviderCalls, type ProviderCallEvent } from '../backend/provider-calls';
+import { ProviderCalls, type ProviderCallEvent, type ProviderCallSink } from '../backend/provider-calls';
 import { SnapshotGuard } from '../backend/snapshot-guard';
 import { RuntimectlError } from '../errors/runtimectl-error';
 import type { BackendProviderV1 } from '../provider/backend-provider-v1';
@@ -33,8 +33,17 @@ export interface OperationEvent {
   durationMs: number;
 }
 
-/** Per-call options of the state-changing operations. */
-export interface OperationOptions {
+/** Per-call options every provider-touching operation accepts. */
+export interface CallOptions {
+  /**
+   * Called after each provider call this operation makes, with its duration and outcome (the
+   * server adds them up for `server-timing`). Also reported to the service's observer. Must not throw.
+   */
+  onProviderCall?: ProviderCallSink;
+}
+
+/** Per-call options of the state-changing operations that honour an Idempotency-Key. */
+export interface OperationOptions extends CallOptions {
   /**
    * The caller's in-flight Idempotency-Key claim. The operation commits it as completed, with
    * its result as the response body, in the same store commit as the state it changed.
@@ -117,90 +126,91 @@ export class RuntimeService {
   }
 
   open(request: wire.RuntimeOpenRequest, options: OperationOptions = {}): Promise<wire.RuntimeOpenResult> {
-    return this.#run('open', (scope) => openRuntime(this.#ctx, request, scope), options);
+    return this.#run('open', (ctx, scope) => openRuntime(ctx, request, scope), options);
   }
 
   get(runtimeId: string): Promise<wire.RuntimeDetail> {
-    return this.#run('get', () => queries.getRuntime(this.#ctx, runtimeId));
+    return this.#run('get', (ctx) => queries.getRuntime(ctx, runtimeId));
   }
 
   list(query: wire.RuntimeListQuery = {}): Promise<wire.RuntimeListResult> {
-    return this.#run('list', () => queries.listRuntimes(this.#ctx, query));
+    return this.#run('list', (ctx) => queries.listRuntimes(ctx, query));
   }
 
   update(request: wire.RuntimeUpdateRequest, options: OperationOptions = {}): Promise<wire.RuntimeUpdateResult> {
-    return this.#run('update', (scope) => queries.updateRuntime(this.#ctx, request, scope), options);
+    return this.#run('update', (ctx, scope) => queries.updateRuntime(ctx, request, scope), options);
   }
 
-  exec(request: wire.RuntimeExecRequest): Promise<wire.RuntimeExecResult> {
-    return this.#run('exec', (scope) => data.execRuntime(this.#ctx, request, scope));
+  exec(request: wire.RuntimeExecRequest, options: CallOptions = {}): Promise<wire.RuntimeExecResult> {
+    return this.#run('exec', (ctx, scope) => data.execRuntime(ctx, request, scope), options);
   }
 
-  readFile(request: wire.RuntimePathRequest): Promise<wire.RuntimeReadFileResult> {
-    return this.#run('read_file', (scope) => data.readRuntimeFile(this.#ctx, request, scope));
+  readFile(request: wire.RuntimePathRequest, options: CallOptions = {}): Promise<wire.RuntimeReadFileResult> {
+    return this.#run('read_file', (ctx, scope) => data.readRuntimeFile(ctx, request, scope), options);
   }
 
-  writeFile(request: wire.RuntimeWriteFileRequest): Promise<wire.RuntimeWriteFileResult> {
-    return this.#run('write_file', (scope) => data.writeRuntimeFile(this.#ctx, request, scope));
+  writeFile(request: wire.RuntimeWriteFileRequest, options: CallOptions = {}): Promise<wire.RuntimeWriteFileResult> {
+    return this.#run('write_file', (ctx, scope) => data.writeRuntimeFile(ctx, request, scope), options);
   }
 
-  stat(request: wire.RuntimePathRequest): Promise<wire.RuntimeStatResult> {
-    return this.#run('stat', (scope) => data.statRuntimePath(this.#ctx, request, scope));
+  stat(request: wire.RuntimePathRequest, options: CallOptions = {}): Promise<wire.RuntimeStatResult> {
+    return this.#run('stat', (ctx, scope) => data.statRuntimePath(ctx, request, scope), options);
   }
 
-  mkdir(request: wire.RuntimePathRequest): Promise<wire.RuntimeMkdirResult> {
-    return this.#run('mkdir', (scope) => data.makeRuntimeDirectory(this.#ctx, request, scope));
+  mkdir(request: wire.RuntimePathRequest, options: CallOptions = {}): Promise<wire.RuntimeMkdirResult> {
+    return this.#run('mkdir', (ctx, scope) => data.makeRuntimeDirectory(ctx, request, scope), options);
   }
 
-  tempPath(request: wire.RuntimeTempPathRequest): Promise<wire.RuntimeTempPathResult> {
-    return this.#run('temp_path', (scope) => data.makeRuntimeTempPath(this.#ctx, request, scope));
+  tempPath(request: wire.RuntimeTempPathRequest, options: CallOptions = {}): Promise<wire.RuntimeTempPathResult> {
+    return this.#run('temp_path', (ctx, scope) => data.makeRuntimeTempPath(ctx, request, scope), options);
   }
 
-  search(request: wire.RuntimeSearchRequest): Promise<wire.RuntimeSearchResult> {
-    return this.#run('search', (scope) => data.searchRuntime(this.#ctx, request, scope));
+  search(request: wire.RuntimeSearchRequest, options: CallOptions = {}): Promise<wire.RuntimeSearchResult> {
+    return this.#run('search', (ctx, scope) => data.searchRuntime(ctx, request, scope), options);
   }
 
-  export(request: wire.RuntimeExportRequest): Promise<ExportedFile> {
-    return this.#run('export', (scope) => data.exportRuntimeFile(this.#ctx, request, scope));
+  export(request: wire.RuntimeExportRequest, options: CallOptions = {}): Promise<ExportedFile> {
+    return this.#run('export', (ctx, scope) => data.exportRuntimeFile(ctx, request, scope), options);
   }
 
   checkpoint(request: wire.RuntimeCheckpointRequest, options: OperationOptions = {}): Promise<wire.RuntimeCheckpointResult> {
-    return this.#run('checkpoint', (scope) => checkpointRuntime(this.#ctx, request, scope), options);
+    return this.#run('checkpoint', (ctx, scope) => checkpointRuntime(ctx, request, scope), options);
   }
 
   listCheckpoints(runtimeId: string, query: wire.CheckpointListQuery = {}): Promise<wire.CheckpointListResult> {
-    return this.#run('list_checkpoints', () => queries.listCheckpoints(this.#ctx, runtimeId, query));
+    return this.#run('list_checkpoints', (ctx) => queries.listCheckpoints(ctx, runtimeId, query));
   }
 
   getCheckpoint(checkpointId: string): Promise<wire.CheckpointView> {
-    return this.#run('get_checkpoint', () => queries.getCheckpoint(this.#ctx, checkpointId));
+    return this.#run('get_checkpoint', (ctx) => queries.getCheckpoint(ctx, checkpointId));
   }
 
   checkout(request: wire.RuntimeCheckoutRequest, options: OperationOptions = {}): Promise<wire.RuntimeCheckoutResult> {
-    return this.#run('checkout', (scope) => checkoutRuntime(this.#ctx, request, scope), options);
+    return this.#run('checkout', (ctx, scope) => checkoutRuntime(ctx, request, scope), options);
   }
 
   pause(request: wire.RuntimePauseRequest, options: OperationOptions = {}): Promise<wire.RuntimePauseResult> {
-    return this.#run('pause', (scope) => pauseRuntime(this.#ctx, request, scope), options);
+    return this.#run('pause', (ctx, scope) => pauseRuntime(ctx, request, scope), options);
   }
 
   resume(request: wire.RuntimeResumeRequest, options: OperationOptions = {}): Promise<wire.RuntimeResumeResult> {
-    return this.#run('resume', (scope) => resumeRuntime(this.#ctx, request, scope), options);
+    return this.#run('resume', (ctx, scope) => resumeRuntime(ctx, request, scope), options);
   }
 
-  close(request: wire.RuntimeCloseRequest): Promise<wire.RuntimeCloseResult> {
-    return this.#run('close', (scope) => closeRuntime(this.#ctx, request, scope));
+  close(request: wire.RuntimeCloseRequest, options: CallOptions = {}): Promise<wire.RuntimeCloseResult> {
+    return this.#run('close', (ctx, scope) => closeRuntime(ctx, request, scope), options);
   }
 
   deleteCheckpointSnapshot(
     request: wire.RuntimeCheckpointSnapshotDeleteRequest,
+    options: CallOptions = {},
   ): Promise<wire.RuntimeCheckpointSnapshotDeleteResult> {
-    return this.#run('delete_snapshot', (scope) => deleteCheckpointSnapshot(this.#ctx, request, scope));
+    return this.#run('delete_snapshot', (ctx, scope) => deleteCheckpointSnapshot(ctx, request, scope), options);
   }
 
   /** Compatibility: checkpoint → checkout in one call (no HTTP route). */
   fork(request: wire.SessionForkRequest): Promise<wire.SessionForkResult> {
-    return this.#run('fork', (scope) => forkRuntime(this.#ctx, request, scope));
+    return this.#run('fork', (ctx, scope) => forkRuntime(ctx, request, scope));
   }
 
   /** Runtimes per public status; `running` counts idle runtimes with an operation in flight. */
@@ -217,7 +227,7 @@ export class RuntimeService {
    * and resolves intents a previous process left open.
    */
   reconcile(): Promise<ReconcileReport> {
-    return this.#run('reconcile', () => reconcileProviderResources(this.#ctx, this.#installationId));
+    return this.#run('reconcile', (ctx) => reconcileProviderResources(ctx, this.#installationId));
   }
 
   /** Ids of backends live in this process (invariant checks, metrics). */
@@ -225,12 +235,18 @@ export class RuntimeService {
     return this.#ctx.backends.liveBackendIds();
   }
 
-  async #run<T>(operation: string, fn: (scope: OperationScope) => Promise<T>, options: OperationOptions = {}): Promise<T> {
+  async #run<T>(
+    operation: string,
+    fn: (ctx: ServiceContext, scope: OperationScope) => Promise<T>,
+    options: OperationOptions = {},
+  ): Promise<T> {
     const scope: OperationScope = { providerId: null, idempotency: options.idempotency };
+    // A caller that wants this operation's provider calls gets a view of the backends that reports them.
+    const ctx = options.onProviderCall ? { ...this.#ctx, backends: this.#ctx.backends.reportingTo(options.onProviderCall) } : this.#ctx;
     const startedAt = performance.now();
     let outcome = 'ok';
     try {
-      return await fn(scope);
+      return await fn(ctx, scope);
     } catch (error) {
       outcome = RuntimectlError.isInstance(error) ? error.code : 'internal';
       throw error;

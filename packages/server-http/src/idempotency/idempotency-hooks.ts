@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { IdempotencyRecord, IdempotencyStore, OperationOptions } from '@runtimectl/core';
+import type { IdempotencyRecord, IdempotencyStore } from '@runtimectl/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorReply } from '../http-errors/error-reply';
 import '../route-config';
@@ -27,14 +27,9 @@ interface Claim {
 /** Claims by request, across every server in the process (requests are unique objects). */
 const claims = new WeakMap<FastifyRequest, Claim>();
 
-/**
- * What a route handler passes to the service so the operation completes the request's
- * Idempotency-Key claim in the same store commit as its state: a crash can then never leave the
- * work done while the key still reads "in flight" (a retry would do it twice).
- */
-export function operationOptionsOf(request: FastifyRequest): OperationOptions {
-  const claim = claims.get(request);
-  return claim ? { idempotency: claim.record } : {};
+/** The request's in-flight Idempotency-Key claim, if it has one (see `operationOptionsOf`). */
+export function idempotencyClaimOf(request: FastifyRequest): IdempotencyRecord | undefined {
+  return claims.get(request)?.record;
 }
 
 function send(reply: FastifyReply, status: number, body: string, replayed: boolean): FastifyReply {

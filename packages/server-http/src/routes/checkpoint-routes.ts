@@ -11,7 +11,8 @@ import {
   RuntimeResumeResultSchema,
 } from '@runtimectl/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { operationOptionsOf } from '../idempotency/idempotency-hooks';
+import { providerTimingOf } from '../provider-timing';
+import { operationOptionsOf } from './operation-options';
 import '../route-config';
 import { ERROR_RESPONSES, RUNTIME_OPERATION, type RouteGroupOptions } from './route-options';
 
@@ -48,7 +49,7 @@ export const checkpointRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async 
         response: { 200: RuntimeCheckpointSnapshotDeleteResultSchema, ...ERROR_RESPONSES },
       },
     },
-    async (request) => service.deleteCheckpointSnapshot(request.body),
+    async (request) => service.deleteCheckpointSnapshot(request.body, providerTimingOf(request)),
   );
 
   app.post(

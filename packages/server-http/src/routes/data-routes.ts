@@ -16,6 +16,7 @@ import {
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { providerTimingOf } from '../provider-timing';
 import '../route-config';
 import { ERROR_RESPONSES, READ_OPERATION, RUNTIME_OPERATION, type RouteGroupOptions } from './route-options';
 
@@ -42,7 +43,7 @@ export const dataRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async (app, 
         response: { 200: RuntimeExecResultSchema, ...ERROR_RESPONSES },
       },
     },
-    async (request) => service.exec(request.body),
+    async (request) => service.exec(request.body, providerTimingOf(request)),
   );
 
   app.post(
@@ -58,7 +59,7 @@ export const dataRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async (app, 
         response: { 200: RuntimeReadFileResultSchema, ...ERROR_RESPONSES },
       },
     },
-    async (request) => service.readFile(request.body),
+    async (request) => service.readFile(request.body, providerTimingOf(request)),
   );
 
   app.post(
@@ -73,7 +74,7 @@ export const dataRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async (app, 
         response: { 200: RuntimeWriteFileResultSchema, ...ERROR_RESPONSES },
       },
     },
-    async (request) => service.writeFile(request.body),
+    async (request) => service.writeFile(request.body, providerTimingOf(request)),
   );
 
   app.post(
@@ -88,7 +89,7 @@ export const dataRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async (app, 
         response: { 200: RuntimeStatResultSchema, ...ERROR_RESPONSES },
       },
     },
-    async (request) => service.stat(request.body),
+    async (request) => service.stat(request.body, providerTimingOf(request)),
   );
 
   app.post(
@@ -103,7 +104,7 @@ export const dataRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async (app, 
         response: { 200: RuntimeMkdirResultSchema, ...ERROR_RESPONSES },
       },
     },
-    async (request) => service.mkdir(request.body),
+    async (request) => service.mkdir(request.body, providerTimingOf(request)),
   );
 
   app.post(
@@ -120,7 +121,7 @@ export const dataRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async (app, 
         response: { 200: RuntimeSearchResultSchema, ...ERROR_RESPONSES },
       },
     },
-    async (request) => service.search(request.body),
+    async (request) => service.search(request.body, providerTimingOf(request)),
   );
 
   app.post(
@@ -140,7 +141,7 @@ export const dataRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async (app, 
       },
     },
     async (request, reply) => {
-      const file = await service.export(request.body);
+      const file = await service.export(request.body, providerTimingOf(request));
       // The 200 schema documents the bytes for OpenAPI; a stream is sent as is, never serialised.
       return (reply as FastifyReply)
         .type('application/octet-stream')

@@ -15,7 +15,8 @@ import {
   RuntimeUpdateResultSchema,
 } from '@runtimectl/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { operationOptionsOf } from '../idempotency/idempotency-hooks';
+import { providerTimingOf } from '../provider-timing';
+import { operationOptionsOf } from './operation-options';
 import '../route-config';
 import { ERROR_RESPONSES, READ_OPERATION, RUNTIME_OPERATION, type RouteGroupOptions } from './route-options';
 
@@ -99,7 +100,7 @@ export const runtimeRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async (ap
         response: { 200: RuntimeCloseResultSchema, ...ERROR_RESPONSES },
       },
     },
-    async (request) => service.close(request.body),
+    async (request) => service.close(request.body, providerTimingOf(request)),
   );
 
   app.get(

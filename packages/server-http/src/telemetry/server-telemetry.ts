@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { OperationEvent, ProviderCallEvent, ReconcileReport, RuntimeService, RuntimeServiceObserver } from '@runtimectl/core';
 
@@ -9,11 +8,6 @@ export interface ServerTelemetryOptions {
   processMetrics?: boolean;
 }
 
-/** Provider time accumulated by one request while its handler runs. */
-export interface RequestTiming {
-  providerMs: number;
-}
-
 /** What the live-runtimes gauge reads at scrape time. */
 export type RuntimeCountSource = Pick<RuntimeService, 'runtimeCounts'>;
 
@@ -21,7 +15,7 @@ const HTTP_BUCKETS_SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0
 const PROVIDER_BUCKETS_SECONDS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
 /**
- * Metrics and per-request provider timing for one server. Create it before the
+ * Metrics for one server. Create it before the
  * `RuntimeService`, hand `observer` to the service and the telemetry itself to `buildServer`:
  * the service reports provider calls and operations to `observer`, the server reports requests,
  * and `/metrics` renders `registry` (never prom-client's global registry).
@@ -31,7 +25,6 @@ export class ServerTelemetry {
   /** Pass to `new RuntimeService({ observer })`. Never throws. */
   readonly observer: RuntimeServiceObserver;
 
-  readonly #scope = new AsyncLocalStorage<RequestTiming>();
   readonly #requests: Counter<'method' | 'route' | 'status_code'>;
   readonly #requestSeconds: Histogram<'method' | 'route' | 'status_code'>;
   readonly #operations: Counter<'operation' | 'provider' | 'outcome'>;
@@ -109,11 +102,6 @@ export class ServerTelemetry {
     this.#runtimeSource = source;
   }
 
-  /** Runs `fn` so that provider calls it causes add their duration to `timing`. */
-  measureProviderTime<T>(timing: RequestTiming, fn: () => T): T {
-    return this.#scope.run(timing, fn);
-  }
-
   recordRequest(method: string, route: string, statusCode: number, durationMs: number): void {
     const labels = { method, route, status_code: String(statusCode) };
     this.#requests.inc(labels);
@@ -144,8 +132,6 @@ export class ServerTelemetry {
       { provider: event.providerId, call: event.call, outcome: event.outcome },
       event.durationMs / 1000,
     );
-    const timing = this.#scope.getStore();
-    if (timing) timing.providerMs += event.durationMs;
   }
 
   #onOperation(event: OperationEvent): void {
