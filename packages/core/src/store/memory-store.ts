@@ -1,4 +1,5 @@
 import { copyRecord } from './copy-record';
+import { lowerBound, SortedIdIndex } from './sorted-id-index';
 import type { CheckpointRecord, IdempotencyRecord, ProviderIntent, SessionRecord, StoredRuntimeStatus } from './records';
 import type {
   CheckpointListQuery,
@@ -10,29 +11,15 @@ import type {
 
 const snapshotKey = (providerId: string, snapshotId: string) => `${providerId}\u0000${snapshotId}`;
 
-/** Adds `value` to the set at `key` of `index`, creating it. */
-function addTo(index: Map<string, Set<string>>, key: string, value: string): void {
-  const set = index.get(key) ?? new Set<string>();
-  set.add(value);
-  index.set(key, set);
-}
-
-function removeFrom(index: Map<string, Set<string>>, key: string, value: string): void {
-  const set = index.get(key);
-  if (!set) return;
-  set.delete(value);
-  if (set.size === 0) index.delete(key);
-}
-
 /** Process-local store: the seed's v1 behaviour. Everything is lost when the process exits. */
 export class MemoryRuntimeStore implements RuntimeStore {
   readonly #sessions = new Map<string, SessionRecord>();
   readonly #checkpoints = new Map<string, CheckpointRecord>();
-  readonly #childrenByParent = new Map<string, Set<string>>();
-  readonly #sessionsBySourceSnapshot = new Map<string, Set<string>>();
-  readonly #sessionsByBackend = new Map<string, Set<string>>();
-  readonly #checkpointsByRuntime = new Map<string, Set<string>>();
-  readonly #checkpointsBySnapshot = new Map<string, Set<string>>();
+  readonly #childrenByParent = new SortedIdIndex();
+  readonly #sessionsBySourceSnapshot = new SortedIdIndex();
+  readonly #sessionsByBackend = new SortedIdIndex();
+  readonly #checkpointsByRuntime = new SortedIdIndex();
+  readonly #checkpointsBySnapshot = new SortedIdIndex();
   readonly #intents = new Map<string, ProviderIntent>();
   readonly #idempotency = new Map<string, IdempotencyRecord>();
 
@@ -75,9 +62,12 @@ export class MemoryRuntimeStore implements RuntimeStore {
   }
 
   async listCheckpoints(runtimeId: string, query: CheckpointListQuery): Promise<Page<CheckpointRecord>> {
-    const ids = [...(this.#checkpointsByRuntime.get(runtimeId) ?? [])].sort().reverse();
+    // Ascending ids: newest first is a walk backwards from the cursor (or the end).
+    const ids = this.#checkpointsByRuntime.get(runtimeId);
+    const end = query.cursor === undefined ? ids.length : lowerBound(ids, query.cursor);
     const matching = ids
-      .filter((id) => query.cursor === undefined || id < query.cursor)
+      .slice(Math.max(0, end - query.limit - 1), end)
+      .reverse()
       .map((id) => this.#checkpoints.get(id)!);
     return page(matching, query.limit, (record) => record.checkpointId);
   }
@@ -88,7 +78,7 @@ export class MemoryRuntimeStore implements RuntimeStore {
 
   async listSnapshotIdsOfRuntime(runtimeId: string): Promise<Array<{ providerId: string; snapshotId: string }>> {
     const found = new Map<string, { providerId: string; snapshotId: string }>();
-    for (const id of this.#checkpointsByRuntime.get(runtimeId) ?? []) {
+    for (const id of this.#checkpointsByRuntime.get(runtimeId)) {
       const ref = this.#checkpoints.get(id)?.backendRef;
       if (ref?.providerSnapshotId) {
         found.set(snapshotKey(ref.providerId, ref.providerSnapshotId), {
@@ -149,35 +139,35 @@ export class MemoryRuntimeStore implements RuntimeStore {
 
   #putSession(record: SessionRecord): void {
     const previous = this.#sessions.get(record.runtimeId);
-    if (previous?.parentRuntimeId) removeFrom(this.#childrenByParent, previous.parentRuntimeId, record.runtimeId);
+    if (previous?.parentRuntimeId) this.#childrenByParent.remove(previous.parentRuntimeId, record.runtimeId);
     if (previous?.backend) {
-      removeFrom(this.#sessionsByBackend, previous.backend.backendId, record.runtimeId);
+      this.#sessionsByBackend.remove(previous.backend.backendId, record.runtimeId);
       const source = previous.backend.sourceSnapshotId;
-      if (source) removeFrom(this.#sessionsBySourceSnapshot, snapshotKey(previous.backend.providerId, source), record.runtimeId);
+      if (source) this.#sessionsBySourceSnapshot.remove(snapshotKey(previous.backend.providerId, source), record.runtimeId);
     }
     this.#sessions.set(record.runtimeId, record);
-    if (record.parentRuntimeId) addTo(this.#childrenByParent, record.parentRuntimeId, record.runtimeId);
-    if (record.backend) addTo(this.#sessionsByBackend, record.backend.backendId, record.runtimeId);
+    if (record.parentRuntimeId) this.#childrenByParent.add(record.parentRuntimeId, record.runtimeId);
+    if (record.backend) this.#sessionsByBackend.add(record.backend.backendId, record.runtimeId);
     if (record.backend?.sourceSnapshotId) {
-      addTo(this.#sessionsBySourceSnapshot, snapshotKey(record.backend.providerId, record.backend.sourceSnapshotId), record.runtimeId);
+      this.#sessionsBySourceSnapshot.add(snapshotKey(record.backend.providerId, record.backend.sourceSnapshotId), record.runtimeId);
     }
   }
 
   #putCheckpoint(record: CheckpointRecord): void {
     const previousRef = this.#checkpoints.get(record.checkpointId)?.backendRef;
     if (previousRef?.providerSnapshotId) {
-      removeFrom(this.#checkpointsBySnapshot, snapshotKey(previousRef.providerId, previousRef.providerSnapshotId), record.checkpointId);
+      this.#checkpointsBySnapshot.remove(snapshotKey(previousRef.providerId, previousRef.providerSnapshotId), record.checkpointId);
     }
     this.#checkpoints.set(record.checkpointId, record);
-    addTo(this.#checkpointsByRuntime, record.runtimeId, record.checkpointId);
+    this.#checkpointsByRuntime.add(record.runtimeId, record.checkpointId);
     const ref = record.backendRef;
     if (ref?.providerSnapshotId) {
-      addTo(this.#checkpointsBySnapshot, snapshotKey(ref.providerId, ref.providerSnapshotId), record.checkpointId);
+      this.#checkpointsBySnapshot.add(snapshotKey(ref.providerId, ref.providerSnapshotId), record.checkpointId);
     }
   }
 
-  #lookup<T>(records: Map<string, T>, ids: Set<string> | undefined): T[] {
-    return [...(ids ?? [])].sort().map((id) => copyRecord(records.get(id)!));
+  #lookup<T>(records: Map<string, T>, ids: readonly string[]): T[] {
+    return ids.map((id) => copyRecord(records.get(id)!));
   }
 }
 
