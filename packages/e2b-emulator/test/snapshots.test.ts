@@ -27,6 +27,18 @@ describe('snapshots with the real e2b SDK', () => {
     expect(await Sandbox.deleteSnapshot(snapshot.snapshotId, fixture.sdk)).toBe(true);
   });
 
+  it('a snapshot keeps named pipes (a real VM snapshot keeps every file) and a sandbox created from it has them', async () => {
+    const source = await Sandbox.create(fixture.sdk);
+    await source.commands.run('mkdir -p /tmp/ipc && mkfifo -m 600 /tmp/ipc/requests && echo data > /tmp/ipc/file');
+    const snapshot = await source.createSnapshot();
+    const child = await Sandbox.create(snapshot.snapshotId, fixture.sdk);
+    const check = await child.commands.run('test -p /tmp/ipc/requests && stat -c %a /tmp/ipc/requests && cat /tmp/ipc/file');
+    expect(check.stdout).toBe('600\ndata\n');
+    await child.kill();
+    await source.kill();
+    expect(await Sandbox.deleteSnapshot(snapshot.snapshotId, fixture.sdk)).toBe(true);
+  });
+
   it('a named snapshot is <team>/<name>:default and can be used by any of its names', async () => {
     const source = await Sandbox.create(fixture.sdk);
     const snapshot = await source.createSnapshot({ name: 'my-snap' });

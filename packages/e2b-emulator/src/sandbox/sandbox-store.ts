@@ -3,7 +3,8 @@
  * filesystem, with E2B's lifecycle: running ⇄ paused, a timeout that kills (or, with
  * `autoPause`, pauses) it when it lapses, and kill removing the directory for good.
  */
-import { cp, mkdir, rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
+import { copySandboxTree } from './copy-sandbox-tree.js';
 import path from 'node:path';
 import { randomAccessToken, randomId } from './sandbox-ids.js';
 import { SandboxProcesses } from './sandbox-processes.js';
@@ -81,7 +82,7 @@ export class SandboxStore {
     this.sandboxes.set(sandboxId, record);
     try {
       if (input.seedDirectory) {
-        await cp(input.seedDirectory, record.directory, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+        await copySandboxTree(input.seedDirectory, record.directory);
       }
       await mkdir(path.join(record.directory, 'home', 'user'), { recursive: true });
       await mkdir(path.join(record.directory, 'tmp'), { recursive: true, mode: 0o1777 });

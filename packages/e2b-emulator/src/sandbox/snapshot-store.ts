@@ -4,7 +4,8 @@
  * `<templateId>:default`. Snapshotting again under a taken name makes a new build of the same
  * template (the `default` tag moves to it), as E2B does with template aliases.
  */
-import { cp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
+import { copySandboxTree } from './copy-sandbox-tree.js';
 import path from 'node:path';
 import { randomId } from './sandbox-ids.js';
 import type { SandboxRecord } from './sandbox-store.js';
@@ -52,7 +53,7 @@ export class SnapshotStore {
     const directory = path.join(this.root, 'templates', `${templateId}-build-${builds}`);
     sandbox.processes.signalAll('SIGSTOP');
     try {
-      await cp(sandbox.directory, directory, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+      await copySandboxTree(sandbox.directory, directory);
     } catch (error) {
       await rm(directory, { recursive: true, force: true });
       throw error;
