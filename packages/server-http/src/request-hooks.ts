@@ -3,7 +3,7 @@ import { BearerTokenVerifier } from './auth/bearer-auth';
 import { errorReply } from './http-errors/error-reply';
 import { REQUEST_ID_HEADER } from './request-id';
 import './route-config';
-import { providerTimeOf, startProviderTiming } from './provider-timing';
+import { decorateProviderTiming, providerTimeOf, startProviderTiming } from './provider-timing';
 import type { ServerTelemetry } from './telemetry/server-telemetry';
 
 /** The route pattern (never the raw URL, whose ids would explode label cardinality). */
@@ -28,6 +28,7 @@ export function installRequestHooks(
 ): void {
   const { telemetry } = options;
   const verifier = options.auth ? new BearerTokenVerifier(options.auth.bearerToken) : undefined;
+  decorateProviderTiming(app);
   // One hook for all three: the id header goes on before auth can answer 401.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);
