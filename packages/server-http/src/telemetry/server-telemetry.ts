@@ -15,10 +15,10 @@ const HTTP_BUCKETS_SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0
 const PROVIDER_BUCKETS_SECONDS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
 /**
- * Metrics for one server. Create it before the
- * `RuntimeService`, hand `observer` to the service and the telemetry itself to `buildServer`:
- * the service reports provider calls and operations to `observer`, the server reports requests,
- * and `/metrics` renders `registry` (never prom-client's global registry).
+ * Metrics for one server. Create it before the `RuntimeService`, hand `observer` to the service
+ * and the telemetry itself to `buildServer`: the service reports provider calls and operations
+ * to `observer`, the server reports requests, and `/metrics` renders `registry` (never
+ * prom-client's global registry). Per-request provider time is not here: see provider-timing.ts.
  */
 export class ServerTelemetry {
   readonly registry = new Registry();
