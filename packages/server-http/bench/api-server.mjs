@@ -1,10 +1,11 @@
 // The runtime API as the daemon would run it: memory store and provider, telemetry wired into
-// the service, bearer auth on, pino at info writing synchronously (to /dev/null here, so the
-// terminal does not distort the figures; the cost of formatting and writing each line stays).
+// the service, bearer auth on, pino at info through the daemon's destination (each turn's lines in
+// one synchronous write; to /dev/null here, so the terminal does not distort the figures; the
+// cost of formatting and writing the lines stays).
 import { MemoryRuntimeStore, RuntimeService } from '@runtimectl/core';
 import { createMemoryProvider } from '@runtimectl/testkit';
 import { pino } from 'pino';
-import { buildServer, createServerTelemetry } from '../dist/index.js';
+import { buildServer, createServerTelemetry, turnBatchedDestination } from '../dist/index.js';
 
 const token = process.env.BENCH_TOKEN ?? 'bench-token';
 const telemetry = createServerTelemetry();
@@ -14,7 +15,7 @@ const service = new RuntimeService({
   defaultProvider: 'memory',
   observer: telemetry.observer,
 });
-const logger = pino({ level: 'info' }, pino.destination({ dest: process.env.BENCH_LOG ?? '/dev/null', sync: true }));
+const logger = pino({ level: 'info' }, turnBatchedDestination(process.env.BENCH_LOG ?? '/dev/null'));
 const app = buildServer({ service, logger, telemetry, config: { version: '0.0.0-bench', auth: { bearerToken: token } } });
 const address = await app.listen({ host: '127.0.0.1', port: 0 });
 process.stdout.write(`${JSON.stringify({ url: address })}\n`);

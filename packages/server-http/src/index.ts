@@ -20,4 +20,5 @@ export { BearerTokenVerifier } from './auth/bearer-auth';
 export { IDEMPOTENCY_HEADER, REPLAYED_HEADER, type IdempotencyOptions } from './idempotency/idempotency-hooks';
 export { requestIdOf, REQUEST_ID_HEADER } from './request-id';
 export { REDACTED_LOG_PATHS, withSecretRedaction } from './logging/log-redaction';
+export { turnBatchedDestination, type LogDestination } from './logging/turn-batched-destination';
 export type { RuntimectlRouteConfig } from './route-config';

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { RuntimeService, type ReconcileReport } from '@runtimectl/core';
-import { buildServer, createServerTelemetry } from '@runtimectl/server-http';
+import { buildServer, createServerTelemetry, turnBatchedDestination } from '@runtimectl/server-http';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import type { ResolvedConfig } from '../config/load-config';
@@ -39,9 +39,13 @@ export interface RunningDaemon {
 
 /**
  * The composition root: config → providers → store → service → server → listen. Logs (pino
- * JSON) go to stderr so stdout carries only the start banner.
+ * JSON) go to stderr so stdout carries only the start banner, one write per event-loop turn
+ * (see turnBatchedDestination).
  */
-export async function startDaemon(config: ResolvedConfig, logger: Logger = pino({ level: config.log.level }, pino.destination(2))): Promise<RunningDaemon> {
+export async function startDaemon(
+  config: ResolvedConfig,
+  logger: Logger = pino({ level: config.log.level }, turnBatchedDestination(2)),
+): Promise<RunningDaemon> {
   assertSafeBind(config.http.host, config.bearerToken !== undefined, config.http.allow_insecure_bind);
   const providers = await createProviders(config);
   const store = await createStore(config);
