@@ -3,6 +3,7 @@ import type { BackendProviderV1, ProviderSnapshot } from '../provider/backend-pr
 import type { ProviderBackend } from '../provider/provider-backend';
 import type { ProviderRegistry } from '../provider/provider-registry';
 import type { BackendBinding, BackendCheckpointRef, ProviderIntent } from '../store/records';
+import { immutableCopy } from '../store/immutable-record';
 import type { RuntimeStore } from '../store/runtime-store';
 import type { IdGenerator } from '../runtime/ids';
 import { DirtyTracker } from './dirty-tracker';
@@ -158,7 +159,8 @@ export class BackendManager {
           this.#control(provider, 'checkpoint', () => provider.checkpoint!(backend.inner, request), this.#deleteLate(provider, refId)),
         )
       : null;
-    const ref: BackendCheckpointRef = {
+    // Frozen: every checkpoint that reuses this snapshot shares the one ref.
+    const ref: BackendCheckpointRef = immutableCopy({
       refId,
       providerId: binding.providerId,
       sourceBackendId: binding.backendId,
@@ -166,7 +168,7 @@ export class BackendManager {
       providerSnapshotNames: snapshot?.names ?? [],
       snapshotDeletedAtMs: null,
       createdAtMs: this.options.clock(),
-    };
+    });
     backend.tracker.snapshotTaken(ref, startedAt);
     if (ref.providerSnapshotId) {
       const lease = this.options.guard.tryLease(ref.providerId, ref.providerSnapshotId);

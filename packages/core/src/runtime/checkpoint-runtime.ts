@@ -17,6 +17,9 @@ export function sessionSnapshotOf(session: SessionRecord): SessionSnapshot {
   };
 }
 
+/** Shared by every checkpoint created without metadata (stored records are frozen). */
+const NO_METADATA: CheckpointRecord['metadata'] = Object.freeze({});
+
 /** A new checkpoint record of `session`, parented on its current head. */
 export function newCheckpointRecord(
   ctx: ServiceContext,
@@ -31,7 +34,7 @@ export function newCheckpointRecord(
     parentCheckpointId: session.headCheckpointId,
     kind,
     name: request.name ?? null,
-    metadata: request.metadata ?? {},
+    metadata: request.metadata ?? NO_METADATA,
     createdAtMs: ctx.clock(),
     session: sessionSnapshotOf(session),
     backendRef,

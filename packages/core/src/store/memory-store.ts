@@ -1,4 +1,4 @@
-import { copyRecord } from './copy-record';
+import { immutableCopy } from './immutable-record';
 import { lowerBound, SortedIdIndex } from './sorted-id-index';
 import type { CheckpointRecord, IdempotencyRecord, ProviderIntent, SessionRecord, StoredRuntimeStatus } from './records';
 import type {
@@ -11,7 +11,10 @@ import type {
 
 const snapshotKey = (providerId: string, snapshotId: string) => `${providerId}\u0000${snapshotId}`;
 
-/** Process-local store: the seed's v1 behaviour. Everything is lost when the process exits. */
+/**
+ * Process-local store: the seed's v1 behaviour. Everything is lost when the process exits.
+ * Records are kept deeply frozen (see immutableCopy) and reads return them as they are.
+ */
 export class MemoryRuntimeStore implements RuntimeStore {
   readonly #sessions = new Map<string, SessionRecord>();
   readonly #checkpoints = new Map<string, CheckpointRecord>();
@@ -24,8 +27,7 @@ export class MemoryRuntimeStore implements RuntimeStore {
   readonly #idempotency = new Map<string, IdempotencyRecord>();
 
   async getSession(runtimeId: string): Promise<SessionRecord | undefined> {
-    const record = this.#sessions.get(runtimeId);
-    return record && copyRecord(record);
+    return this.#sessions.get(runtimeId);
   }
 
   async listSessions(query: SessionListQuery): Promise<Page<SessionRecord>> {
@@ -57,8 +59,7 @@ export class MemoryRuntimeStore implements RuntimeStore {
   }
 
   async getCheckpoint(checkpointId: string): Promise<CheckpointRecord | undefined> {
-    const record = this.#checkpoints.get(checkpointId);
-    return record && copyRecord(record);
+    return this.#checkpoints.get(checkpointId);
   }
 
   async listCheckpoints(runtimeId: string, query: CheckpointListQuery): Promise<Page<CheckpointRecord>> {
@@ -92,10 +93,10 @@ export class MemoryRuntimeStore implements RuntimeStore {
 
   async commit(batch: StoreBatch): Promise<void> {
     // Copy first so a bad record cannot leave the batch half applied.
-    const sessions = (batch.sessions ?? []).map(copyRecord);
-    const checkpoints = (batch.checkpoints ?? []).map(copyRecord);
-    const intents = (batch.intents ?? []).map(copyRecord);
-    const idempotencyRecords = (batch.idempotencyRecords ?? []).map(copyRecord);
+    const sessions = (batch.sessions ?? []).map(immutableCopy);
+    const checkpoints = (batch.checkpoints ?? []).map(immutableCopy);
+    const intents = (batch.intents ?? []).map(immutableCopy);
+    const idempotencyRecords = (batch.idempotencyRecords ?? []).map(immutableCopy);
     for (const record of sessions) this.#putSession(record);
     for (const record of checkpoints) this.#putCheckpoint(record);
     for (const intent of intents) this.#intents.set(intent.intentId, intent);
@@ -104,20 +105,18 @@ export class MemoryRuntimeStore implements RuntimeStore {
   }
 
   async listIntents(): Promise<ProviderIntent[]> {
-    return [...this.#intents.values()]
-      .sort((a, b) => a.createdAtMs - b.createdAtMs || (a.intentId < b.intentId ? -1 : 1))
-      .map(copyRecord);
+    return [...this.#intents.values()].sort((a, b) => a.createdAtMs - b.createdAtMs || (a.intentId < b.intentId ? -1 : 1));
   }
 
   async claimIdempotencyKey(record: IdempotencyRecord): Promise<IdempotencyRecord | undefined> {
     const existing = this.#idempotency.get(record.key);
-    if (existing && existing.expiresAtMs > record.createdAtMs) return copyRecord(existing);
-    this.#idempotency.set(record.key, copyRecord(record));
+    if (existing && existing.expiresAtMs > record.createdAtMs) return existing;
+    this.#idempotency.set(record.key, immutableCopy(record));
     return undefined;
   }
 
   async putIdempotencyRecord(record: IdempotencyRecord): Promise<void> {
-    this.#idempotency.set(record.key, copyRecord(record));
+    this.#idempotency.set(record.key, immutableCopy(record));
   }
 
   async deleteIdempotencyKey(key: string): Promise<void> {
@@ -139,18 +138,11 @@ export class MemoryRuntimeStore implements RuntimeStore {
 
   #putSession(record: SessionRecord): void {
     const previous = this.#sessions.get(record.runtimeId);
-    if (previous?.parentRuntimeId) this.#childrenByParent.remove(previous.parentRuntimeId, record.runtimeId);
-    if (previous?.backend) {
-      this.#sessionsByBackend.remove(previous.backend.backendId, record.runtimeId);
-      const source = previous.backend.sourceSnapshotId;
-      if (source) this.#sessionsBySourceSnapshot.remove(snapshotKey(previous.backend.providerId, source), record.runtimeId);
-    }
     this.#sessions.set(record.runtimeId, record);
-    if (record.parentRuntimeId) this.#childrenByParent.add(record.parentRuntimeId, record.runtimeId);
-    if (record.backend) this.#sessionsByBackend.add(record.backend.backendId, record.runtimeId);
-    if (record.backend?.sourceSnapshotId) {
-      this.#sessionsBySourceSnapshot.add(snapshotKey(record.backend.providerId, record.backend.sourceSnapshotId), record.runtimeId);
-    }
+    const id = record.runtimeId;
+    reindex(this.#childrenByParent, previous?.parentRuntimeId, record.parentRuntimeId, id);
+    reindex(this.#sessionsByBackend, previous?.backend?.backendId, record.backend?.backendId, id);
+    reindex(this.#sessionsBySourceSnapshot, sourceSnapshotKeyOf(previous), sourceSnapshotKeyOf(record), id);
   }
 
   #putCheckpoint(record: CheckpointRecord): void {
@@ -167,12 +159,24 @@ export class MemoryRuntimeStore implements RuntimeStore {
   }
 
   #lookup<T>(records: Map<string, T>, ids: readonly string[]): T[] {
-    return ids.map((id) => copyRecord(records.get(id)!));
+    return ids.map((id) => records.get(id)!);
   }
 }
 
+/** Moves `id` from the `before` key to the `after` key of `index`; nothing to do when they are the same. */
+function reindex(index: SortedIdIndex, before: string | null | undefined, after: string | null | undefined, id: string): void {
+  if (before === after) return;
+  if (before) index.remove(before, id);
+  if (after) index.add(after, id);
+}
+
+function sourceSnapshotKeyOf(session: SessionRecord | undefined): string | undefined {
+  const backend = session?.backend;
+  return backend?.sourceSnapshotId ? snapshotKey(backend.providerId, backend.sourceSnapshotId) : undefined;
+}
+
 function page<T>(ordered: T[], limit: number, idOf: (item: T) => string): Page<T> {
-  const items = ordered.slice(0, limit).map(copyRecord);
+  const items = ordered.slice(0, limit);
   const last = items.at(-1);
   return { items, nextCursor: ordered.length > limit && last ? idOf(last) : null };
 }

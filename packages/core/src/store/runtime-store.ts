@@ -21,7 +21,12 @@ export interface CheckpointListQuery {
   cursor?: string;
 }
 
-/** Runtimes (sessions). Reads return copies: mutating a result never changes the store. */
+/**
+ * Runtimes (sessions). Records are values: a read returns either a copy (a SQL store parses one
+ * per read) or a deeply frozen record the store may share between reads (the memory store), so
+ * callers never mutate a result; they build a new record (`{ ...session, status }`) and commit
+ * it. Either way, nothing a caller does to a result or to a committed object changes the store.
+ */
 export interface SessionStore {
   getSession(runtimeId: string): Promise<SessionRecord | undefined>;
   /** Ordered by runtime id ascending. */

@@ -6,33 +6,48 @@ import { storeTest, useStoreHarness } from './store-harness';
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
-/** Scribbles over every nested part of a session a caller could mutate. */
-function vandaliseSession(session: SessionRecord): void {
-  session.status = 'closed';
-  session.metadata.injected = 'mutated';
-  if (isObject(session.sessionState)) session.sessionState.turn = -1;
-  session.providerOptions.injected = true;
-  if (session.backend) {
-    session.backend.resource.sandboxId = 'mutated';
-    session.backend.backendId = 'bkd_mutated';
+/**
+ * Runs `vandalise`: a store may hand out frozen records, and then the first change throws a
+ * TypeError, which is as good as a copy (the store is unchanged either way).
+ */
+function attempt(vandalise: () => void): void {
+  try {
+    vandalise();
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
   }
+}
+
+/** true when neither `value` nor anything reachable from it can change. */
+function isDeeplyFrozen(value: unknown): boolean {
+  if (!isObject(value)) return true;
+  return Object.isFrozen(value) && Object.values(value).every(isDeeplyFrozen);
+}
+
+/** Scribbles over every nested part of a session a caller could mutate (each change separately). */
+function vandaliseSession(session: SessionRecord): void {
+  attempt(() => (session.status = 'closed'));
+  attempt(() => (session.metadata.injected = 'mutated'));
+  attempt(() => isObject(session.sessionState) && (session.sessionState.turn = -1));
+  attempt(() => (session.providerOptions.injected = true));
+  attempt(() => session.backend && (session.backend.resource.sandboxId = 'mutated'));
+  attempt(() => session.backend && (session.backend.backendId = 'bkd_mutated'));
 }
 
 function vandaliseCheckpoint(checkpoint: CheckpointRecord): void {
-  checkpoint.name = 'mutated';
-  checkpoint.metadata.injected = 'mutated';
-  if (isObject(checkpoint.session.sessionState)) checkpoint.session.sessionState.turn = -1;
-  checkpoint.session.metadata.injected = 'mutated';
-  if (checkpoint.backendRef) {
-    checkpoint.backendRef.providerSnapshotId = 'mutated';
-    checkpoint.backendRef.providerSnapshotNames.push('mutated');
-  }
+  attempt(() => (checkpoint.name = 'mutated'));
+  attempt(() => (checkpoint.metadata.injected = 'mutated'));
+  attempt(() => isObject(checkpoint.session.sessionState) && (checkpoint.session.sessionState.turn = -1));
+  attempt(() => (checkpoint.session.metadata.injected = 'mutated'));
+  attempt(() => checkpoint.backendRef && (checkpoint.backendRef.providerSnapshotId = 'mutated'));
+  attempt(() => checkpoint.backendRef?.providerSnapshotNames.push('mutated'));
 }
 
 /**
- * Reads return copies and commit takes a copy: mutating a result, or the object that was
- * committed, never changes what the store holds (the service builds new records by spreading
- * old ones, so a shared object would corrupt the store silently).
+ * Records are values: reads return copies or deeply frozen records, and commit keeps no object
+ * the caller can still change. Mutating a result, or the object that was committed, never
+ * changes what the store holds (the service builds new records by spreading old ones, so a
+ * shared mutable object would corrupt the store silently).
  */
 export function readCopyTests(options: StoreConformanceOptions): void {
   const resolved = resolveStoreConformanceOptions(options);
@@ -54,7 +69,7 @@ export function readCopyTests(options: StoreConformanceOptions): void {
       backendRef: backendRef('snap-1'),
     });
 
-  describe('reads return copies', () => {
+  describe('records are values: reads return copies or frozen records', () => {
     const harness = useStoreHarness(resolved);
     const seed = () => harness.store.commit({ sessions: [sessionRecord('rt-0'), session()], checkpoints: [checkpoint()] });
 
@@ -108,11 +123,11 @@ export function readCopyTests(options: StoreConformanceOptions): void {
       expect(await harness.store.listSnapshotIdsOfRuntime('rt-1')).toStrictEqual([{ providerId: 'memory', snapshotId: 'snap-1' }]);
     });
 
-    test('two reads of the same record return distinct objects', async () => {
+    test('two reads of the same record return distinct objects unless the record is deeply frozen', async () => {
       await seed();
       const [first, second] = [await harness.store.getSession('rt-1'), await harness.store.getSession('rt-1')];
-      expect(first).not.toBe(second);
-      expect(first?.metadata).not.toBe(second?.metadata);
+      if (first === second) expect(isDeeplyFrozen(first)).toBe(true);
+      if (first?.metadata === second?.metadata) expect(isDeeplyFrozen(first?.metadata)).toBe(true);
     });
   });
 }
