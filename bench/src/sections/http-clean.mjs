@@ -39,6 +39,25 @@ export async function measureHttpClean({ profile, tmpRoot }) {
       target: { text: '≥ 40% of the bare route’s req/s', met: ({ ratio }) => ratio >= 40 },
     });
   });
+  // Issue 4's latency target: at 50 connections, p99 ≤ 2× the bare route's, for the clean
+  // checkpoint and for exec (memory provider), each against the bare route of the same round.
+  const p99Rows = [
+    ['checkpoint', 'HTTP `checkpoint` of a clean runtime (reuse path)'],
+    ['exec', 'HTTP `exec` (`echo hi`), memory provider'],
+  ].map(([scenario, title]) => {
+    const key = `${scenario}@50`;
+    return figureRow({
+      id: `http.${scenario === 'checkpoint' ? 'checkpoint.clean' : 'exec'}.c50.p99`,
+      measurement: `${title}, 50 connections: p99`,
+      rounds: field(key, 'p99Ms'),
+      unit: 'ms',
+      detail: `p50 ${formatValue(report.summary[key].p50Ms, 'ms')}; ${Math.round(report.summary[key].requestsPerSecond)} req/s`,
+      reference: { label: 'bare route p99, 50 connections', rounds: field('bare@50', 'p99Ms') },
+      ratio: { label: 'p99 vs bare p99', rounds: perRound.map((round) => round[key].p99Ms / round['bare@50'].p99Ms), unit: '×' },
+      target: { text: 'p99 ≤ 2× the bare route’s', met: ({ ratio }) => ratio <= 2 },
+    });
+  });
+  rows.push(...p99Rows);
   const details = [
     `\`node packages/server-http/bench/server.bench.mjs --rounds ${rounds} --duration ${durationSec} --warmup ${warmupSec}\`: fresh servers every round (memory store and provider, bearer auth, logs to /dev/null), autocannon in its own process; its own summary (medians over rounds):`,
     '',
