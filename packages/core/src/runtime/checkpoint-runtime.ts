@@ -20,7 +20,12 @@ export function sessionSnapshotOf(session: SessionRecord): SessionSnapshot {
 /** Shared by every checkpoint created without metadata (stored records are frozen). */
 const NO_METADATA: CheckpointRecord['metadata'] = Object.freeze({});
 
-/** A new checkpoint record of `session`, parented on its current head. */
+/**
+ * A new checkpoint record of `session`, parented on its current head. Frozen, like the memory
+ * store's records: when its nested parts are frozen too (no new metadata, a session and a ref
+ * read from that store) the store keeps this very object instead of copying it, which saves
+ * the copy and, for every checkpoint kept in memory, the copy's larger layout.
+ */
 export function newCheckpointRecord(
   ctx: ServiceContext,
   session: SessionRecord,
@@ -28,7 +33,7 @@ export function newCheckpointRecord(
   request: { name?: string | undefined; metadata?: CheckpointRecord['metadata'] | undefined },
   backendRef: BackendCheckpointRef | null,
 ): CheckpointRecord {
-  return {
+  return Object.freeze({
     checkpointId: ctx.ids.checkpointId(),
     runtimeId: session.runtimeId,
     parentCheckpointId: session.headCheckpointId,
@@ -36,9 +41,9 @@ export function newCheckpointRecord(
     name: request.name ?? null,
     metadata: request.metadata ?? NO_METADATA,
     createdAtMs: ctx.clock(),
-    session: sessionSnapshotOf(session),
+    session: Object.freeze(sessionSnapshotOf(session)),
     backendRef,
-  };
+  });
 }
 
 /**
@@ -62,7 +67,8 @@ export async function checkpointRuntime(
           ? { ref: (await loadCheckpoint(ctx, session.pausedCheckpointId)).backendRef, reused: true }
           : await withLiveBackend(ctx, session, scope, (_, binding) => ctx.backends.checkpoint(session.runtimeId, binding, request.name, leases));
       const checkpoint = newCheckpointRecord(ctx, session, 'checkpoint', request, ref);
-      const updated: SessionRecord = { ...session, headCheckpointId: checkpoint.checkpointId };
+      // Frozen for the same reason as the checkpoint record: the memory store keeps it uncopied.
+      const updated: SessionRecord = Object.freeze({ ...session, headCheckpointId: checkpoint.checkpointId });
       const result: RuntimeCheckpointResult = {
         checkpoint_id: checkpoint.checkpointId,
         runtime: toRuntimeRecord(updated),
