@@ -6,8 +6,8 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 // Constant-time token comparison, proven without timing anything: every well-formed Bearer
 // header, whatever its token (empty, one character, a prefix of the real one, the real one with
 // its last character changed, a megabyte), costs exactly one crypto.timingSafeEqual over two
-// 32-byte digests, and no other comparison involves the secret. Timings on a loaded machine
-// would prove nothing either way; the call pattern does.
+// buffers of the configured token's size, and no other comparison involves the secret's
+// content. Timings on a loaded machine would prove nothing either way; the call pattern does.
 const comparisons: Array<{ left: number; right: number }> = [];
 
 vi.mock('node:crypto', async (importOriginal) => {
@@ -22,6 +22,7 @@ vi.mock('node:crypto', async (importOriginal) => {
 });
 
 const TOKEN = 'token-comparison-secret-0123456789abcdef';
+const TOKEN_BYTES = Buffer.byteLength(TOKEN);
 
 beforeEach(() => {
   comparisons.length = 0;
@@ -38,7 +39,7 @@ describe('bearer token comparison', () => {
     }
   });
 
-  it('every Bearer token, right or wrong, of any length, costs one timingSafeEqual over two 32-byte digests', () => {
+  it('every Bearer token, right or wrong, of any length, costs one timingSafeEqual over two buffers of the configured token’s size', () => {
     const verifier = new BearerTokenVerifier(TOKEN);
     const near = [TOKEN.slice(0, -1), `${TOKEN.slice(0, -1)}X`, `X${TOKEN.slice(1)}`, `${TOKEN}0`, TOKEN.toUpperCase(), 'x', 'x'.repeat(1_000_000)];
     fc.assert(
@@ -46,7 +47,7 @@ describe('bearer token comparison', () => {
         comparisons.length = 0;
         const accepted = verifier.verify(`Bearer ${token}`);
         expect(accepted).toBe(token === TOKEN);
-        expect(comparisons, `one comparison for a ${token.length}-character token`).toEqual([{ left: 32, right: 32 }]);
+        expect(comparisons, `one comparison for a ${token.length}-character token`).toEqual([{ left: TOKEN_BYTES, right: TOKEN_BYTES }]);
       }),
       { numRuns: 500 },
     );
