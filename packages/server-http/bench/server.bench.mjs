@@ -19,6 +19,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { operationSpecs, prepareRuntimes, TOKEN } from './runtimes.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -31,7 +32,6 @@ const DURATION_SEC = Number(option('duration', 5));
 const WARMUP_SEC = Number(option('warmup', 1));
 const JSON_OUT = option('json', undefined);
 const DIAGNOSE = args.includes('--diagnose');
-const TOKEN = 'bench-token';
 const CONNECTION_LEVELS = [1, 50];
 
 if (!existsSync(join(here, '..', 'dist', 'index.js'))) {
@@ -92,34 +92,7 @@ function load(spec, serverPid) {
   return measured;
 }
 
-async function call(baseUrl, path, body) {
-  const response = await fetch(`${baseUrl}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
-    body: JSON.stringify(body),
-  });
-  if (response.status !== 200) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-  return response.json();
-}
-
-/** One runtime per connection, each written to and checkpointed once: the next checkpoint reuses. */
-async function prepareRuntimes(apiUrl, count) {
-  const ids = [];
-  for (let index = 0; index < count; index += 1) {
-    const runtimeId = `bench-${String(index).padStart(3, '0')}`;
-    await call(apiUrl, '/api/v1/runtimes/open', { runtime_id: runtimeId, conversation_id: 'bench', sender_id: 'bench' });
-    await call(apiUrl, '/api/v1/runtimes/write-file', { runtime_id: runtimeId, path: 'seed.txt', content_base64: 'c2VlZA==' });
-    const first = await call(apiUrl, '/api/v1/runtimes/checkpoint', { runtime_id: runtimeId });
-    if (first.reused_backend_snapshot) throw new Error('the first checkpoint should have made a snapshot');
-    const second = await call(apiUrl, '/api/v1/runtimes/checkpoint', { runtime_id: runtimeId });
-    if (!second.reused_backend_snapshot) throw new Error('a clean runtime must reuse its snapshot');
-    ids.push(runtimeId);
-  }
-  return ids;
-}
-
 const scenarios = (bare, api, runtimeIds) => {
-  const auth = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
   const diagnostics = [
     {
       name: 'bare-post',
@@ -131,25 +104,12 @@ const scenarios = (bare, api, runtimeIds) => {
     },
     { name: 'api-health', url: `${api.url}/api/v1/health`, method: 'GET', headers: {}, pid: api.child.pid },
   ];
+  const operations = operationSpecs(api.url, runtimeIds);
   return [
     { name: 'bare', url: `${bare.url}/bare`, method: 'GET', headers: {}, pid: bare.child.pid },
     ...(DIAGNOSE ? diagnostics : []),
-    {
-      name: 'checkpoint',
-      url: `${api.url}/api/v1/runtimes/checkpoint`,
-      method: 'POST',
-      headers: auth,
-      pid: api.child.pid,
-      bodies: runtimeIds.map((runtimeId) => JSON.stringify({ runtime_id: runtimeId })),
-    },
-    {
-      name: 'exec',
-      url: `${api.url}/api/v1/runtimes/exec`,
-      method: 'POST',
-      headers: auth,
-      pid: api.child.pid,
-      bodies: runtimeIds.map((runtimeId) => JSON.stringify({ runtime_id: runtimeId, command: 'echo hi' })),
-    },
+    { name: 'checkpoint', ...operations.checkpoint, pid: api.child.pid },
+    { name: 'exec', ...operations.exec, pid: api.child.pid },
   ];
 };
 
