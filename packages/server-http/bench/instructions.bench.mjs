@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // Diagnostic (not a test, not part of `npm run bench`): user-space instructions per request of
 // the bare route and of the runtime API, counted by valgrind (callgrind). Unlike req/s and CPU
-// time, an instruction count hardly moves when other work shares the machine, so it shows a
-// change of a few percent that the noise of server.bench.mjs hides. It leaves out what the
+// time, an instruction count does not depend on what else the machine runs, so it shows changes
+// that the noise of server.bench.mjs hides (routes that keep nothing repeat within 1–2%; the
+// checkpoint, whose store grows, within about ±6%, as a major GC falls inside the measured
+// window or not: compare several runs, or raise --requests). It leaves out what the
 // kernel does for a request (about a quarter of the API server's CPU, see the README) and
 // weighs every instruction alike: a cache miss costs nothing here.
 //
