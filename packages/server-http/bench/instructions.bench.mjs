@@ -2,7 +2,7 @@
 // Diagnostic (not a test, not part of `npm run bench`): user-space instructions per request of
 // the bare route and of the runtime API, counted by valgrind (callgrind). Unlike req/s and CPU
 // time, an instruction count does not depend on what else the machine runs, so it shows changes
-// that the noise of server.bench.mjs hides (routes that keep nothing repeat within 1–2%; the
+// that the noise of server.bench.mjs hides (routes that keep nothing repeat within a few percent; the
 // checkpoint, whose store grows, within about ±6%, as a major GC falls inside the measured
 // window or not: compare several runs, or raise --requests). It leaves out what the
 // kernel does for a request (about a quarter of the API server's CPU, see the README) and
