@@ -9,10 +9,9 @@ describe('BearerTokenVerifier', () => {
     for (const header of [`Bearer ${token}`, `bearer ${token}`, `BEARER\t${token}  `]) expect(verifier.verify(header), header).toBe(true);
   });
 
-  it('refuses credentials that only start or end like the token, once the token was accepted too', () => {
+  it('refuses credentials that only start or end like the token, or contain it', () => {
     const verifier = new BearerTokenVerifier(token);
     expect(verifier.verify(`Bearer ${token}`)).toBe(true);
-    // The scratch buffer still holds the token: a prefix must not borrow its tail, a longer one must not be cut to it.
     for (const credentials of [token.slice(0, -1), `${token}x`, `${token}${token}`, token.slice(1), 's']) {
       expect(verifier.verify(`Bearer ${credentials}`), credentials).toBe(false);
     }
