@@ -12,7 +12,7 @@ export async function call(baseUrl, path, body) {
   return response.json();
 }
 
-/** One runtime per connection, each written to and checkpointed once: the next checkpoint reuses. */
+/** One runtime per connection, written to and checkpointed twice (the second checkpoint must reuse the first's snapshot). */
 export async function prepareRuntimes(apiUrl, count) {
   const ids = [];
   for (let index = 0; index < count; index += 1) {

@@ -9,7 +9,7 @@ const AUTHORIZATION = /^([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*)[ \t]+(\S+)[ \t]*$/
  * length; otherwise the token is compared with itself, so the comparison always takes the same
  * time and its outcome is thrown away. What else a check costs depends only on the presented
  * credentials (copying them), never on the token: neither its content nor its length leaks
- * through timing, without hashing both sides on every request (a tenth of the cost).
+ * through timing, without hashing both sides on every request (about a quarter of the cost).
  */
 export class BearerTokenVerifier {
   readonly #expected: Buffer;
