@@ -6,13 +6,14 @@ import { join } from 'node:path';
 import { formatValue } from '../format.mjs';
 import { repoPath, runNodeScript } from '../processes.mjs';
 import { figureRow } from '../report/figures.mjs';
+import { median } from '../stats.mjs';
 
 const SCRIPT = repoPath('packages', 'server-http', 'bench', 'server.bench.mjs');
 
 export async function measureHttpClean({ profile, tmpRoot }) {
   const out = join(tmpRoot, 'server-bench.json');
   const { rounds, durationSec, warmupSec } = profile.clean;
-  await runNodeScript(SCRIPT, ['--rounds', String(rounds), '--duration', String(durationSec), '--warmup', String(warmupSec), '--json', out], {
+  await runNodeScript(SCRIPT, ['--rounds', String(rounds), '--duration', String(durationSec), '--warmup', String(warmupSec), '--diagnose', '--json', out], {
     label: 'server.bench',
     cwd: repoPath('packages', 'server-http'),
   });
@@ -57,9 +58,9 @@ export async function measureHttpClean({ profile, tmpRoot }) {
       target: { text: 'p99 ≤ 2× the bare route’s', met: ({ ratio }) => ratio <= 2 },
     });
   });
-  rows.push(...p99Rows);
+  rows.push(...p99Rows, ...diagnosticRows(perRound, field));
   const details = [
-    `\`node packages/server-http/bench/server.bench.mjs --rounds ${rounds} --duration ${durationSec} --warmup ${warmupSec}\`: fresh servers every round (memory store and provider, bearer auth, logs to /dev/null), autocannon in its own process; its own summary (medians over rounds):`,
+    `\`node packages/server-http/bench/server.bench.mjs --rounds ${rounds} --duration ${durationSec} --warmup ${warmupSec} --diagnose\`: fresh servers every round (memory store and provider, bearer auth, logs to /dev/null), autocannon in its own process; its own summary (medians over rounds):`,
     '',
     '| scenario | req/s | vs bare | p50 | p99 | p99 vs bare | server CPU per request |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
@@ -69,4 +70,43 @@ export async function measureHttpClean({ profile, tmpRoot }) {
     ),
   ];
   return { rows, details, raw: report };
+}
+
+/**
+ * Reported, not judged (no target): what the clean checkpoint's HTTP layer costs on its own, and
+ * the throughput its CPU cost implies. The first is the same route on a server whose service
+ * answers without doing the operation (server.bench's --diagnose); the second compares server
+ * CPU time per request, which unlike req/s holds when the host slows the load generator or the
+ * bare route down.
+ */
+function diagnosticRows(perRound, field) {
+  const cpu = (key) => perRound.map((round) => round[key].serverCpuMicrosPerRequest);
+  return [
+    figureRow({
+      id: 'http.checkpoint.free.c50.throughput',
+      measurement:
+        'HTTP `checkpoint` on a server whose service answers it without doing it (the HTTP layer alone: auth, validation, access log, metrics, serialisation), 50 connections: req/s',
+      rounds: field('checkpoint-free@50', 'requestsPerSecond'),
+      unit: 'req/s',
+      reference: { label: 'bare route, 50 connections', rounds: field('bare@50', 'requestsPerSecond') },
+      ratio: {
+        label: 'of the bare route’s req/s',
+        rounds: perRound.map((round) => (round['checkpoint-free@50'].requestsPerSecond / round['bare@50'].requestsPerSecond) * 100),
+        unit: '%',
+      },
+    }),
+    figureRow({
+      id: 'http.checkpoint.clean.c50.cpu',
+      measurement: 'HTTP `checkpoint` of a clean runtime, 50 connections: server CPU time per request',
+      rounds: cpu('checkpoint@50'),
+      unit: 'µs',
+      detail: `the HTTP layer alone (above): ${formatValue(median(cpu('checkpoint-free@50')), 'µs')}`,
+      reference: { label: 'bare route, 50 connections', rounds: cpu('bare@50') },
+      ratio: {
+        label: 'bare route’s CPU per request over the checkpoint’s: the req/s ratio if both were CPU-bound',
+        rounds: perRound.map((round) => (round['bare@50'].serverCpuMicrosPerRequest / round['checkpoint@50'].serverCpuMicrosPerRequest) * 100),
+        unit: '%',
+      },
+    }),
+  ];
 }

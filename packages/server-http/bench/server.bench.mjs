@@ -8,9 +8,12 @@
 //
 //   node bench/server.bench.mjs [--rounds 3] [--duration 5] [--warmup 1] [--json out.json] [--diagnose]
 //
-// --diagnose adds two scenarios that split the cost: the bare route answering a POST with a
-// small JSON body, and GET /api/v1/health through the whole stack (auth skipped, logging,
-// metrics, zod serialisation) without touching the service.
+// --diagnose adds, at 50 connections, three scenarios that split the cost: the bare route
+// answering a POST with a small JSON body; GET /api/v1/health through the whole stack (auth
+// skipped, logging, metrics, zod serialisation) without touching the service; and the clean
+// checkpoint on a server whose service answers it without doing it (the result of the runtime's
+// last real checkpoint again): the route's HTTP cost alone, auth, validation, logging, metrics
+// and serialisation included.
 //
 // Needs the package built (`pnpm run build`).
 import { spawn, spawnSync } from 'node:child_process';
@@ -45,9 +48,9 @@ const nodeOn = (core, script, scriptArgs = []) =>
   canPin ? ['taskset', ['-c', String(core), process.execPath, script, ...scriptArgs]] : [process.execPath, [script, ...scriptArgs]];
 
 /** Starts a server script and resolves with its URL (its first stdout line) and the process. */
-function startServer(script) {
+function startServer(script, env = {}) {
   const [command, commandArgs] = nodeOn(0, join(here, script));
-  const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_TOKEN: TOKEN } });
+  const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_TOKEN: TOKEN, ...env } });
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before listening`)));
     createInterface({ input: child.stdout }).once('line', (line) => resolve({ url: JSON.parse(line).url, child }));
@@ -92,7 +95,7 @@ function load(spec, serverPid) {
   return measured;
 }
 
-const scenarios = (bare, api, runtimeIds) => {
+const scenarios = (connections, { bare, api, freeApi }, runtimeIds) => {
   const diagnostics = [
     {
       name: 'bare-post',
@@ -103,11 +106,12 @@ const scenarios = (bare, api, runtimeIds) => {
       bodies: [JSON.stringify({ runtime_id: 'bench-000' })],
     },
     { name: 'api-health', url: `${api.url}/api/v1/health`, method: 'GET', headers: {}, pid: api.child.pid },
+    ...(freeApi ? [{ name: 'checkpoint-free', ...operationSpecs(freeApi.url, runtimeIds).checkpoint, pid: freeApi.child.pid }] : []),
   ];
   const operations = operationSpecs(api.url, runtimeIds);
   return [
     { name: 'bare', url: `${bare.url}/bare`, method: 'GET', headers: {}, pid: bare.child.pid },
-    ...(DIAGNOSE ? diagnostics : []),
+    ...(DIAGNOSE && connections === 50 ? diagnostics : []),
     { name: 'checkpoint', ...operations.checkpoint, pid: api.child.pid },
     { name: 'exec', ...operations.exec, pid: api.child.pid },
   ];
@@ -126,11 +130,13 @@ for (let round = 1; round <= ROUNDS; round += 1) {
   loads.push(loadavg()[0]);
   const bare = await startServer('bare-server.mjs');
   const api = await startServer('api-server.mjs');
+  const freeApi = DIAGNOSE ? await startServer('api-server.mjs', { BENCH_FREE_CHECKPOINT: '1' }) : undefined;
   try {
     const runtimeIds = await prepareRuntimes(api.url, Math.max(...CONNECTION_LEVELS));
+    if (freeApi) await prepareRuntimes(freeApi.url, Math.max(...CONNECTION_LEVELS));
     const measured = {};
     for (const connections of CONNECTION_LEVELS) {
-      for (const scenario of scenarios(bare, api, runtimeIds)) {
+      for (const scenario of scenarios(connections, { bare, api, freeApi }, runtimeIds)) {
         const { pid, ...rest } = scenario;
         const spec = { ...rest, label: `${scenario.name} c=${connections}`, connections };
         if (WARMUP_SEC > 0) load({ ...spec, durationSec: WARMUP_SEC }, pid);
@@ -144,6 +150,7 @@ for (let round = 1; round <= ROUNDS; round += 1) {
     rounds.push(measured);
     loads.push(loadavg()[0]);
   } finally {
+    if (freeApi) await stopServer(freeApi);
     await stopServer(api);
     await stopServer(bare);
   }
