@@ -51,6 +51,12 @@ describe('turnBatchedDestination', () => {
     expect(readFileSync(logFile, 'utf8')).toBe('now\n');
   });
 
+  it('adds one exit listener however many destinations a process makes', () => {
+    const before = process.listenerCount('exit');
+    for (let index = 0; index < 20; index += 1) turnBatchedDestination(join(dir, `log-${index}`));
+    expect(process.listenerCount('exit') - before).toBeLessThanOrEqual(1);
+  });
+
   // A real process (running the built package): the lines of the turn that ends the program must not be lost.
   const runScript = (body: string) => {
     const moduleUrl = new URL('../../dist/index.js', import.meta.url).href;
@@ -64,6 +70,16 @@ ${body}`;
     const result = runScript(`destination.write('last words\\n'); process.exit(3);`);
     expect(result.status).toBe(3);
     expect(readFileSync(logFile, 'utf8')).toBe('last words\n');
+  });
+
+  it('keeps the last turn’s lines of every destination when the program exits', () => {
+    const otherFile = join(dir, 'other.log');
+    const result = runScript(
+      `const other = turnBatchedDestination(${JSON.stringify(otherFile)}); destination.write('one\\n'); other.write('two\\n'); process.exit(0);`,
+    );
+    expect(result.status).toBe(0);
+    expect(readFileSync(logFile, 'utf8')).toBe('one\n');
+    expect(readFileSync(otherFile, 'utf8')).toBe('two\n');
   });
 
   it('keeps the last turn’s lines when the program dies of an uncaught exception', () => {

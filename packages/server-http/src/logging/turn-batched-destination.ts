@@ -20,6 +20,12 @@ export interface LogDestination {
  * turn's. Writes go through sonic-boom (what `pino.destination` builds), which retries a
  * non-blocking pipe's EAGAIN.
  */
+/** Every destination's flush, run by one `exit` listener (not one listener per destination). */
+const flushesOnExit = new Set<() => void>();
+const flushAllOnExit = () => {
+  for (const flush of flushesOnExit) flush();
+};
+
 export function turnBatchedDestination(dest: number | string): LogDestination {
   const stream = pino.destination({ dest, sync: true });
   let pending = '';
@@ -31,7 +37,8 @@ export function turnBatchedDestination(dest: number | string): LogDestination {
     pending = '';
     stream.write(lines);
   };
-  process.on('exit', flushSync);
+  if (flushesOnExit.size === 0) process.on('exit', flushAllOnExit);
+  flushesOnExit.add(flushSync);
   return {
     write(line) {
       pending += line;
