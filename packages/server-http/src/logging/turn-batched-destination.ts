@@ -7,6 +7,12 @@ export interface LogDestination {
   flushSync(): void;
 }
 
+/** Every destination's flush, run by one `exit` listener (not one listener per destination). */
+const flushesOnExit = new Set<() => void>();
+const flushAllOnExit = () => {
+  for (const flush of flushesOnExit) flush();
+};
+
 /**
  * A pino destination (a file descriptor or path) that writes each event-loop turn's log lines
  * with one synchronous write at the end of that turn, instead of one write per line.
@@ -20,12 +26,6 @@ export interface LogDestination {
  * turn's. Writes go through sonic-boom (what `pino.destination` builds), which retries a
  * non-blocking pipe's EAGAIN.
  */
-/** Every destination's flush, run by one `exit` listener (not one listener per destination). */
-const flushesOnExit = new Set<() => void>();
-const flushAllOnExit = () => {
-  for (const flush of flushesOnExit) flush();
-};
-
 export function turnBatchedDestination(dest: number | string): LogDestination {
   const stream = pino.destination({ dest, sync: true });
   let pending = '';
