@@ -8,12 +8,13 @@
 //
 //   node bench/server.bench.mjs [--rounds 3] [--duration 5] [--warmup 1] [--json out.json] [--diagnose]
 //
-// --diagnose adds, at 50 connections, three scenarios that split the cost: the bare route
+// --diagnose adds, at 50 connections, four scenarios that split the cost: the bare route
 // answering a POST with a small JSON body; GET /api/v1/health through the whole stack (auth
-// skipped, logging, metrics, zod serialisation) without touching the service; and the clean
+// skipped, logging, metrics, zod serialisation) without touching the service; the clean
 // checkpoint on a server whose service answers it without doing it (the result of the runtime's
 // last real checkpoint again): the route's HTTP cost alone, auth, validation, logging, metrics
-// and serialisation included.
+// and serialisation included; and the same canned answer from minimal-api-server.mjs, those
+// required features assembled by hand with nothing else.
 //
 // Needs the package built (`pnpm run build`).
 import { spawn, spawnSync } from 'node:child_process';
@@ -95,7 +96,7 @@ function load(spec, serverPid) {
   return measured;
 }
 
-const scenarios = (connections, { bare, api, freeApi }, runtimeIds) => {
+const scenarios = (connections, { bare, api, freeApi, minimalApi }, runtimeIds) => {
   const diagnostics = [
     {
       name: 'bare-post',
@@ -107,6 +108,7 @@ const scenarios = (connections, { bare, api, freeApi }, runtimeIds) => {
     },
     { name: 'api-health', url: `${api.url}/api/v1/health`, method: 'GET', headers: {}, pid: api.child.pid },
     ...(freeApi ? [{ name: 'checkpoint-free', ...operationSpecs(freeApi.url, runtimeIds).checkpoint, pid: freeApi.child.pid }] : []),
+    ...(minimalApi ? [{ name: 'checkpoint-minimal', ...operationSpecs(minimalApi.url, runtimeIds).checkpoint, pid: minimalApi.child.pid }] : []),
   ];
   const operations = operationSpecs(api.url, runtimeIds);
   return [
@@ -131,12 +133,13 @@ for (let round = 1; round <= ROUNDS; round += 1) {
   const bare = await startServer('bare-server.mjs');
   const api = await startServer('api-server.mjs');
   const freeApi = DIAGNOSE ? await startServer('api-server.mjs', { BENCH_FREE_CHECKPOINT: '1' }) : undefined;
+  const minimalApi = DIAGNOSE ? await startServer('minimal-api-server.mjs') : undefined;
   try {
     const runtimeIds = await prepareRuntimes(api.url, Math.max(...CONNECTION_LEVELS));
     if (freeApi) await prepareRuntimes(freeApi.url, Math.max(...CONNECTION_LEVELS));
     const measured = {};
     for (const connections of CONNECTION_LEVELS) {
-      for (const scenario of scenarios(connections, { bare, api, freeApi }, runtimeIds)) {
+      for (const scenario of scenarios(connections, { bare, api, freeApi, minimalApi }, runtimeIds)) {
         const { pid, ...rest } = scenario;
         const spec = { ...rest, label: `${scenario.name} c=${connections}`, connections };
         if (WARMUP_SEC > 0) load({ ...spec, durationSec: WARMUP_SEC }, pid);
@@ -150,6 +153,7 @@ for (let round = 1; round <= ROUNDS; round += 1) {
     rounds.push(measured);
     loads.push(loadavg()[0]);
   } finally {
+    if (minimalApi) await stopServer(minimalApi);
     if (freeApi) await stopServer(freeApi);
     await stopServer(api);
     await stopServer(bare);
