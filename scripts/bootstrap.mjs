@@ -2,14 +2,16 @@
 // The README's two commands (`npm start`, `npm test`) run through here, so a fresh machine with
 // only Node and npm needs nothing typed first: get the pinned pnpm, install from the lockfile,
 // then build/test/start through turbo. Plain Node, no dependencies: it runs before any install.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { constants } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const pinned = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).packageManager.split('@')[1];
-const localPnpm = join(root, '.tools', 'node_modules', '.bin', 'pnpm');
+const localBin = join(root, '.tools', 'node_modules', '.bin');
+const localPnpm = join(localBin, 'pnpm');
 
 const env = {
   ...process.env,
@@ -32,16 +34,37 @@ function versionOf(command) {
   return result.status === 0 ? result.stdout.trim() : undefined;
 }
 
+// Every process started from here (turbo above all, which looks `pnpm` up on the PATH because
+// packageManager names it) must find the pnpm chosen here, so the .tools copy goes first on the
+// PATH rather than being called by its full path alone.
+function useLocalPnpm() {
+  env.PATH = [localBin, ...(env.PATH ?? '').split(delimiter).filter((entry) => entry !== localBin)].join(delimiter);
+  return 'pnpm';
+}
+
 function findPnpm() {
   if (versionOf('pnpm') === pinned) return 'pnpm';
-  if (existsSync(localPnpm) && versionOf(localPnpm) === pinned) return localPnpm;
+  if (existsSync(localPnpm) && versionOf(localPnpm) === pinned) return useLocalPnpm();
   console.error(`[runtimectl] installing pnpm ${pinned} into .tools/ (one time)`);
   const status = run('npm', ['install', '--prefix', join(root, '.tools'), '--no-audit', '--no-fund', `pnpm@${pinned}`]);
   if (status !== 0 || versionOf(localPnpm) !== pinned) {
     console.error(`[runtimectl] could not install pnpm ${pinned}; install it with: npm i -g pnpm@${pinned}`);
     process.exit(1);
   }
-  return localPnpm;
+  return useLocalPnpm();
+}
+
+// The daemon runs as a child of this script, itself a child of npm: a SIGTERM or SIGINT sent to
+// npm or to this script must reach the daemon (which shuts down gracefully), and this script exits
+// with the daemon's status, so `npm start` behaves as the daemon itself does.
+function runForwardingSignals(command, args) {
+  const child = spawn(command, args, { cwd: root, env, stdio: 'inherit' });
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, () => child.kill(signal));
+  child.on('error', (error) => {
+    console.error(`[runtimectl] could not start ${command}: ${error.message}`);
+    process.exit(1);
+  });
+  child.on('exit', (code, signal) => process.exit(code ?? 128 + (constants.signals[signal] ?? 0)));
 }
 
 function step(pnpm, args) {
@@ -67,7 +90,7 @@ switch (task) {
       process.exit(0);
     }
     step(pnpm, ['exec', 'turbo', 'run', 'build', '--filter=@runtimectl/daemon...', '--output-logs=errors-only']);
-    process.exit(run(process.execPath, [join(root, 'apps', 'daemon', 'dist', 'main.js'), ...extra]));
+    runForwardingSignals(process.execPath, [join(root, 'apps', 'daemon', 'dist', 'main.js'), ...extra]);
     break;
   case 'bench':
     step(pnpm, ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only']);
