@@ -29,7 +29,7 @@ Examples:
   $ runtimectl log demo --graph
 
 Output: tables for people; --json prints exactly one JSON document on stdout (the API's
-response shapes); --quiet prints only ids. Colour only on a terminal, never with NO_COLOR.
+response shapes, or {error, code, details, exit_code} on failure); --quiet prints only ids. Colour only on a terminal, never with NO_COLOR.
 
 ${EXIT_CODE_HELP}
 `;

@@ -40,10 +40,34 @@ describe.concurrent('error lines and exit codes', () => {
       `runtimectl: the runtimectl daemon is not reachable at ${url} (ECONNREFUSED). ` +
         'Start it with `runtimed` (or `npm start` in a runtimectl checkout), or point RUNTIMECTL_URL or --url at a running daemon.\n',
     );
-    // --json changes stdout only: the error is still one line on stderr, and stdout stays empty.
-    const json = await runCli(['--json', 'health'], { url });
-    expect(json).toMatchObject({ code: 3, stdout: '' });
-    expect(json.stderr.split('\n')).toHaveLength(2);
+  });
+
+  it('--json prints a failure as its one JSON document on stdout, with the same exit code and stderr line', async () => {
+    const url = await closedPortUrl();
+    const unreachable = await runCli(['--json', 'health'], { url });
+    expect(unreachable.code).toBe(3);
+    expect(unreachable.stderr.split('\n')).toHaveLength(2);
+    expect(JSON.parse(unreachable.stdout)).toEqual({
+      error: unreachable.stderr.replace(/^runtimectl: /, '').trimEnd(),
+      code: 'daemon_unreachable',
+      details: { url },
+      exit_code: 3,
+    });
+
+    const missing = await runCli(['--json', 'show', 'no-such-runtime'], at);
+    expect(missing.code).toBe(4);
+    const document = JSON.parse(missing.stdout);
+    expect(document).toMatchObject({
+      error: 'runtime no-such-runtime not found. List runtimes with `runtimectl ls --all`.',
+      code: 'runtime_not_found',
+      details: { runtime_id: 'no-such-runtime' },
+      exit_code: 4,
+    });
+    expect(document.request_id).toMatch(/\S/);
+
+    const usage = await runCli(['--json', 'ls', '--limit', '0'], { url });
+    expect(usage.code).toBe(2);
+    expect(JSON.parse(usage.stdout)).toMatchObject({ code: 'usage', exit_code: 2, error: expect.stringContaining('whole number') });
   });
 
   it('a daemon with auth: no token and a wrong token exit 1 and say to set RUNTIMECTL_TOKEN; the right one works', async () => {

@@ -32,7 +32,13 @@ describe('describeError', () => {
 
   it('quotes the server message, code and request id for errors without a special line', () => {
     const error = apiErrorFor({ code: 'provider_error', status: 502, message: 'e2b: createSandbox failed', requestId: 'req-42' });
-    expect(describeError(error, context)).toEqual({ line: 'e2b: createSandbox failed (provider_error) [request req-42]', exitCode: 1 });
+    expect(describeError(error, context)).toEqual({
+      line: 'e2b: createSandbox failed (provider_error) [request req-42]',
+      exitCode: 1,
+      code: 'provider_error',
+      details: {},
+      requestId: 'req-42',
+    });
   });
 
   it('says when to retry a provider at capacity', () => {
@@ -59,7 +65,13 @@ describe('describeError', () => {
     expect(unreachable.exitCode).toBe(EXIT_CODES.unreachable);
     expect(unreachable.line).toMatch(/^the runtimectl daemon is not reachable at http:\/\/127\.0\.0\.1:1 \(ECONNREFUSED\)\. Start it with `runtimed`/);
     const timeout = describeError(new ClientTimeoutError('http://x/api', 1000), context);
-    expect(timeout).toEqual({ line: expect.stringContaining('may still have run'), exitCode: 1 });
+    expect(timeout).toEqual({
+      line: expect.stringContaining('may still have run'),
+      exitCode: 1,
+      code: 'client_timeout',
+      details: { url: context.url, timeout_ms: 1000 },
+    });
+    expect(unreachable).toMatchObject({ code: 'daemon_unreachable', details: { url: 'http://127.0.0.1:1' } });
   });
 
   it('keeps the exit code of the cause when a multi-step command failed halfway', () => {
@@ -67,7 +79,9 @@ describe('describeError', () => {
     expect(describeError(new PartialFailureError('checkpoint rtcp_1 was made, but checking it out failed', busy), context)).toEqual({
       line: 'checkpoint rtcp_1 was made, but checking it out failed: runtime r has an operation in flight (session_busy). Wait for it to finish and retry.',
       exitCode: 5,
+      code: 'session_busy',
+      details: { runtime_id: 'r', done: 'checkpoint rtcp_1 was made, but checking it out failed' },
     });
-    expect(describeError(new UsageError('bad'), context)).toEqual({ line: 'bad', exitCode: 2 });
+    expect(describeError(new UsageError('bad'), context)).toEqual({ line: 'bad', exitCode: 2, code: 'usage', details: {} });
   });
 });

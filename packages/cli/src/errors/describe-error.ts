@@ -14,6 +14,12 @@ export interface DescribedError {
   /** One line for stderr: what went wrong, then what to do about it. */
   line: string;
   exitCode: number;
+  /** The daemon's error code, or the CLI's own (`usage`, `daemon_unreachable`, `client_timeout`, `failed`). */
+  code: string;
+  /** The daemon's `details`, or what the CLI knows (the URL it could not reach). */
+  details: Record<string, unknown>;
+  /** The daemon's `x-request-id`, when it answered. */
+  requestId?: string;
 }
 
 /**
@@ -23,9 +29,9 @@ export interface DescribedError {
 export function describeError(error: unknown, context: ErrorContext): DescribedError {
   if (error instanceof PartialFailureError) {
     const described = describeError(error.cause, context);
-    return { line: `${error.done}: ${described.line}`, exitCode: described.exitCode };
+    return { ...described, line: `${error.done}: ${described.line}`, details: { ...described.details, done: error.done } };
   }
-  if (error instanceof UsageError) return { line: error.message, exitCode: EXIT_CODES.usage };
+  if (error instanceof UsageError) return { line: error.message, exitCode: EXIT_CODES.usage, code: 'usage', details: {} };
   if (error instanceof DaemonUnreachableError) {
     const reason = causeCode(error.cause);
     return {
@@ -33,17 +39,29 @@ export function describeError(error: unknown, context: ErrorContext): DescribedE
         `the runtimectl daemon is not reachable at ${error.url}${reason ? ` (${reason})` : ''}. ` +
         'Start it with `runtimed` (or `npm start` in a runtimectl checkout), or point RUNTIMECTL_URL or --url at a running daemon.',
       exitCode: EXIT_CODES.unreachable,
+      code: 'daemon_unreachable',
+      details: { url: error.url },
     };
   }
   if (error instanceof ClientTimeoutError) {
     return {
       line: `no answer from the daemon at ${context.url} within ${error.timeoutMs} ms; the operation may still have run. Check with \`runtimectl show <runtime>\` before retrying.`,
       exitCode: EXIT_CODES.failed,
+      code: 'client_timeout',
+      details: { url: context.url, timeout_ms: error.timeoutMs },
     };
   }
-  if (error instanceof RuntimectlApiError) return { line: describeApiError(error, context), exitCode: exitCodeForErrorCode(error.code) };
+  if (error instanceof RuntimectlApiError) {
+    return {
+      line: describeApiError(error, context),
+      exitCode: exitCodeForErrorCode(error.code),
+      code: error.code,
+      details: error.details ?? {},
+      ...(error.requestId ? { requestId: error.requestId } : {}),
+    };
+  }
   const message = error instanceof Error ? error.message : String(error);
-  return { line: message, exitCode: EXIT_CODES.failed };
+  return { line: message, exitCode: EXIT_CODES.failed, code: 'failed', details: {} };
 }
 
 function describeApiError(error: RuntimectlApiError, context: ErrorContext): string {
