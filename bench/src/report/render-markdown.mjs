@@ -1,7 +1,7 @@
 // The markdown report: the machine, one table of every figure against its reference and target,
 // the misses with what is known of their causes, then each section's details.
 import { formatSpread, formatValue } from '../format.mjs';
-import { KNOWN_CAUSES } from './known-causes.mjs';
+import { CAUSE_OF_ROW, CAUSES, causeAnchor } from './known-causes.mjs';
 
 /** ", and work outside this run used 35% of …" when the share is known. */
 const share = (value, before, after) => (typeof value === 'number' ? `${before} ${Math.round(value * 100)}% ${after}` : '');
@@ -55,14 +55,7 @@ export function renderReport({ run, machine, sections }) {
     `**${misses.length} miss${misses.length === 1 ? '' : 'es'}** of ${rows.filter((row) => row.verdict !== 'reported').length} targets.`,
     '',
   ];
-  if (misses.length > 0) {
-    lines.push('## Misses and their causes', '');
-    for (const row of misses) {
-      const cause = KNOWN_CAUSES[row.id] ?? 'Not investigated yet.';
-      lines.push(`- **${row.measurement}**: ${formatValue(row.value.median, row.unit)}${row.ratio ? ` (${formatValue(row.ratio.median, row.ratio.unit)} ${row.ratio.label})` : ''}, target ${row.target}. ${cause}`);
-    }
-    lines.push('');
-  }
+  if (misses.length > 0) lines.push(...missesAndCauses(misses));
   lines.push('## Details', '');
   for (const section of sections) {
     lines.push(
@@ -75,4 +68,19 @@ export function renderReport({ run, machine, sections }) {
     );
   }
   return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+}
+
+/** Each miss with a link to its cause, then each cause a miss points to, written once. */
+function missesAndCauses(misses) {
+  const lines = ['## Misses and their causes', ''];
+  const causeIds = [];
+  for (const row of misses) {
+    const causeId = CAUSE_OF_ROW[row.id];
+    if (causeId && !causeIds.includes(causeId)) causeIds.push(causeId);
+    const cause = causeId ? `Cause: [${CAUSES[causeId].title}](#${causeAnchor(causeId)}).` : 'Not investigated yet.';
+    lines.push(`- **${row.measurement}**: ${formatValue(row.value.median, row.unit)}${row.ratio ? ` (${formatValue(row.ratio.median, row.ratio.unit)} ${row.ratio.label})` : ''}, target ${row.target}. ${cause}`);
+  }
+  lines.push('');
+  for (const causeId of causeIds) lines.push(`### Cause: ${CAUSES[causeId].title}`, '', CAUSES[causeId].text, '');
+  return lines;
 }
