@@ -27,9 +27,9 @@ export const runtimeRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async (ap
     {
       config: RUNTIME_OPERATION,
       schema: {
-        summary: 'Open a runtime (or re-attach to an existing id with the same conversation and sender)',
+        summary: 'Open a runtime (or re-attach to an existing id opened with the same settings)',
         description:
-          'Creates the backend on the named provider (default: the daemon\'s). An existing runtime_id with the same conversation_id and sender_id re-attaches (`created:false`, no backend change); with another conversation or sender it is `runtime_exists`. metadata is `{}` when not given.',
+          'Creates the backend on the named provider (default: the daemon\'s). An existing runtime_id with the same conversation_id and sender_id re-attaches (`created:false`, no backend change); a re-open whose conversation_id, sender_id, or given provider, provider_options, metadata or session_state differs from the runtime\'s is `runtime_exists` with details.fields naming them. metadata is `{}` when not given.',
         tags: ['runtimes'],
         operationId: 'openRuntime',
         body: RuntimeOpenRequestSchema,
