@@ -93,7 +93,7 @@ export const runtimeRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async (ap
       schema: {
         summary: 'Close a runtime: release its backend and delete the snapshots nothing keeps',
         description:
-          '`cascade:true` closes checkout descendants first (`closed_runtime_ids`). `keep_snapshots:true` keeps its snapshots; closing it again with `keep_snapshots:false` deletes them. Closing a closed runtime is a 200 that retries leftover snapshot cleanup.',
+          '`cascade:true` closes checkout descendants first (`closed_runtime_ids`). `keep_snapshots:true` keeps its snapshots. Closing a closed runtime is a 200: with keep_snapshots omitted it keeps the earlier choice (retrying leftover snapshot cleanup unless snapshots were kept); an explicit keep_snapshots replaces it (`false` deletes kept snapshots, `true` keeps the rest).',
         tags: ['runtimes'],
         operationId: 'closeRuntime',
         body: RuntimeCloseRequestSchema,
