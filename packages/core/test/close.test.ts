@@ -95,6 +95,31 @@ describe('close (the seed: release the backend; delete snapshots nothing else ke
     expect(again.runtime.status).toBe('closed');
   });
 
+  it('re-closing with keep_snapshots omitted keeps the earlier choice: kept snapshots stay kept', async () => {
+    const h = createHarness();
+    const id = await h.open();
+    await h.service.checkpoint({ runtime_id: id });
+    await h.service.close({ runtime_id: id, keep_snapshots: true });
+    const again = await h.service.close({ runtime_id: id });
+    expect(again.deleted_snapshot_ids).toEqual([]);
+    expect(h.provider.snapshotIds()).toHaveLength(1);
+  });
+
+  it('re-closing with an explicit keep_snapshots:true keeps what an earlier close failed to delete, from then on', async () => {
+    const h = createHarness();
+    const id = await h.open();
+    await h.write(id, 'a.txt', 'rescued');
+    const checkpoint = await h.service.checkpoint({ runtime_id: id });
+    h.provider.failNext('delete_snapshot');
+    expect((await rejectionOf(h.service.close({ runtime_id: id }))).code).toBe('provider_error');
+    const kept = await h.service.close({ runtime_id: id, keep_snapshots: true });
+    expect(kept.deleted_snapshot_ids).toEqual([]);
+    expect(h.provider.snapshotIds()).toHaveLength(1);
+    expect((await h.service.close({ runtime_id: id })).deleted_snapshot_ids).toEqual([]);
+    const child = await h.service.checkout({ checkpoint_id: checkpoint.checkpoint_id });
+    expect(await h.read(child.runtime.runtime_id, 'a.txt')).toBe('rescued');
+  });
+
   it('closing a paused runtime deletes its pause snapshot', async () => {
     const h = createHarness();
     const id = await h.open();

@@ -30,6 +30,44 @@ describe('open, get, list and update', () => {
     expect(error.code).toBe('runtime_exists');
   });
 
+  it('re-opening an id with a conflicting provider, metadata, provider_options or session_state answers runtime_exists naming the fields', async () => {
+    const h = createHarness();
+    await h.service.open({ runtime_id: 'agent', conversation_id: 'c', sender_id: 's', metadata: { team: 'a' }, session_state: { turn: 1 } });
+    const reopen = (extra: Record<string, unknown>) =>
+      rejectionOf(h.service.open({ runtime_id: 'agent', conversation_id: 'c', sender_id: 's', ...extra }));
+    expect(await reopen({ provider: 'nosnap' })).toMatchObject({
+      code: 'runtime_exists',
+      details: { runtime_id: 'agent', fields: ['provider'] },
+    });
+    expect((await reopen({ metadata: { team: 'b' } })).details).toMatchObject({ fields: ['metadata'] });
+    expect((await reopen({ session_state: { turn: 2 } })).details).toMatchObject({ fields: ['session_state'] });
+    expect((await reopen({ provider: 'nosnap', metadata: {}, conversation_id: 'other' })).details).toMatchObject({
+      fields: ['conversation_id', 'provider', 'metadata'],
+    });
+    const options = await rejectionOf(
+      h.service.open({ runtime_id: 'agent', conversation_id: 'c', sender_id: 's', provider_options: { anything: 1 } }),
+    );
+    expect(options.code).toBe('runtime_exists');
+    expect(options.details).toMatchObject({ fields: ['provider_options'] });
+    expect(options.message).toMatch(/provider_options/);
+    expect((await h.service.get('agent')).provider).toBe('memory');
+  });
+
+  it('re-opening with the same provider, metadata and session_state (in any key order) re-attaches, created:false', async () => {
+    const h = createHarness();
+    await h.service.open({ runtime_id: 'agent', conversation_id: 'c', sender_id: 's', metadata: { a: 1, b: [1, 2] }, session_state: { turn: 1 } });
+    const again = await h.service.open({
+      runtime_id: 'agent',
+      conversation_id: 'c',
+      sender_id: 's',
+      provider: 'memory',
+      provider_options: {},
+      metadata: { b: [1, 2], a: 1 },
+      session_state: { turn: 1 },
+    });
+    expect(again.created).toBe(false);
+  });
+
   it('ids shaped like a checkout child cannot be opened by hand', () => {
     const parsed = RuntimeOpenRequestSchema.safeParse({
       runtime_id: `x:checkout:${'a'.repeat(32)}`,

@@ -92,6 +92,21 @@ describe('pause and resume (the seed: snapshot then free the live sandbox; resum
     expect(h.provider.snapshotIds()).toHaveLength(1);
   });
 
+  it('a pause whose release fails records its snapshot as an ordinary checkpoint, not a phantom pause head', async () => {
+    const h = createHarness();
+    const id = await h.open();
+    await h.write(id, 'a.txt', 'a');
+    h.provider.failNext('release');
+    expect((await rejectionOf(h.service.pause({ runtime_id: id, name: 'before-lunch' }))).code).toBe('provider_error');
+    const { head_checkpoint_id: head } = await h.service.get(id);
+    expect(await h.service.getCheckpoint(head!)).toMatchObject({ kind: 'checkpoint', name: 'before-lunch', has_provider_snapshot: true });
+    const { checkpoints } = await h.service.listCheckpoints(id, {});
+    expect(checkpoints.map((checkpoint) => checkpoint.kind)).toEqual(['checkpoint']);
+    const retried = await h.service.pause({ runtime_id: id });
+    expect(retried.parent_checkpoint_id).toBe(head);
+    expect((await h.service.getCheckpoint(retried.checkpoint_id)).kind).toBe('pause');
+  });
+
   it('a pause interrupted after its backend was released completes on next use: nothing written before it is lost', async () => {
     const h = createHarness();
     const id = await h.open();

@@ -41,11 +41,14 @@ export class RuntimeFailedError extends InvalidStateError {
   }
 }
 
-/** open with an id that already exists under another conversation or sender. */
+/** open with an id that already exists with other settings; `fields` names the request fields that conflict. */
 export class RuntimeExistsError extends InvalidStateError {
-  constructor(readonly runtimeId: string) {
-    super('runtime_exists', `runtime ${runtimeId} already exists with a different conversation or sender`, {
-      details: { runtime_id: runtimeId },
+  constructor(
+    readonly runtimeId: string,
+    readonly fields: readonly string[],
+  ) {
+    super('runtime_exists', `runtime ${runtimeId} already exists with a different ${fields.join(', ')}`, {
+      details: { runtime_id: runtimeId, fields: [...fields] },
     });
   }
 }

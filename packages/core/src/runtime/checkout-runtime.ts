@@ -8,8 +8,10 @@ import { idempotentCompletion } from './idempotent-completion';
 import type { OperationScope, ServiceContext } from './service-context';
 
 /**
- * Creates a new runtime branch from a checkpoint. Non-destructive to the source, whose lock is
- * held (busy source → SessionBusy). The child id is generated (`<root>:checkout:<32hex>`), its
+ * Creates a new runtime branch from a checkpoint. Non-destructive to the source: it must be idle
+ * when the checkout arrives (busy source → SessionBusy), then the checkout holds it only in
+ * `checkout` mode (other checkouts and data operations go on; control operations, close among
+ * them, are refused) while the snapshot lease keeps delete-snapshot away. The child id is generated (`<root>:checkout:<32hex>`), its
  * backend starts from the checkpoint's snapshot, and its head is the checkpoint, so its first
  * checkpoint names it as parent and reuses its snapshot.
  */
@@ -20,7 +22,7 @@ export async function checkoutRuntime(
 ): Promise<RuntimeCheckoutResult> {
   const checkpoint = await loadCheckpoint(ctx, request.checkpoint_id);
   scope.providerId = checkpoint.session.providerId;
-  return withRuntimeLock(ctx, checkpoint.runtimeId, 'exclusive', async () => {
+  return withRuntimeLock(ctx, checkpoint.runtimeId, 'checkout', async () => {
     const leases = new OperationLeases();
     try {
       const childId = ctx.ids.checkoutChildId(checkpoint.runtimeId);

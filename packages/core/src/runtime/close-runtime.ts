@@ -9,8 +9,9 @@ import { backendSnapshots, deleteUnkeptSnapshots, type SnapshotKey } from './sna
  * Closes a runtime: checkout descendants first when `cascade`; then releases the backend (the
  * provider resource goes when no runtime remains bound to it); then, unless `keep_snapshots`,
  * deletes every snapshot of its checkpoints that nothing else keeps. Records stay, so lineage
- * never dangles. Closing a closed runtime retries any snapshot cleanup left over, and
- * `keep_snapshots:false` on a runtime closed with `keep_snapshots:true` releases its snapshots.
+ * never dangles. Re-closing a closed runtime with `keep_snapshots` omitted keeps the earlier
+ * choice (retrying any snapshot cleanup left over); an explicit value replaces it: `false`
+ * releases snapshots kept so far, `true` keeps what an earlier cleanup failed to delete.
  */
 export async function closeRuntime(ctx: ServiceContext, request: RuntimeCloseRequest, scope: OperationScope): Promise<RuntimeCloseResult> {
   return withRuntimeLock(ctx, request.runtime_id, 'exclusive', async () => {
@@ -38,8 +39,9 @@ export async function closeRuntime(ctx: ServiceContext, request: RuntimeCloseReq
       session = closed(session, request.keep_snapshots ?? false, ctx.clock());
       await ctx.store.commit({ sessions: [session] });
       closedRuntimeIds.unshift(session.runtimeId);
-    } else if (session.keepSnapshots && request.keep_snapshots === false) {
-      session = { ...session, keepSnapshots: false, updatedAtMs: ctx.clock() };
+    } else if (request.keep_snapshots !== undefined && request.keep_snapshots !== session.keepSnapshots) {
+      // Re-closing: an explicit keep_snapshots replaces the earlier choice; omitted keeps it.
+      session = { ...session, keepSnapshots: request.keep_snapshots, updatedAtMs: ctx.clock() };
       await ctx.store.commit({ sessions: [session] });
     }
 

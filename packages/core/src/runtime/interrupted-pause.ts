@@ -1,4 +1,5 @@
-import type { SessionRecord } from '../store/records';
+import type { CheckpointRecord, SessionRecord } from '../store/records';
+import type { StoreBatch } from '../store/runtime-store';
 
 /**
  * A pause records its checkpoint (status still idle, `pausedCheckpointId` set) before it
@@ -14,7 +15,13 @@ export function completePause(session: SessionRecord, now: number): SessionRecor
   return { ...session, status: 'paused', backend: null, lastError: null, updatedAtMs: now };
 }
 
-/** A pause whose release failed: the runtime goes on idle (its pause checkpoint stays in the log). */
-export function abandonPause(session: SessionRecord, now: number): SessionRecord {
-  return { ...session, pausedCheckpointId: null, updatedAtMs: now };
+/**
+ * A pause whose release failed: the runtime goes on idle, and its checkpoint stays in the log as
+ * an ordinary checkpoint (snapshot kept), since nothing was paused and it is no resume point.
+ */
+export function abandonPause(session: SessionRecord, checkpoint: CheckpointRecord, now: number): StoreBatch {
+  return {
+    sessions: [{ ...session, pausedCheckpointId: null, updatedAtMs: now }],
+    checkpoints: [{ ...checkpoint, kind: 'checkpoint' }],
+  };
 }

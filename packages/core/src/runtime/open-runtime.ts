@@ -1,16 +1,17 @@
-import { InvalidRequestError } from '../errors/request-errors';
 import { RuntimeClosedError, RuntimeExistsError } from '../errors/runtime-state-errors';
-import type { BackendProviderV1 } from '../provider/backend-provider-v1';
 import type { SessionRecord } from '../store/records';
 import type { RuntimeOpenRequest, RuntimeOpenResult } from '../wire/runtime-lifecycle';
 import { withRuntimeLock } from './runtime-access';
 import { toRuntimeRecord } from './runtime-view';
 import { idempotentCompletion } from './idempotent-completion';
+import { validateProviderOptions } from './provider-options';
+import { reopenConflicts } from './reopen-conflicts';
 import type { OperationScope, ServiceContext } from './service-context';
 
 /**
- * Opens a runtime and creates its backend. Re-opening an existing id with the same
- * conversation and sender re-attaches to it unchanged (`created:false`, the seed's resume_session).
+ * Opens a runtime and creates its backend. Re-opening an existing id re-attaches to it unchanged
+ * (`created:false`, the seed's resume_session) when nothing the request gives contradicts it;
+ * otherwise `runtime_exists` names the conflicting fields (see reopen-conflicts.ts).
  */
 export async function openRuntime(ctx: ServiceContext, request: RuntimeOpenRequest, scope: OperationScope): Promise<RuntimeOpenResult> {
   if (request.runtime_id !== undefined) {
@@ -59,28 +60,8 @@ export async function openRuntime(ctx: ServiceContext, request: RuntimeOpenReque
 
 function reattach(ctx: ServiceContext, existing: SessionRecord, request: RuntimeOpenRequest, scope: OperationScope): RuntimeOpenResult {
   scope.providerId = existing.providerId;
-  if (existing.conversationId !== request.conversation_id || existing.senderId !== request.sender_id) {
-    throw new RuntimeExistsError(existing.runtimeId);
-  }
+  const conflicts = reopenConflicts(ctx, existing, request);
+  if (conflicts.length > 0) throw new RuntimeExistsError(existing.runtimeId, conflicts);
   if (existing.status === 'closed') throw new RuntimeClosedError(existing.runtimeId);
   return { runtime: toRuntimeRecord(existing, ctx.locks), created: false };
-}
-
-function validateProviderOptions(provider: BackendProviderV1, options: Record<string, unknown> | undefined): Record<string, unknown> {
-  if (!provider.runtimeOptionsSchema) {
-    if (options && Object.keys(options).length > 0) {
-      throw new InvalidRequestError(`provider ${provider.providerId} accepts no provider_options`, {
-        provider: provider.providerId,
-      });
-    }
-    return {};
-  }
-  const parsed = provider.runtimeOptionsSchema.safeParse(options ?? {});
-  if (!parsed.success) {
-    throw new InvalidRequestError(`invalid provider_options for ${provider.providerId}`, {
-      provider: provider.providerId,
-      issues: parsed.error.issues,
-    });
-  }
-  return parsed.data;
 }

@@ -17,11 +17,11 @@ import type { OperationScope, ServiceContext } from './service-context';
  * Snapshots an idle runtime (or reuses its clean snapshot), records the pause checkpoint resume
  * will start from, releases the live backend, then marks the runtime paused. A provider without
  * snapshot support is refused before anything happens. The checkpoint is committed before the
- * release, so a crash in between loses nothing: start-up completes the pause when the backend is
- * gone and abandons it when it is not (see interrupted-pause.ts). If the release fails, the
+ * release, so a crash in between loses nothing: start-up completes the pause, releasing the
+ * backend if it is still there (see interrupted-pause.ts). If the release fails, the
  * runtime stays idle and bound to its backend (never "paused but the sandbox still running and
- * unbound"), the pause checkpoint stays as an ordinary point in its log, and the error keeps
- * its code.
+ * unbound"), the pause checkpoint stays in its log as an ordinary checkpoint (kind
+ * `checkpoint`, snapshot kept), and the error keeps its code.
  */
 export async function pauseRuntime(ctx: ServiceContext, request: RuntimePauseRequest, scope: OperationScope): Promise<RuntimePauseResult> {
   return withRuntimeLock(ctx, request.runtime_id, 'exclusive', async () => {
@@ -44,7 +44,7 @@ export async function pauseRuntime(ctx: ServiceContext, request: RuntimePauseReq
         try {
           await ctx.backends.release(session.runtimeId, binding);
         } catch (error) {
-          await ctx.store.commit({ sessions: [abandonPause(midPause, ctx.clock())] }).catch(() => {});
+          await ctx.store.commit(abandonPause(midPause, recorded, ctx.clock())).catch(() => {});
           // provider_timeout and provider_capacity keep their code: callers decide to retry by it.
           if (RuntimectlError.isInstance(error) && error.code !== 'provider_error') throw error;
           throw new ProviderError(

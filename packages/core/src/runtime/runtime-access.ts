@@ -4,6 +4,7 @@ import { CheckpointNotFoundError, RuntimeNotFoundError } from '../errors/not-fou
 import { RuntimeClosedError, RuntimeFailedError, RuntimePausedError } from '../errors/runtime-state-errors';
 import type { BackendBinding, CheckpointRecord, SessionRecord } from '../store/records';
 import { completePause, isMidPause } from './interrupted-pause';
+import type { RuntimeLockMode } from './runtime-locks';
 import type { OperationScope, ServiceContext } from './service-context';
 
 export async function loadSession(ctx: ServiceContext, runtimeId: string): Promise<SessionRecord> {
@@ -22,10 +23,10 @@ export async function loadCheckpoint(ctx: ServiceContext, checkpointId: string):
 export async function withRuntimeLock<T>(
   ctx: ServiceContext,
   runtimeId: string,
-  mode: 'shared' | 'exclusive',
+  mode: RuntimeLockMode,
   fn: () => Promise<T>,
 ): Promise<T> {
-  const release = mode === 'shared' ? ctx.locks.acquireShared(runtimeId) : ctx.locks.acquireExclusive(runtimeId);
+  const release = ctx.locks.acquire(runtimeId, mode);
   try {
     return await fn();
   } finally {

@@ -27,9 +27,9 @@ export const runtimeRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async (ap
     {
       config: RUNTIME_OPERATION,
       schema: {
-        summary: 'Open a runtime (or re-attach to an existing id with the same conversation and sender)',
+        summary: 'Open a runtime (or re-attach to an existing id opened with the same settings)',
         description:
-          'Creates the backend on the named provider (default: the daemon\'s). An existing runtime_id with the same conversation_id and sender_id re-attaches (`created:false`, no backend change); with another conversation or sender it is `runtime_exists`. metadata is `{}` when not given.',
+          'Creates the backend on the named provider (default: the daemon\'s). An existing runtime_id with the same conversation_id and sender_id re-attaches (`created:false`, no backend change); a re-open whose conversation_id, sender_id, or given provider, provider_options, metadata or session_state differs from the runtime\'s is `runtime_exists` with details.fields naming them. metadata is `{}` when not given.',
         tags: ['runtimes'],
         operationId: 'openRuntime',
         body: RuntimeOpenRequestSchema,
@@ -93,7 +93,7 @@ export const runtimeRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async (ap
       schema: {
         summary: 'Close a runtime: release its backend and delete the snapshots nothing keeps',
         description:
-          '`cascade:true` closes checkout descendants first (`closed_runtime_ids`). `keep_snapshots:true` keeps its snapshots; closing it again with `keep_snapshots:false` deletes them. Closing a closed runtime is a 200 that retries leftover snapshot cleanup.',
+          '`cascade:true` closes checkout descendants first (`closed_runtime_ids`). `keep_snapshots:true` keeps its snapshots. Closing a closed runtime is a 200: with keep_snapshots omitted it keeps the earlier choice (retrying leftover snapshot cleanup unless snapshots were kept); an explicit keep_snapshots replaces it (`false` deletes kept snapshots, `true` keeps the rest).',
         tags: ['runtimes'],
         operationId: 'closeRuntime',
         body: RuntimeCloseRequestSchema,

@@ -33,6 +33,23 @@ export function runtimeApiTests(context: ApiSuiteContext): void {
       expectApiError(taken, 409, 'runtime_exists');
     }, testMs);
 
+    test('re-open with conflicting metadata or session_state is 409 runtime_exists naming the fields; the same values re-attach', async () => {
+      await context.open('lifecycle-reopen', { metadata: { team: 'a', tier: 1 }, session_state: { turn: 1 } });
+      const same = await context.open('lifecycle-reopen', { metadata: { tier: 1, team: 'a' }, session_state: { turn: 1 } });
+      expect(same.body.created).toBe(false);
+      const conflicting = await client.post('/api/v1/runtimes/open', {
+        runtime_id: context.runtimeId('lifecycle-reopen'),
+        conversation_id: 'conformance',
+        sender_id: 'suite',
+        metadata: { team: 'b', tier: 1 },
+        session_state: { turn: 2 },
+      });
+      expectApiError(conflicting, 409, 'runtime_exists');
+      expect(conflicting.body.details).toMatchObject({ fields: ['metadata', 'session_state'] });
+      const detail = await client.get(`/api/v1/runtimes/${segment(context.runtimeId('lifecycle-reopen'))}`);
+      expect(detail.body).toMatchObject({ metadata: { team: 'a', tier: 1 }, session_state: { turn: 1 } });
+    }, testMs);
+
     test('open without runtime_id generates rt_<32 hex>; a caller cannot choose a checkout-shaped id', async () => {
       const opened = await client.post('/api/v1/runtimes/open', {
         conversation_id: 'conformance',

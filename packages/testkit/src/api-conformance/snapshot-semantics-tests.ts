@@ -125,6 +125,18 @@ export function snapshotSemanticsTests(context: ApiSuiteContext): void {
       expect(grandchild.runtime.runtime_id).not.toBe(childId);
     }, testMs);
 
+    test('concurrent checkouts of one checkpoint all succeed, each a runtime of its own with the checkpoint\'s content', async (ctx) => {
+      skipUnlessNamed(ctx);
+      await open('fan-out');
+      const id = context.runtimeId('fan-out');
+      await write(id, 'state.txt', 'fan-out-start');
+      const base = await checkpoint(id);
+      const children = await Promise.all(Array.from({ length: 5 }, () => checkout(base.checkpoint_id)));
+      expect(new Set(children.map((child) => child.runtime.runtime_id)).size).toBe(5);
+      for (const child of children) expect(await readText(child.runtime.runtime_id, 'state.txt')).toBe('fan-out-start');
+      expect((await close(id, { cascade: true })).closed_runtime_ids).toHaveLength(6);
+    }, testMs);
+
     test('pause keeps the id and releases work; a paused runtime refuses data operations, its checkpoint reuses the pause snapshot; resume restores it', async (ctx) => {
       skipUnlessNamed(ctx);
       await open('nap', { metadata: { a: 1 } });

@@ -1,0 +1,38 @@
+import { InvalidRequestError } from '../errors/request-errors';
+import type { SessionRecord } from '../store/records';
+import type { RuntimeOpenRequest } from '../wire/runtime-lifecycle';
+import { validateProviderOptions } from './provider-options';
+import { sameJsonValue } from './same-json-value';
+import type { ServiceContext } from './service-context';
+
+/**
+ * The fields of a re-open request that contradict the existing runtime. A re-open attaches and
+ * changes nothing, so a field it gives must match what the runtime holds (conversation and
+ * sender always; provider, provider_options, metadata and session_state when given), or the
+ * caller would believe a setting took effect that did not. A field left out never conflicts.
+ */
+export function reopenConflicts(ctx: ServiceContext, existing: SessionRecord, request: RuntimeOpenRequest): string[] {
+  const fields: string[] = [];
+  if (request.conversation_id !== existing.conversationId) fields.push('conversation_id');
+  if (request.sender_id !== existing.senderId) fields.push('sender_id');
+  if (request.provider !== undefined && request.provider !== existing.providerId) fields.push('provider');
+  if (request.provider_options !== undefined && !sameProviderOptions(ctx, existing, request.provider_options)) {
+    fields.push('provider_options');
+  }
+  if (request.metadata !== undefined && !sameJsonValue(request.metadata, existing.metadata)) fields.push('metadata');
+  if (request.session_state !== undefined && !sameJsonValue(request.session_state, existing.sessionState)) {
+    fields.push('session_state');
+  }
+  return fields;
+}
+
+/** Compared as the runtime's provider parses them (defaults applied); options it refuses differ. */
+function sameProviderOptions(ctx: ServiceContext, existing: SessionRecord, requested: Record<string, unknown>): boolean {
+  if (!ctx.registry.has(existing.providerId)) return sameJsonValue(requested, existing.providerOptions);
+  try {
+    return sameJsonValue(validateProviderOptions(ctx.registry.get(existing.providerId), requested), existing.providerOptions);
+  } catch (error) {
+    if (InvalidRequestError.isInstance(error)) return false;
+    throw error;
+  }
+}
