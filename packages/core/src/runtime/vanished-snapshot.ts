@@ -32,7 +32,7 @@ export async function failIfUnresumable(ctx: ServiceContext, session: SessionRec
   const ref = (await ctx.store.getCheckpoint(checkpointId))?.backendRef;
   if (!ref || ref.providerSnapshotId !== null || ref.snapshotDeletedAtMs === null) return;
   const reason =
-    `cannot resume: the provider snapshot of its pause checkpoint ${checkpointId} no longer exists at ${session.providerId}; ` +
+    `cannot resume: the provider snapshot of its pause checkpoint ${checkpointId} no longer exists at the ${session.providerId} provider; ` +
     'close the runtime (its checkpoints stay in the log)';
   await ctx.store.commit({
     sessions: [{ ...session, status: 'failed', backend: null, pausedCheckpointId: null, lastError: reason, updatedAtMs: ctx.clock() }],
