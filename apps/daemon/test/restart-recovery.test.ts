@@ -88,3 +88,47 @@ describe('restart recovery (SQLite store, local provider)', () => {
     expect((await call(second, '/runtimes')).body.runtimes).toHaveLength(1);
   });
 });
+
+describe('restart recovery (SQLite store, memory provider)', () => {
+  const write = (daemon: RuntimedProcess, runtimeId: string, text: string) =>
+    call(daemon, '/runtimes/write-file', { runtime_id: runtimeId, path: 'who.txt', content_base64: Buffer.from(text).toString('base64') });
+
+  it("after a restart an old checkpoint's checkout answers 410, never another runtime's files, and a paused runtime fails once", async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'runtimed-restart-'));
+    const first = await startRuntimed(['--provider', 'memory'], {}, stateDir);
+    running.push(first);
+    await call(first, '/runtimes/open', { runtime_id: 'a', conversation_id: 'c', sender_id: 's' });
+    await write(first, 'a', 'I-am-A');
+    const checkpointOfA = (await call(first, '/runtimes/checkpoint', { runtime_id: 'a' })).body;
+    await call(first, '/runtimes/open', { runtime_id: 'sleeper', conversation_id: 'c', sender_id: 's' });
+    await call(first, '/runtimes/pause', { runtime_id: 'sleeper' });
+    await first.stop();
+
+    const second = await startRuntimed(['--provider', 'memory'], {}, stateDir);
+    running.push(second);
+    const metrics = await (await fetch(`${second.url}/metrics`)).text();
+    expect(metrics).toMatch(/runtimectl_reconciliation_total\{action="missing_snapshot"\} 1/);
+    await call(second, '/runtimes/open', { runtime_id: 'b', conversation_id: 'c', sender_id: 's' });
+    await write(second, 'b', 'I-am-B');
+    const checkpointOfB = (await call(second, '/runtimes/checkpoint', { runtime_id: 'b' })).body;
+
+    const checkout = await call(second, '/runtimes/checkout', { checkpoint_id: checkpointOfA.checkpoint_id });
+    expect(checkout).toMatchObject({ status: 410, body: { code: 'checkpoint_snapshot_deleted' } });
+    const childOfB = (await call(second, '/runtimes/checkout', { checkpoint_id: checkpointOfB.checkpoint_id })).body.runtime.runtime_id;
+    const read = (await call(second, '/runtimes/read-file', { runtime_id: childOfB, path: 'who.txt' })).body;
+    expect(Buffer.from(read.content_base64, 'base64').toString()).toBe('I-am-B');
+    // delete-snapshot of A's checkpoint must not touch B's snapshot.
+    await call(second, '/runtimes/checkpoint/delete-snapshot', { checkpoint_id: checkpointOfA.checkpoint_id });
+    expect((await call(second, `/checkpoints/${checkpointOfB.checkpoint_id}`)).body.has_provider_snapshot).toBe(true);
+
+    const resume = await call(second, '/runtimes/resume', { runtime_id: 'sleeper' });
+    expect(resume).toMatchObject({ status: 410, body: { code: 'checkpoint_snapshot_deleted' } });
+    const sleeper = (await call(second, '/runtimes/sleeper')).body;
+    expect(sleeper.runtime.status).toBe('failed');
+    expect(sleeper.last_error).toMatch(/cannot resume/);
+    expect(sleeper.last_error).not.toMatch(/memsnap_/);
+    expect(await call(second, '/runtimes/resume', { runtime_id: 'sleeper' })).toMatchObject({ status: 409, body: { code: 'runtime_failed' } });
+    expect((await call(second, '/runtimes/close', { runtime_id: 'sleeper' })).body.runtime.status).toBe('closed');
+  });
+});
+

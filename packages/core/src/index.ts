@@ -27,6 +27,7 @@ export type {
 } from './provider/operation-types';
 export { providerCapabilities } from './provider/capabilities';
 export { ProviderRegistry } from './provider/provider-registry';
+export { WorkspacePaths } from './provider/workspace-paths';
 
 export { DirtyTracker } from './backend/dirty-tracker';
 export type { ProviderCallEvent, ProviderCallSink } from './backend/provider-calls';

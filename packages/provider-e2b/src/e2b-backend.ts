@@ -15,6 +15,7 @@ import {
   type ProviderBackend,
   type SearchResult,
   type TempPathRequest,
+  WorkspacePaths,
 } from '@runtimectl/core';
 import { FileNotFoundError, InvalidArgumentError, type Sandbox } from 'e2b';
 import type { E2BErrorMapper } from './e2b-errors';
@@ -27,7 +28,6 @@ import { resourceOf, type SandboxResource } from './sandbox-resource';
 import type { SandboxKeepAlive } from './sandbox-keep-alive';
 import { sandboxSearchTree } from './sandbox-search';
 import { withDeadline } from './request-deadline';
-import { WorkspacePaths } from './workspace-paths';
 
 /** What every backend of one provider shares. */
 export interface BackendContext {
@@ -135,9 +135,17 @@ export class E2BBackend implements ProviderBackend {
   async exec(request: ExecRequest): Promise<ExecResult> {
     const cwdPath = request.cwd ?? '.';
     const cwd = this.#paths.resolve(cwdPath);
-    return this.#call('exec', undefined, () =>
-      runCommand(this.sandbox, { ...request, cwd, cwdPath, shell: request.shell ?? this.context.settings.shell }, this.context.settings.requestTimeoutMs),
-    );
+    try {
+      return await this.#call('exec', undefined, () =>
+        runCommand(this.sandbox, { ...request, cwd, cwdPath, shell: request.shell ?? this.context.settings.shell }, this.context.settings.requestTimeoutMs),
+      );
+    } catch (error) {
+      // The command could not enter cwd: the path rule says missing → path_not_found, a file → invalid_request.
+      if (PathNotFoundError.isInstance(error) && (await this.stat(cwdPath)).exists) {
+        throw new InvalidRequestError(`cwd ${cwdPath} is not a directory`, { path: cwdPath });
+      }
+      throw error;
+    }
   }
 
   async glob(request: GlobRequest): Promise<SearchResult> {

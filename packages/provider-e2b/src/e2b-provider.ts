@@ -1,5 +1,6 @@
 import {
   BackendGoneError,
+  ProviderSnapshotNotFoundError,
   SnapshotInUseError,
   type BackendAttachRequest,
   type BackendCheckoutRequest,
@@ -124,7 +125,11 @@ export class E2BProvider implements BackendProviderV1 {
     }
   }
 
-  /** `Sandbox.create(snapshotId, {metadata: labels, …})`: a new sandbox starting from the snapshot. */
+  /**
+   * `Sandbox.create(snapshotId, {metadata: labels, …})`: a new sandbox starting from the snapshot.
+   * E2B answers 404 ("template not found") when the snapshot no longer exists (deleted behind the
+   * daemon's back): `ProviderSnapshotNotFoundError`, so core answers checkpoint_snapshot_deleted.
+   */
   async checkout(request: BackendCheckoutRequest): Promise<ProviderBackend> {
     const options = runtimeOptionsOf(request.options);
     return this.#backend(await this.#createSandbox('checkout', request.snapshotId, request, options), options);
@@ -171,6 +176,9 @@ export class E2BProvider implements BackendProviderV1 {
       return await this.#api((connection) => Sandbox.create(template, { ...connection, ...sandboxOptions }));
     } catch (error) {
       if (request.labels.runtimectl_backend_id === request.backendId && outcomeUnknown(error)) this.#sweeper.sandboxOf(request.backendId);
+      if (call === 'checkout' && error instanceof SandboxError && error.statusCode === 404) {
+        throw new ProviderSnapshotNotFoundError(PROVIDER_ID, call, 'E2B no longer has the snapshot (template not found)', this.#errors.cause(error));
+      }
       throw this.#errors.map(error, { call });
     }
   }

@@ -55,6 +55,31 @@ describe('snapshot calls at E2B', () => {
   });
 });
 
+describe('a snapshot deleted at E2B behind the daemon\'s back', () => {
+  it('is reported by start-up reconciliation, then resume answers checkpoint_snapshot_deleted once and leaves the runtime failed', async () => {
+    const store = new MemoryRuntimeStore();
+    const e2b = provider();
+    const runtimes = new RuntimeService({ store, providers: [e2b], defaultProvider: 'e2b', installationId: 'vanished' });
+    const { runtime } = await runtimes.open({ conversation_id: 'c', sender_id: 's' });
+    await runtimes.writeFile({ runtime_id: runtime.runtime_id, path: 'state.txt', content_base64: text('paused state') });
+    await runtimes.pause({ runtime_id: runtime.runtime_id });
+    const [snapshot] = (await emulator.state()).snapshots;
+    expect(await e2b.deleteSnapshot(snapshot!.snapshotId)).toEqual({ deleted: true });
+
+    const restarted = new RuntimeService({ store, providers: [e2b], defaultProvider: 'e2b', installationId: 'vanished' });
+    expect((await restarted.reconcile()).missingSnapshots).toEqual([snapshot!.snapshotId]);
+    expect(await codeOf(restarted.resume({ runtime_id: runtime.runtime_id }))).toBe('checkpoint_snapshot_deleted');
+    const detail = await restarted.get(runtime.runtime_id);
+    expect(detail.runtime.status).toBe('failed');
+    expect(detail.last_error).toMatch(/cannot resume/);
+    expect(detail.last_error).not.toContain(snapshot!.snapshotId);
+    const creates = (await emulator.state()).calls;
+    expect(await codeOf(restarted.resume({ runtime_id: runtime.runtime_id }))).toBe('runtime_failed');
+    expect((await emulator.state()).calls).toEqual(creates);
+    expect((await restarted.close({ runtime_id: runtime.runtime_id })).runtime.status).toBe('closed');
+  });
+});
+
 describe('per-runtime options', () => {
   it('envs reach every command of the runtime', async () => {
     const runtimes = service();
@@ -102,10 +127,10 @@ describe('paths and exec', () => {
     await runtimes.close({ runtime_id: runtime.runtime_id });
   });
 
-  it('exec in a missing cwd fails with invalid_request and runs nothing', async () => {
+  it('exec in a missing cwd fails with path_not_found and runs nothing', async () => {
     const runtimes = service();
     const { runtime } = await runtimes.open({ conversation_id: 'c', sender_id: 's' });
-    expect(await codeOf(runtimes.exec({ runtime_id: runtime.runtime_id, command: 'touch ran.txt', cwd: 'no/such/dir' }))).toBe('invalid_request');
+    expect(await codeOf(runtimes.exec({ runtime_id: runtime.runtime_id, command: 'touch ran.txt', cwd: 'no/such/dir' }))).toBe('path_not_found');
     expect((await runtimes.stat({ runtime_id: runtime.runtime_id, path: 'no/such/dir/ran.txt' })).exists).toBe(false);
     await runtimes.close({ runtime_id: runtime.runtime_id });
   });

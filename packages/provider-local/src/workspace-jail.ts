@@ -1,6 +1,6 @@
 import { lstat, readlink, realpath } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { InvalidRequestError } from '@runtimectl/core';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { InvalidRequestError, WorkspacePaths } from '@runtimectl/core';
 import { errorCode } from './fs-errors';
 
 /** Linux limits: a name of at most 255 bytes, a path of at most 4,095. */
@@ -13,16 +13,21 @@ const quoted = (path: string) => JSON.stringify(path);
 
 /**
  * Confines file-API paths to one workspace directory. A path (relative to the workspace, or
- * absolute) is first resolved lexically — `..` that climbs out, or an absolute path elsewhere, is
- * refused — then physically: every symbolic link along it is followed (including a dangling one,
- * which a write would follow) and the result must still be inside the workspace. Callers operate
+ * absolute) is first resolved lexically by core's `WorkspacePaths` (the path rule every provider
+ * shares: `..` that climbs out, or an absolute path elsewhere, is refused), then physically:
+ * every symbolic link along it is followed (including a dangling one, which a write would
+ * follow) and the result must still be inside the workspace. Callers operate
  * on the returned physical path, which contains no symbolic links, and open its last component
  * with O_NOFOLLOW, so a link swapped in after the check is refused rather than followed.
  * Every refusal is `InvalidRequestError` naming the caller's path.
  */
 export class WorkspaceJail {
+  readonly #paths: WorkspacePaths;
+
   /** `root` must already be a real path (no symbolic links in it). */
-  constructor(readonly root: string) {}
+  constructor(readonly root: string) {
+    this.#paths = new WorkspacePaths(root);
+  }
 
   /** The physical absolute path of `path`, inside the workspace. Throws `InvalidRequestError`. */
   async resolve(path: string): Promise<string> {
@@ -61,9 +66,8 @@ export class WorkspaceJail {
         });
       }
     }
-    const lexical = isAbsolute(path) ? resolve(path) : resolve(this.root, path);
-    if (!this.contains(lexical)) throw new InvalidRequestError(`path ${quoted(path)} is outside the workspace`, { path });
-    return lexical;
+    // The lexical part is the path rule every provider shares.
+    return this.#paths.resolve(path);
   }
 }
 

@@ -182,13 +182,22 @@ describe('GET /metrics', () => {
       deletedSnapshots: ['snap_1'],
       failedRuntimes: [],
       completedPauses: ['rt-paused'],
+      missingSnapshots: ['snap_gone_1', 'snap_gone_2'],
       errors: ['e2b: unreachable'],
     } as ReconcileReport);
     const samples = await scrape();
     const count = (action: string) => sampleValue(samples, 'runtimectl_reconciliation_total', { action });
     expect(
-      [count('resolved_intent'), count('released_backend'), count('deleted_snapshot'), count('failed_runtime'), count('completed_pause'), count('error')],
-    ).toEqual([3, 2, 1, 0, 1, 1]);
+      [
+        count('resolved_intent'),
+        count('released_backend'),
+        count('deleted_snapshot'),
+        count('failed_runtime'),
+        count('completed_pause'),
+        count('missing_snapshot'),
+        count('error'),
+      ],
+    ).toEqual([3, 2, 1, 0, 1, 2, 1]);
   });
 
   it('uses its own registry: two telemetries never share metrics', async () => {

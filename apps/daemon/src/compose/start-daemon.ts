@@ -16,6 +16,7 @@ function describeReconciliation(report: ReconcileReport): string {
     `${report.releasedBackends.length} unbound backends released`,
     `${report.deletedSnapshots.length} unkept snapshots deleted`,
     `${report.failedRuntimes.length} runtimes marked failed`,
+    `${report.missingSnapshots.length} needed snapshots no longer at their provider`,
   ];
   const errors = report.errors.length > 0 ? `; incomplete: ${report.errors.join('; ')}` : '';
   return `start-up reconciliation: ${parts.join(', ')}${errors}`;

@@ -16,6 +16,7 @@ export {
   UnsupportedBackendError,
   ProviderError,
   BackendGoneError,
+  ProviderSnapshotNotFoundError,
   ProviderTimeoutError,
   ProviderCapacityError,
 } from './provider-errors';

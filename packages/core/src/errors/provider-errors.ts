@@ -37,6 +37,18 @@ export class BackendGoneError extends ProviderError {
   }
 }
 
+/**
+ * The provider no longer has the snapshot a `checkout` was asked to start from (deleted at the
+ * provider behind the daemon's back, or lost with the provider's process). Providers throw it so
+ * core can tell "gone for good" from a failure worth retrying: core answers
+ * `checkpoint_snapshot_deleted` and forgets the snapshot in every record that names it.
+ */
+export class ProviderSnapshotNotFoundError extends ProviderError {
+  constructor(providerId: string, call: string, message: string, cause?: unknown) {
+    super(providerId, call, message, cause);
+  }
+}
+
 /** The provider call exceeded its deadline. */
 export class ProviderTimeoutError extends RuntimectlError {
   constructor(

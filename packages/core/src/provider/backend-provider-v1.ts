@@ -79,12 +79,14 @@ export interface BackendProviderV1 {
 
   /**
    * Snapshots the backend's current state. The snapshot outlives the backend and is owned by
-   * the caller until `deleteSnapshot`.
+   * the caller until `deleteSnapshot`. Its id is never reused, not even by another process of
+   * the provider (core's store outlives it): make it random, or take the platform's.
    */
   checkpoint?(backend: ProviderBackend, request: BackendSnapshotRequest): Promise<ProviderSnapshot>;
   /**
-   * Creates a new live backend from a snapshot. Throws `ProviderError` when the snapshot does
-   * not exist. The caller owns the new backend.
+   * Creates a new live backend from a snapshot. Throws `ProviderSnapshotNotFoundError` when the
+   * provider no longer has the snapshot (core then answers `checkpoint_snapshot_deleted` and
+   * forgets it); never starts from another snapshot. The caller owns the new backend.
    */
   checkout?(request: BackendCheckoutRequest): Promise<ProviderBackend>;
   /**

@@ -3,11 +3,13 @@ import { UnsupportedBackendError } from '../errors/provider-errors';
 import { CheckpointSnapshotDeletedError } from '../errors/snapshot-errors';
 import type { BackendBinding, CheckpointRecord } from '../store/records';
 import type { ServiceContext } from './service-context';
+import { unlessSnapshotVanished } from './vanished-snapshot';
 
 /**
  * Starts a backend for `runtimeId` from a checkpoint's provider snapshot (checkout and resume).
  * Everything that can be refused is refused before the provider is called: a provider without
- * checkout, a ref with no snapshot (local), a deleted snapshot. The snapshot stays leased in
+ * checkout, a ref with no snapshot (local), a deleted snapshot; a snapshot the provider no longer
+ * has is forgotten and answers the same as a deleted one. The snapshot stays leased in
  * `leases` until the caller has committed. A checkpoint without a backend ref yields no backend.
  */
 export async function backendFromCheckpoint(
@@ -25,5 +27,7 @@ export async function backendFromCheckpoint(
   const lease = ctx.guard.tryLease(ref.providerId, snapshotId);
   if (!lease) throw new CheckpointSnapshotDeletedError(checkpoint.checkpointId);
   leases.hold(lease);
-  return ctx.backends.checkout(runtimeId, { ...ref, providerSnapshotId: snapshotId }, checkpoint.session.providerOptions);
+  return unlessSnapshotVanished(ctx, checkpoint, () =>
+    ctx.backends.checkout(runtimeId, { ...ref, providerSnapshotId: snapshotId }, checkpoint.session.providerOptions),
+  );
 }

@@ -2,6 +2,8 @@ import type { BackendProviderV1 } from '../provider/backend-provider-v1';
 import type { SessionRecord } from '../store/records';
 import type { ServiceContext } from './service-context';
 import { completePause, isMidPause } from './interrupted-pause';
+import { listAllSessions } from './list-all-sessions';
+import { missingSnapshots } from './missing-snapshots';
 import { deleteUnkeptSnapshots } from './snapshot-keepers';
 
 /** What a start-up reconciliation found and did. */
@@ -16,6 +18,11 @@ export interface ReconcileReport {
   failedRuntimes: string[];
   /** Runtimes interrupted mid-pause (checkpoint recorded): their backend released, now paused. */
   completedPauses: string[];
+  /**
+   * Snapshots a paused runtime resumes from, or a live backend was made from, that the provider
+   * no longer lists. Reported only: the next resume or checkout confirms it with the provider.
+   */
+  missingSnapshots: string[];
   /** Steps that could not be completed (they are retried at the next start). */
   errors: string[];
 }
@@ -24,18 +31,6 @@ async function boundSessions(ctx: ServiceContext, backendId: string): Promise<Se
   return (await ctx.store.listSessionsByBackend(backendId)).filter(
     (session) => session.status !== 'closed' && session.backend?.backendId === backendId,
   );
-}
-
-/** Every idle runtime bound to a backend of this provider. */
-async function idleRuntimesOn(ctx: ServiceContext, providerId: string): Promise<SessionRecord[]> {
-  const found: SessionRecord[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await ctx.store.listSessions({ status: 'idle', backendProviderId: providerId, limit: 500, ...(cursor ? { cursor } : {}) });
-    found.push(...page.items);
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor);
-  return found;
 }
 
 async function reconcileProvider(
@@ -61,8 +56,11 @@ async function reconcileProvider(
       report.deletedSnapshots.push(key.snapshotId);
     }
   }
+  const idle = await listAllSessions(ctx, { status: 'idle', backendProviderId: provider.providerId });
+  const listed = new Set(owned.snapshots.map(({ snapshotId }) => snapshotId));
+  report.missingSnapshots.push(...(await missingSnapshots(ctx, provider.providerId, listed, idle)));
   const live = new Set(owned.backends.map((backend) => backend.backendId));
-  for (const session of await idleRuntimesOn(ctx, provider.providerId)) {
+  for (const session of idle) {
     const alive = live.has(session.backend!.backendId);
     if (isMidPause(session)) {
       // Interrupted between recording the pause checkpoint and marking the runtime paused: the
@@ -83,8 +81,9 @@ async function reconcileProvider(
  * Run once at start-up, before serving: releases provider backends and deletes snapshots that
  * carry this installation's labels but that no record accounts for (what a crash between a
  * provider call and its commit leaves behind), marks runtimes whose backend vanished as failed,
- * and resolves the intents the previous process left open. Providers without
- * `listOwnedResources` are skipped (their open intents stay for the next start).
+ * reports snapshots runtimes need that the provider no longer lists, and resolves the intents
+ * the previous process left open. Providers without `listOwnedResources` are skipped (their open
+ * intents stay for the next start).
  */
 export async function reconcileProviderResources(ctx: ServiceContext, installationId: string): Promise<ReconcileReport> {
   const report: ReconcileReport = {
@@ -93,6 +92,7 @@ export async function reconcileProviderResources(ctx: ServiceContext, installati
     deletedSnapshots: [],
     failedRuntimes: [],
     completedPauses: [],
+    missingSnapshots: [],
     errors: [],
   };
   const intents = await ctx.store.listIntents();

@@ -1,5 +1,6 @@
 import { OperationLeases } from '../backend/snapshot-guard';
-import { RuntimeNotPausedError } from '../errors/runtime-state-errors';
+import { RuntimeFailedError, RuntimeNotPausedError } from '../errors/runtime-state-errors';
+import { CheckpointSnapshotDeletedError } from '../errors/snapshot-errors';
 import type { SessionRecord } from '../store/records';
 import type { RuntimeResumeRequest, RuntimeResumeResult } from '../wire/checkpoints';
 import { backendFromCheckpoint } from './backend-from-checkpoint';
@@ -7,21 +8,27 @@ import { assertNotClosed, loadCheckpoint, loadSession, withRuntimeLock } from '.
 import { toRuntimeRecord } from './runtime-view';
 import { idempotentCompletion } from './idempotent-completion';
 import type { OperationScope, ServiceContext } from './service-context';
+import { failIfUnresumable } from './vanished-snapshot';
 
 /**
  * Restores a paused runtime under the same id: a new backend from the pause checkpoint, status
- * idle. On failure the runtime stays paused and resumable.
+ * idle. On failure the runtime stays paused and resumable, unless its snapshot is gone for good:
+ * then it is recorded failed, saying why (see `failIfUnresumable`).
  */
 export async function resumeRuntime(ctx: ServiceContext, request: RuntimeResumeRequest, scope: OperationScope): Promise<RuntimeResumeResult> {
   return withRuntimeLock(ctx, request.runtime_id, 'exclusive', async () => {
     const session = await loadSession(ctx, request.runtime_id);
     scope.providerId = session.providerId;
     assertNotClosed(session);
+    if (session.status === 'failed') throw new RuntimeFailedError(session.runtimeId, session.lastError ?? 'it cannot resume');
     if (session.status !== 'paused' || !session.pausedCheckpointId) throw new RuntimeNotPausedError(session.runtimeId);
     const checkpoint = await loadCheckpoint(ctx, session.pausedCheckpointId);
     const leases = new OperationLeases();
     try {
-      const backend = await backendFromCheckpoint(ctx, checkpoint, session.runtimeId, leases);
+      const backend = await backendFromCheckpoint(ctx, checkpoint, session.runtimeId, leases).catch(async (error: unknown) => {
+        if (CheckpointSnapshotDeletedError.isInstance(error)) await failIfUnresumable(ctx, session, checkpoint.checkpointId);
+        throw error;
+      });
       const resumed: SessionRecord = {
         ...session,
         status: 'idle',

@@ -1,4 +1,4 @@
-import { InvalidRequestError, ProviderError, type ExecRequest, type ExecResult } from '@runtimectl/core';
+import { InvalidRequestError, PathNotFoundError, ProviderError, type ExecRequest, type ExecResult } from '@runtimectl/core';
 import type { Sandbox } from 'e2b';
 import { PROVIDER_ID } from '../e2b-errors';
 import { parseCommandOutput } from './command-outcome';
@@ -61,7 +61,8 @@ export async function runCommand(sandbox: Sandbox, request: RunCommandRequest, r
     case 'result':
       return outcome.result;
     case 'cwd_missing':
-      throw new InvalidRequestError(`cwd ${request.cwdPath} is not a directory`, { path: request.cwdPath });
+      // `cd` failed: missing, or not a directory (the backend tells those apart on this rare path).
+      throw new PathNotFoundError(request.cwdPath);
     case 'setup_failed':
       throw new ProviderError(PROVIDER_ID, 'exec', 'the sandbox could not set up the command (mktemp or mkfifo failed: is /tmp writable?)');
     case 'unreadable':

@@ -90,7 +90,8 @@ export const checkpointRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async 
       config: RUNTIME_OPERATION,
       schema: {
         summary: 'Restore a paused runtime under the same runtime_id',
-        description: '`metadata` is merged over the runtime\'s. A runtime that is not paused answers `runtime_not_paused`.',
+        description:
+          '`metadata` is merged over the runtime\'s. A runtime that is not paused answers `runtime_not_paused` (a failed one `runtime_failed`). When the provider no longer has the pause snapshot: `checkpoint_snapshot_deleted`, and the runtime is recorded failed with why (close it).',
         tags: ['checkpoints'],
         operationId: 'resume',
         body: RuntimeResumeRequestSchema,

@@ -63,7 +63,7 @@ export class ServerTelemetry {
     });
     this.#reconciled = new Counter({
       name: `${prefix}reconciliation_total`,
-      help: 'What start-up reconciliation did: resolved_intent, released_backend, deleted_snapshot, failed_runtime, completed_pause, error.',
+      help: 'What start-up reconciliation did: resolved_intent, released_backend, deleted_snapshot, failed_runtime, completed_pause, missing_snapshot, error.',
       labelNames: ['action'],
       registers,
     });
@@ -115,6 +115,7 @@ export class ServerTelemetry {
     this.#reconciled.inc({ action: 'deleted_snapshot' }, report.deletedSnapshots.length);
     this.#reconciled.inc({ action: 'failed_runtime' }, report.failedRuntimes.length);
     this.#reconciled.inc({ action: 'completed_pause' }, report.completedPauses.length);
+    this.#reconciled.inc({ action: 'missing_snapshot' }, report.missingSnapshots.length);
     this.#reconciled.inc({ action: 'error' }, report.errors.length);
   }
 

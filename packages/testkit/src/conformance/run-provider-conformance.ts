@@ -6,18 +6,21 @@ import { exportTests } from './export-tests';
 import { filesTests } from './files-tests';
 import { lifecycleTests } from './lifecycle-tests';
 import { ownershipTests } from './ownership-tests';
+import { pathRuleTests } from './path-rule-tests';
 import { searchTests } from './search-tests';
 import { snapshotTests } from './snapshot-tests';
 
 /**
  * The provider conformance suite: call it at the top level of a vitest test file with a factory
- * that makes a fresh provider per test. Registers one `describe` per area (lifecycle, files, exec,
- * search, export, dirty tracking through core, snapshots, ownership); each area is exported on its own too.
+ * that makes a fresh provider per test. Registers one `describe` per area (lifecycle, files, the
+ * path rule, exec, search, export, dirty tracking through core, snapshots, ownership); each area
+ * is exported on its own too.
  */
 export function runProviderConformance(options: ProviderConformanceOptions): void {
   describe(`provider conformance: ${options.name}`, () => {
     lifecycleTests(options);
     filesTests(options);
+    pathRuleTests(options);
     execTests(options);
     searchTests(options);
     exportTests(options);

@@ -1,5 +1,5 @@
 import { expect, type TestContext } from 'vitest';
-import { providerCapabilities, UnsupportedBackendError, type ProviderCapabilities } from '@runtimectl/core';
+import { providerCapabilities, ProviderSnapshotNotFoundError, UnsupportedBackendError, type ProviderCapabilities } from '@runtimectl/core';
 import { conformanceArea } from './conformance-area';
 import type { ProviderConformanceOptions } from './conformance-options';
 import { base64, expectRuntimectlError, fromBase64, text, utf8 } from './expect-helpers';
@@ -72,12 +72,13 @@ export function snapshotTests(options: ProviderConformanceOptions): void {
       expect(await harness.provider.deleteSnapshot!(snapshot.snapshotId)).toEqual({ deleted: false });
     });
 
-    test('checkout of a deleted snapshot fails with provider_error', async (context) => {
+    test('checkout of a snapshot the provider no longer has throws ProviderSnapshotNotFoundError', async (context) => {
       requireCapabilities(context, 'checkpoint', 'checkout', 'delete_snapshot');
       const { backend, request } = await harness.createBackend();
       const snapshot = await harness.provider.checkpoint!(backend, { labels: harness.snapshotLabels(request) });
       await harness.provider.deleteSnapshot!(snapshot.snapshotId);
-      await expectRuntimectlError(harness.checkoutBackend(snapshot.snapshotId), 'provider_error');
+      const error = await expectRuntimectlError(harness.checkoutBackend(snapshot.snapshotId), 'provider_error');
+      expect(ProviderSnapshotNotFoundError.isInstance(error), `${error.name}: ${error.message}`).toBe(true);
     });
 
     test('through core, checkout restores the checkpoint in the child while the source keeps its write', async (context) => {

@@ -1,4 +1,4 @@
-import type { ExecRequest, ExecResult } from '@runtimectl/core';
+import { InvalidRequestError, PathNotFoundError, type ExecRequest, type ExecResult } from '@runtimectl/core';
 import type { MemoryFileSystem } from './memory-file-system';
 
 /** What a test-supplied exec handler sees. */
@@ -78,11 +78,21 @@ export function capOutput(output: string | Uint8Array, limit: number): { bytes: 
   return bytes.byteLength > limit ? { bytes: bytes.slice(0, limit), truncated: true } : { bytes, truncated: false };
 }
 
+/** The directory a command runs in, by the path rule every provider follows: missing → `PathNotFoundError`. */
+function workingDirectory(fs: MemoryFileSystem, cwdPath: string): string {
+  const cwd = fs.resolve(cwdPath);
+  const kind = fs.stat(cwd).kind;
+  if (kind === null) throw new PathNotFoundError(cwdPath);
+  if (kind !== 'directory') throw new InvalidRequestError(`cwd ${cwdPath} is not a directory`, { path: cwdPath });
+  return cwd;
+}
+
 export async function execInMemory(
   request: ExecRequest,
   fs: MemoryFileSystem,
   handler: MemoryExecHandler | undefined,
 ): Promise<ExecResult> {
+  const cwd = workingDirectory(fs, request.cwd ?? '.');
   const controller = new AbortController();
   let timedOut = false;
   const timer =
@@ -93,7 +103,6 @@ export async function execInMemory(
           controller.abort();
         }, request.timeoutMs);
   try {
-    const cwd = fs.resolve(request.cwd ?? '.');
     const context: MemoryExecContext = { fs, cwd, env: request.env ?? {}, signal: controller.signal };
     const handled = await handler?.(request, context);
     const output: ExecOutput = handled

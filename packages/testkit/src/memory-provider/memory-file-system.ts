@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import { InvalidRequestError, PathNotFoundError, type PathStat } from '@runtimectl/core';
+import { InvalidRequestError, PathNotFoundError, WorkspacePaths, type PathStat } from '@runtimectl/core';
 
 interface FileEntry {
   content: Uint8Array;
@@ -10,8 +10,10 @@ interface FileEntry {
 export class MemoryFileSystem {
   readonly #files = new Map<string, FileEntry>();
   readonly #directories = new Map<string, number>();
+  readonly #paths: WorkspacePaths;
 
   constructor(readonly root = '/workspace') {
+    this.#paths = new WorkspacePaths(root);
     this.mkdirAll(root);
   }
 
@@ -23,8 +25,9 @@ export class MemoryFileSystem {
     return copy;
   }
 
+  /** The absolute path of `path`; `InvalidRequestError` when it leaves the workspace (the shared path rule). */
   resolve(path: string): string {
-    return posix.resolve(this.root, path);
+    return this.#paths.resolve(path);
   }
 
   /** Workspace-relative path of an absolute one ('' for the root). */
@@ -54,14 +57,18 @@ export class MemoryFileSystem {
   write(path: string, content: Uint8Array): { path: string; created: boolean } {
     const absolute = this.resolve(path);
     if (this.#directories.has(absolute)) throw new InvalidRequestError(`${path} is a directory`, { path });
-    this.mkdirAll(posix.dirname(absolute));
+    this.#mkdirChain(posix.dirname(absolute), path);
     const created = !this.#files.has(absolute);
     this.#files.set(absolute, { content: content.slice(), modifiedAtMs: Date.now() });
     return { path, created };
   }
 
   mkdirAll(path: string): void {
-    const absolute = this.resolve(path);
+    this.#mkdirChain(this.resolve(path), path);
+  }
+
+  /** Creates `absolute` and every directory above it (the root's parents included, as on a disk). */
+  #mkdirChain(absolute: string, path: string): void {
     const chain: string[] = [];
     for (let current = absolute; ; current = posix.dirname(current)) {
       chain.unshift(current);

@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import {
   BackendGoneError,
   ProviderError,
+  ProviderSnapshotNotFoundError,
   SnapshotInUseError,
   type BackendAttachRequest,
   type BackendCheckoutRequest,
@@ -66,7 +68,6 @@ export class MemoryProvider implements BackendProviderV1 {
   readonly #snapshots = new Map<string, MemorySnapshot>();
   readonly #faults = new Map<string, unknown[]>();
   readonly #settings: MemoryProviderSettings;
-  #sequence = 0;
 
   constructor(settings: MemoryProviderSettings = {}) {
     this.#settings = settings;
@@ -138,12 +139,19 @@ export class MemoryProvider implements BackendProviderV1 {
     this.#live.delete(resourceId);
   }
 
+  /** Simulates a snapshot vanishing behind the daemon's back (deleted at the provider's console). */
+  destroySnapshot(snapshotId: string): void {
+    this.#snapshots.delete(snapshotId);
+  }
+
   async #checkpoint(backend: ProviderBackend, request: BackendSnapshotRequest): Promise<ProviderSnapshot> {
     this.#enter('checkpoint');
     this.calls.checkpoint += 1;
     const live = this.#live.get(String(backend.resource.id));
     if (!live) throw new BackendGoneError(this.providerId, 'checkpoint', `backend ${String(backend.resource.id)} does not exist`);
-    const snapshotId = `memsnap_${(this.#sequence += 1)}`;
+    // Random, never a counter: a store outlives this process, and an id reused by the next
+    // process would make an old checkpoint's reference name another runtime's snapshot.
+    const snapshotId = `memsnap_${randomBytes(16).toString('hex')}`;
     this.#snapshots.set(snapshotId, { fs: live.backend.fs.clone(), labels: { ...request.labels } });
     return { snapshotId, names: request.name ? [request.name] : [] };
   }
@@ -152,7 +160,7 @@ export class MemoryProvider implements BackendProviderV1 {
     this.#enter('checkout');
     this.calls.checkout += 1;
     const snapshot = this.#snapshots.get(request.snapshotId);
-    if (!snapshot) throw new ProviderError(this.providerId, 'checkout', `snapshot ${request.snapshotId} does not exist`);
+    if (!snapshot) throw new ProviderSnapshotNotFoundError(this.providerId, 'checkout', `snapshot ${request.snapshotId} does not exist`);
     return this.#start(snapshot.fs.clone(), request.snapshotId, request);
   }
 

@@ -1,13 +1,15 @@
 import { posix } from 'node:path';
-import { InvalidRequestError } from '@runtimectl/core';
+import { InvalidRequestError } from '../errors/request-errors';
 
 const MAX_PATH_BYTES = 4095;
 
 /**
- * Paths of the file API inside a sandbox: relative ones resolve against the workspace root,
- * absolute ones must lie inside it, as with every other provider — so a caller written against
- * one provider behaves the same on another. The check is lexical: the sandbox itself is the
- * security boundary (a command can reach anything in it), this only keeps answers consistent.
+ * The path rule every provider follows (the conformance suite's "path rule" area): relative
+ * paths resolve against the workspace root, absolute ones must lie inside it, `..` is resolved
+ * lexically, and a path that leaves the workspace is refused with `InvalidRequestError` naming
+ * it — so a caller written against one provider behaves the same on another. The check is
+ * lexical: a provider whose workspace is on the host (local) also follows symbolic links; one
+ * whose sandbox is the security boundary (E2B) needs only this, to keep answers consistent.
  */
 export class WorkspacePaths {
   readonly #prefix: string;
@@ -22,7 +24,7 @@ export class WorkspacePaths {
     if (Buffer.byteLength(path) > MAX_PATH_BYTES) throw new InvalidRequestError(`a path must be at most ${MAX_PATH_BYTES} bytes`, { path });
     const absolute = posix.normalize(posix.isAbsolute(path) ? path : posix.join(this.root, path)).replace(/(.)\/+$/, '$1');
     if (absolute !== this.root && !absolute.startsWith(this.#prefix)) {
-      throw new InvalidRequestError(`path ${path} is outside the workspace ${this.root}`, { path });
+      throw new InvalidRequestError(`path ${JSON.stringify(path)} is outside the workspace`, { path });
     }
     return absolute;
   }
