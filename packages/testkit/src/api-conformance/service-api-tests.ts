@@ -40,7 +40,7 @@ export function serviceApiTests(context: ApiSuiteContext): void {
       expect(health.headers.get('x-request-id')).toBeTruthy();
     }, testMs);
 
-    test('GET /api/v1/providers lists providers with their four capabilities', async () => {
+    test('GET /api/v1/providers lists providers with what each operation does on them', async () => {
       const providers = await client.get('/api/v1/providers');
       expectOk(providers);
       const listed = ProviderListResultSchema.parse(providers.body).providers;
@@ -48,6 +48,7 @@ export function serviceApiTests(context: ApiSuiteContext): void {
       if (options.snapshotProvider !== undefined) {
         expect(listed.find((entry) => entry.provider === options.snapshotProvider)?.capabilities, options.snapshotProvider).toEqual({
           checkpoint: true,
+          snapshot: true,
           checkout: true,
           delete_snapshot: true,
           pause: true,
@@ -55,6 +56,8 @@ export function serviceApiTests(context: ApiSuiteContext): void {
       }
       if (options.unsupportedProvider !== undefined) {
         expect(listed.find((entry) => entry.provider === options.unsupportedProvider)?.capabilities, options.unsupportedProvider).toMatchObject({
+          checkpoint: true,
+          snapshot: false,
           checkout: false,
           pause: false,
         });
