@@ -115,5 +115,16 @@ export function serviceApiTests(context: ApiSuiteContext): void {
       });
       expectApiError(text, 400, 'invalid_request');
     }, testMs);
+
+    test('valid JSON with a __proto__ or constructor.prototype key is 400 invalid_request naming the key and why', async () => {
+      const nested = await client.post('/api/v1/runtimes/open', '{"conversation_id":"c","sender_id":"s","metadata":{"a":[{"__proto__":{"admin":true}}]}}');
+      const details = expectApiError(nested, 400, 'invalid_request');
+      expect(nested.body.error).toContain('"__proto__"');
+      expect(nested.body.error).toContain('prototype');
+      expect(nested.body.error).not.toMatch(/not valid JSON/i);
+      expect(details).toEqual({ key: '__proto__', path: ['metadata', 'a', 0, '__proto__'] });
+      const constructor = await client.post('/api/v1/runtimes/open', '{"conversation_id":"c","sender_id":"s","constructor":{"prototype":{}}}');
+      expect(expectApiError(constructor, 400, 'invalid_request')).toEqual({ key: 'constructor.prototype', path: ['constructor', 'prototype'] });
+    }, testMs);
   });
 }
