@@ -22,7 +22,7 @@ export class WorkspacePaths {
     if (Buffer.byteLength(path) > MAX_PATH_BYTES) throw new InvalidRequestError(`a path must be at most ${MAX_PATH_BYTES} bytes`, { path });
     const absolute = posix.normalize(posix.isAbsolute(path) ? path : posix.join(this.root, path)).replace(/(.)\/+$/, '$1');
     if (absolute !== this.root && !absolute.startsWith(this.#prefix)) {
-      throw new InvalidRequestError(`path ${path} is outside the workspace ${this.root}`, { path });
+      throw new InvalidRequestError(`path ${path} is outside the workspace`, { path });
     }
     return absolute;
   }

@@ -6,6 +6,7 @@ import {
   type BackendCheckoutRequest,
   type BackendCreateRequest,
   type BackendProviderV1,
+  type BackendResource,
   type BackendSnapshotRequest,
   type OwnedResources,
   type ProviderBackend,
@@ -88,7 +89,7 @@ export class MemoryProvider implements BackendProviderV1 {
     this.#enter('attach');
     this.calls.attach += 1;
     const live = this.#live.get(String(request.resource.id));
-    if (!live) throw new BackendGoneError(this.providerId, 'attach', `backend ${String(request.resource.id)} does not exist`);
+    if (!live) throw this.#gone('attach', request.resource);
     return live.backend;
   }
 
@@ -142,7 +143,7 @@ export class MemoryProvider implements BackendProviderV1 {
     this.#enter('checkpoint');
     this.calls.checkpoint += 1;
     const live = this.#live.get(String(backend.resource.id));
-    if (!live) throw new BackendGoneError(this.providerId, 'checkpoint', `backend ${String(backend.resource.id)} does not exist`);
+    if (!live) throw this.#gone('checkpoint', backend.resource);
     const snapshotId = `memsnap_${(this.#sequence += 1)}`;
     this.#snapshots.set(snapshotId, { fs: live.backend.fs.clone(), labels: { ...request.labels } });
     return { snapshotId, names: request.name ? [request.name] : [] };
@@ -152,7 +153,9 @@ export class MemoryProvider implements BackendProviderV1 {
     this.#enter('checkout');
     this.calls.checkout += 1;
     const snapshot = this.#snapshots.get(request.snapshotId);
-    if (!snapshot) throw new ProviderError(this.providerId, 'checkout', `snapshot ${request.snapshotId} does not exist`);
+    if (!snapshot) {
+      throw new ProviderError(this.providerId, 'checkout', 'the snapshot does not exist', new Error(`memory snapshot ${request.snapshotId} does not exist`));
+    }
     return this.#start(snapshot.fs.clone(), request.snapshotId, request);
   }
 
@@ -161,9 +164,14 @@ export class MemoryProvider implements BackendProviderV1 {
     this.calls.deleteSnapshot += 1;
     if (!this.#snapshots.has(snapshotId)) return { deleted: false };
     const users = [...this.#live.values()].filter((live) => live.sourceSnapshotId === snapshotId);
-    if (users.length > 0) throw new SnapshotInUseError(`snapshot ${snapshotId}`, [], 'a live backend made from it');
+    if (users.length > 0) throw new SnapshotInUseError('the memory provider', [], 'a live backend made from it');
     this.#snapshots.delete(snapshotId);
     return { deleted: true };
+  }
+
+  /** The backend named by `resource` is gone: the message is public, so its id stays in the cause. */
+  #gone(call: string, resource: BackendResource): BackendGoneError {
+    return new BackendGoneError(this.providerId, call, 'the memory backend does not exist', new Error(`memory backend ${String(resource.id)} does not exist`));
   }
 
   #start(fs: MemoryFileSystem, sourceSnapshotId: string | null, request: BackendCreateRequest): MemoryBackend {
