@@ -138,7 +138,7 @@ export class E2BProvider implements BackendProviderV1 {
     try {
       return { deleted: await this.#api((options) => Sandbox.deleteSnapshot(snapshotId, options)) };
     } catch (error) {
-      if (error instanceof SandboxError && error.statusCode === 400) throw new SnapshotInUseError('the E2B provider', [], 'a sandbox made from it (E2B refuses to delete it)');
+      if (error instanceof SandboxError && error.statusCode === 400) throw new SnapshotInUseError('this checkpoint', [], 'a sandbox made from it (E2B refuses to delete it)');
       throw this.#errors.map(error, { call: 'delete_snapshot', snapshotId });
     }
   }

@@ -164,7 +164,7 @@ export class MemoryProvider implements BackendProviderV1 {
     this.calls.deleteSnapshot += 1;
     if (!this.#snapshots.has(snapshotId)) return { deleted: false };
     const users = [...this.#live.values()].filter((live) => live.sourceSnapshotId === snapshotId);
-    if (users.length > 0) throw new SnapshotInUseError('the memory provider', [], 'a live backend made from it');
+    if (users.length > 0) throw new SnapshotInUseError('this checkpoint', [], 'a live backend made from it');
     this.#snapshots.delete(snapshotId);
     return { deleted: true };
   }
