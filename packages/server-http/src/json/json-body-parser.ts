@@ -47,8 +47,9 @@ export function installJsonBodyParser(app: FastifyInstance): void {
       return;
     }
     parseJson(request, text, (error, parsed) => {
-      if (error) done((error as { code?: string }).code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? (prototypeKeyRefusal(text) ?? error) : error, undefined);
-      else done(null, parsed);
+      if (!error) return done(null, parsed);
+      const invalidJson = (error as { code?: string }).code === 'FST_ERR_CTP_INVALID_JSON_BODY';
+      done((invalidJson && prototypeKeyRefusal(text)) || error, undefined);
     });
   });
 }
