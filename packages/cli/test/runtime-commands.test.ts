@@ -183,9 +183,9 @@ describe.concurrent('providers, health, close', () => {
     const human = await runCli(['providers'], shared.at);
     expect(human.stdout.split('\n')).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/^PROVIDER\s+CHECKPOINT\s+CHECKOUT\s+PAUSE\s+DELETE-SNAPSHOT$/),
-        expect.stringMatching(/^local\s+no\s+no\s+no\s+no$/),
-        expect.stringMatching(/^memory\s+yes\s+yes\s+yes\s+yes$/),
+        expect.stringMatching(/^PROVIDER\s+CHECKPOINT\s+SNAPSHOT\s+CHECKOUT\s+PAUSE\s+DELETE-SNAPSHOT$/),
+        expect.stringMatching(/^local\s+yes\s+no\s+no\s+no\s+no$/),
+        expect.stringMatching(/^memory\s+yes\s+yes\s+yes\s+yes\s+yes$/),
       ]),
     );
     const json = expectShape(ProviderListResultSchema, await runCliJson(['providers'], shared.at));

@@ -148,11 +148,11 @@ describe('open, get, list and update', () => {
     await blocked;
   });
 
-  it('reports each provider with capabilities derived from its methods', () => {
+  it('reports each provider with capabilities derived from its methods: checkpoint everywhere, snapshot where it has one', () => {
     const h = createHarness();
     expect(h.service.providers().providers).toEqual([
-      { provider: 'memory', capabilities: { checkpoint: true, checkout: true, delete_snapshot: true, pause: true } },
-      { provider: 'nosnap', capabilities: { checkpoint: false, checkout: false, delete_snapshot: false, pause: false } },
+      { provider: 'memory', capabilities: { checkpoint: true, snapshot: true, checkout: true, delete_snapshot: true, pause: true } },
+      { provider: 'nosnap', capabilities: { checkpoint: true, snapshot: false, checkout: false, delete_snapshot: false, pause: false } },
     ]);
   });
 });

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { posix } from 'node:path';
 import {
-  BackendGoneError,
   globFiles,
   grepFiles,
   InvalidRequestError,
@@ -19,7 +18,7 @@ import {
 } from '@runtimectl/core';
 import { FileNotFoundError, InvalidArgumentError, type Sandbox } from 'e2b';
 import type { E2BErrorMapper } from './e2b-errors';
-import { mayMeanSandboxGone, PROVIDER_ID, sandboxGoneMessage } from './e2b-errors';
+import { mayMeanSandboxGone, sandboxGoneError } from './e2b-errors';
 import type { ResolvedE2BSettings } from './e2b-settings';
 import { runCommand } from './exec/run-command';
 import { runScript } from './exec/run-script';
@@ -200,7 +199,7 @@ export class E2BBackend implements ProviderBackend {
   /** Runs one envd call: refuses a sandbox known gone, and tells a vanished sandbox from other failures. */
   async #call<T>(call: string, path: string | undefined, fn: () => Promise<T>): Promise<T> {
     const gone = this.context.keepAlive.goneReason(this.sandboxId);
-    if (gone !== undefined) throw new BackendGoneError(PROVIDER_ID, call, gone);
+    if (gone !== undefined) throw sandboxGoneError(call, this.sandboxId, gone);
     try {
       return await fn();
     } catch (error) {
@@ -208,7 +207,7 @@ export class E2BBackend implements ProviderBackend {
         const exists = await this.context.sandboxExists(this.sandboxId).catch(() => undefined);
         if (exists === false) {
           this.context.keepAlive.markGone(this.sandboxId);
-          throw new BackendGoneError(PROVIDER_ID, call, sandboxGoneMessage(this.sandboxId), this.context.errors.cause(error));
+          throw sandboxGoneError(call, this.sandboxId, undefined, this.context.errors.cause(error));
         }
       }
       throw this.context.errors.map(error, { call, sandboxId: this.sandboxId, ...(path !== undefined ? { path } : {}) });

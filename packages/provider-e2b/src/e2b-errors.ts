@@ -22,18 +22,37 @@ import {
 
 export const PROVIDER_ID = 'e2b';
 
-/** What a failed call was about, so its error can name it. */
+/** What a failed call was about, so its error can name it (and its public text leave E2B's ids out). */
 export interface ErrorContext {
   /** Core's name of the call: `create`, `read_bytes`, `exec` … */
   call: string;
   /** The workspace path the caller gave (file calls): a missing file becomes `PathNotFoundError(path)`. */
   path?: string;
   sandboxId?: string;
+  /** The snapshot the call started from or deleted. */
+  snapshotId?: string;
+  /** The template a create started from (an operator's or caller's choice, but still E2B's id). */
+  templateId?: string;
 }
 
-/** The message every "sandbox is gone" error carries. */
-export function sandboxGoneMessage(sandboxId: string): string {
-  return `E2B sandbox ${sandboxId} is gone: it expired or was killed`;
+/** Ids shorter than this are not scrubbed from text: a template named `base` would maul `database`. */
+const MIN_SCRUBBED_ID_LENGTH = 6;
+
+/** `text` with every occurrence of `id` (when long enough to be an id) replaced by `placeholder`. */
+function scrub(text: string, id: string | undefined, placeholder: string): string {
+  return id !== undefined && id.length >= MIN_SCRUBBED_ID_LENGTH ? text.split(id).join(placeholder) : text;
+}
+
+/** The public message of every "sandbox is gone" error: callers never see E2B's sandbox ids. */
+export const SANDBOX_GONE_MESSAGE = 'the E2B sandbox is gone: it expired or was killed';
+
+/**
+ * `BackendGoneError` for `sandboxId`. The message is public and names no id; the cause names
+ * the sandbox (and wraps E2B's own error, when there is one) for the log.
+ */
+export function sandboxGoneError(call: string, sandboxId: string, reason = SANDBOX_GONE_MESSAGE, cause?: Error): BackendGoneError {
+  const detail = new Error(`E2B sandbox ${sandboxId}: ${reason}`, cause === undefined ? undefined : { cause });
+  return new BackendGoneError(PROVIDER_ID, call, reason, detail);
 }
 
 /**
@@ -74,16 +93,26 @@ export function mayMeanSandboxGone(error: unknown): boolean {
 /**
  * Maps what the SDK (or the platform's fetch) threw to core's errors, redacting the API key
  * from every message and cause this provider creates. The SDK's own error is never attached as
- * it is: the cause is a copy with the key removed.
+ * it is: the cause is a copy with the key removed. Public messages also leave out the sandbox
+ * and snapshot ids and the sandbox's workspace path; the cause keeps them, for the log.
  */
 export class E2BErrorMapper {
   constructor(
     private readonly apiKey: string,
     private readonly requestTimeoutMs: number,
+    private readonly workspaceRoot: string,
   ) {}
 
   redact(text: string): string {
     return this.apiKey.length >= 4 ? text.split(this.apiKey).join('[redacted]') : text;
+  }
+
+  /** `text` fit for a caller: no key, no E2B id of `context`, workspace paths made relative. */
+  publicText(text: string, context: ErrorContext): string {
+    let result = scrub(this.redact(text), context.sandboxId, '<sandbox id>');
+    result = scrub(scrub(result, context.snapshotId, '<snapshot id>'), context.templateId, '<template id>');
+    if (this.workspaceRoot !== '/') result = result.split(`${this.workspaceRoot}/`).join('').split(this.workspaceRoot).join('.');
+    return result;
   }
 
   /** A copy of `error` safe to keep as a cause: name, status and redacted text only. */
@@ -109,14 +138,14 @@ export class E2BErrorMapper {
       );
     }
     if (error instanceof RateLimitError || error instanceof ServiceBusyError) {
-      return new ProviderCapacityError(PROVIDER_ID, call, this.redact(error.message));
+      return new ProviderCapacityError(PROVIDER_ID, call, this.publicText(error.message, context));
     }
     if (error instanceof SandboxNotFoundError) {
-      return new BackendGoneError(PROVIDER_ID, call, sandboxGoneMessage(context.sandboxId ?? 'of this backend'), this.cause(error));
+      return sandboxGoneError(call, context.sandboxId ?? '(unknown id)', SANDBOX_GONE_MESSAGE, this.cause(error));
     }
     if (context.path !== undefined && error instanceof FileNotFoundError) return new PathNotFoundError(context.path);
     if (context.path !== undefined && error instanceof InvalidArgumentError) {
-      return new InvalidRequestError(`${call} ${context.path}: ${this.redact(error.message)}`, { path: context.path });
+      return new InvalidRequestError(`${call} ${context.path}: ${this.publicText(error.message, context)}`, { path: context.path });
     }
     if (isPlatformTimeout(error) || error instanceof TimeoutError) {
       return new ProviderTimeoutError(PROVIDER_ID, call, this.requestTimeoutMs);
@@ -125,6 +154,6 @@ export class E2BErrorMapper {
       return new ProviderError(PROVIDER_ID, call, `the command stream ended before the command finished (${STREAM_CUT_MESSAGE})`, this.cause(error));
     }
     const message = error instanceof Error ? error.message : String(error);
-    return new ProviderError(PROVIDER_ID, call, this.redact(message) || 'unknown error', this.cause(error));
+    return new ProviderError(PROVIDER_ID, call, this.publicText(message, context) || 'unknown error', this.cause(error));
   }
 }

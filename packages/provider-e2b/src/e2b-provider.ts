@@ -13,7 +13,7 @@ import {
 } from '@runtimectl/core';
 import { Sandbox, SandboxError, SandboxNotFoundError, type SandboxOpts } from 'e2b';
 import { E2BBackend, type BackendContext } from './e2b-backend';
-import { E2BErrorMapper, outcomeUnknown, PROVIDER_ID, sandboxGoneMessage } from './e2b-errors';
+import { E2BErrorMapper, outcomeUnknown, PROVIDER_ID, SANDBOX_GONE_MESSAGE, sandboxGoneError } from './e2b-errors';
 import { resolveE2BSettings, type E2BProviderSettings, type ResolvedE2BSettings } from './e2b-settings';
 import { OrphanSweeper } from './orphan-sweeper';
 import { listOwnedResources } from './owned-resources';
@@ -46,8 +46,8 @@ export class E2BProvider implements BackendProviderV1 {
 
   constructor(settings: E2BProviderSettings) {
     this.#settings = resolveE2BSettings(settings);
-    this.#errors = new E2BErrorMapper(this.#settings.apiKey, this.#settings.requestTimeoutMs);
-    this.#keepAlive = new SandboxKeepAlive({ refresh: (id, timeoutMs) => this.#refresh(id, timeoutMs), goneMessage: sandboxGoneMessage });
+    this.#errors = new E2BErrorMapper(this.#settings.apiKey, this.#settings.requestTimeoutMs, this.#settings.workspaceRoot);
+    this.#keepAlive = new SandboxKeepAlive({ refresh: (id, timeoutMs) => this.#refresh(id, timeoutMs), goneMessage: SANDBOX_GONE_MESSAGE });
     this.#api = sdkCaller(this.#settings.connection, this.#settings.requestTimeoutMs);
     this.#sweeper = new OrphanSweeper(this.#api);
     this.#context = {
@@ -110,7 +110,7 @@ export class E2BProvider implements BackendProviderV1 {
     const resource = sandboxOf(backend.resource);
     if (!resource) throw new BackendGoneError(PROVIDER_ID, 'checkpoint', 'the backend names no E2B sandbox');
     const gone = this.#keepAlive.goneReason(resource.sandboxId);
-    if (gone !== undefined) throw new BackendGoneError(PROVIDER_ID, 'checkpoint', gone);
+    if (gone !== undefined) throw sandboxGoneError('checkpoint', resource.sandboxId, gone);
     const name = snapshotNameFor(request.labels);
     const resume = this.#keepAlive.suspend(resource.sandboxId);
     try {
@@ -143,8 +143,8 @@ export class E2BProvider implements BackendProviderV1 {
     try {
       return { deleted: await this.#api((options) => Sandbox.deleteSnapshot(snapshotId, options)) };
     } catch (error) {
-      if (error instanceof SandboxError && error.statusCode === 400) throw new SnapshotInUseError(`E2B snapshot ${snapshotId}`, [], 'a sandbox made from it (E2B refuses to delete it)');
-      throw this.#errors.map(error, { call: 'delete_snapshot' });
+      if (error instanceof SandboxError && error.statusCode === 400) throw new SnapshotInUseError('this checkpoint', [], 'a sandbox made from it (E2B refuses to delete it)');
+      throw this.#errors.map(error, { call: 'delete_snapshot', snapshotId });
     }
   }
 
@@ -179,7 +179,7 @@ export class E2BProvider implements BackendProviderV1 {
       if (call === 'checkout' && error instanceof SandboxError && error.statusCode === 404) {
         throw new ProviderSnapshotNotFoundError(PROVIDER_ID, call, 'E2B no longer has the snapshot (template not found)', this.#errors.cause(error));
       }
-      throw this.#errors.map(error, { call });
+      throw this.#errors.map(error, call === 'checkout' ? { call, snapshotId: template } : { call, templateId: template });
     }
   }
 

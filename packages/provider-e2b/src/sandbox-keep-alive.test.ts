@@ -15,7 +15,7 @@ function keepAlive(answers: () => RefreshOutcome) {
       refreshed.push(sandboxId);
       return answers();
     },
-    goneMessage: (sandboxId) => `${sandboxId} is gone`,
+    goneMessage: 'the sandbox is gone',
   });
   keepAlives.push(made);
   return { made, refreshed };
@@ -36,7 +36,7 @@ describe('SandboxKeepAlive', () => {
     const { made, refreshed } = keepAlive(() => 'gone');
     made.track('sbx', 300);
     await sleep(250);
-    expect(made.goneReason('sbx')).toBe('sbx is gone');
+    expect(made.goneReason('sbx')).toBe('the sandbox is gone');
     const count = refreshed.length;
     await sleep(300);
     expect(refreshed.length).toBe(count);
@@ -60,14 +60,14 @@ describe('SandboxKeepAlive', () => {
     expect(made.goneReason('sbx')).toBeUndefined();
     resume();
     await sleep(250);
-    expect(made.goneReason('sbx')).toBe('sbx is gone');
+    expect(made.goneReason('sbx')).toBe('the sandbox is gone');
   });
 
   it('release marks the sandbox released for old handles and stops refreshing; tracking it again revives it', async () => {
     const { made, refreshed } = keepAlive(() => 'alive');
     made.track('sbx', 300);
     made.released('sbx');
-    expect(made.goneReason('sbx')).toBe('E2B sandbox sbx was released');
+    expect(made.goneReason('sbx')).toBe('the E2B sandbox was released');
     await sleep(250);
     expect(refreshed).toEqual([]);
     made.track('sbx', 300);

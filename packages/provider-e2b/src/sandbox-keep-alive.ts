@@ -14,8 +14,8 @@ interface TrackedSandbox {
 export interface SandboxKeepAliveOptions {
   /** Extends the sandbox's timeout to `timeoutMs` from now and says whether it still exists. */
   refresh: (sandboxId: string, timeoutMs: number) => Promise<RefreshOutcome>;
-  /** The message a sandbox found gone carries. */
-  goneMessage: (sandboxId: string) => string;
+  /** The (public) message a sandbox found gone carries: it names no sandbox id. */
+  goneMessage: string;
 }
 
 /** Refresh at a third of the timeout, so two refreshes in a row may fail before it lapses. */
@@ -53,7 +53,7 @@ export class SandboxKeepAlive {
   }
 
   /** Marks the sandbox gone (a call found it missing) and stops refreshing it. */
-  markGone(sandboxId: string, reason = this.options.goneMessage(sandboxId)): void {
+  markGone(sandboxId: string, reason = this.options.goneMessage): void {
     const tracked = this.#sandboxes.get(sandboxId);
     if (!tracked) {
       this.#sandboxes.set(sandboxId, { timeoutMs: 0, timer: undefined, goneReason: reason, suspended: 0, refreshing: false });
@@ -66,7 +66,7 @@ export class SandboxKeepAlive {
 
   /** The sandbox was released on purpose: stop refreshing; operations on old handles fail. */
   released(sandboxId: string): void {
-    this.markGone(sandboxId, `E2B sandbox ${sandboxId} was released`);
+    this.markGone(sandboxId, 'the E2B sandbox was released');
   }
 
   /** Holds refreshes while a snapshot is taken; call the returned function when it is done. */

@@ -14,6 +14,9 @@ afterEach(async () => {
   for (const { provider, backend } of backends.splice(0)) await provider.release({ backendId: 'x', resource: backend.resource }).catch(() => {});
 });
 const createRequest = () => requestOf('error-tests');
+/** The messages of an error and its causes: what its log line shows. */
+const causeChainText = (error: unknown): string =>
+  error instanceof Error ? [error.message, causeChainText(error.cause)].filter(Boolean).join(' <- ') : '';
 
 async function liveBackend(made = provider()): Promise<ProviderBackend> {
   const backend = await made.create(createRequest());
@@ -51,19 +54,30 @@ describe('control-plane failures map to core errors', () => {
     }
   });
 
-  it('a 404 on attach says the sandbox is gone (BackendGoneError)', async () => {
+  it('a 404 on attach says the sandbox is gone (BackendGoneError) without its id; the cause names it for the log', async () => {
     const error = await failure(provider().attach({ backendId: 'bkd_x', resource: { sandboxId: 'nosuchsandbox0000000' } }));
     expect(BackendGoneError.isInstance(error)).toBe(true);
-    expect(error.message).toMatch(/E2B sandbox nosuchsandbox0000000 is gone: it expired or was killed/);
+    expect(error.message).toBe('e2b attach failed: the E2B sandbox is gone: it expired or was killed');
+    expect(causeChainText(error)).toContain('nosuchsandbox0000000');
   });
 
-  it('a 500 on snapshot becomes provider_error naming checkpoint', async () => {
+  it('a 500 on snapshot becomes provider_error naming checkpoint, with E2B’s text minus the sandbox id and sandbox paths', async () => {
     const made = provider();
     const backend = await liveBackend(made);
-    await emulator.failNext('snapshot', { status: 500, message: 'disk on fire' });
+    const sandboxId = String(backend.resource.sandboxId);
+    await emulator.failNext('snapshot', { status: 500, message: `disk on fire in sandbox ${sandboxId} at ${backend.workspaceRoot}/big.bin` });
     const error = await failure(made.checkpoint(backend, { labels: {} }));
     expect(error).toMatchObject({ code: 'provider_error', details: { call: 'checkpoint' } });
-    expect(error.message).toMatch(/disk on fire/);
+    expect(error.message).toMatch(/disk on fire in sandbox <sandbox id> at big\.bin/);
+    expect(error.message).not.toContain(sandboxId);
+    expect(error.message).not.toContain(backend.workspaceRoot);
+    expect(causeChainText(error)).toContain(sandboxId);
+  });
+
+  it('checkout of a snapshot E2B does not have names no snapshot id', async () => {
+    const error = await failure(provider().checkout({ ...createRequest(), snapshotId: 'snapshot-that-never-was-0123' }));
+    expect(error.code).toBe('provider_error');
+    expect(error.message).not.toContain('snapshot-that-never-was-0123');
   });
 
   it('deleting a snapshot a live sandbox was created from fails with snapshot_in_use (E2B 400)', async () => {
@@ -132,9 +146,12 @@ describe('envd failures map to core errors', () => {
     await emulator.expireSandbox(sandbox!.sandboxId);
     const error = await failure(service.exec({ runtime_id: runtime.runtime_id, command: 'true' }));
     expect(error.code).toBe('runtime_failed');
-    expect(error.message).toMatch(new RegExp(`its e2b backend is gone \\(.*E2B sandbox ${sandbox!.sandboxId} is gone: it expired or was killed\\)`));
+    expect(error.message).toMatch(/its e2b backend is gone \(.*the E2B sandbox is gone: it expired or was killed\)/);
+    expect(error.message).not.toContain(sandbox!.sandboxId);
+    expect(causeChainText(error)).toContain(sandbox!.sandboxId);
     const after = await service.get(runtime.runtime_id);
     expect(after.runtime.status).toBe('failed');
+    expect(after.last_error).not.toContain(sandbox!.sandboxId);
     const next = await failure(service.stat({ runtime_id: runtime.runtime_id, path: '.' }));
     expect(next.code).toBe('runtime_failed');
     await service.close({ runtime_id: runtime.runtime_id });

@@ -120,7 +120,9 @@ describe('paths and exec', () => {
     const runtimes = service();
     const { runtime } = await runtimes.open({ conversation_id: 'c', sender_id: 's' });
     const calls = (await emulator.state()).calls.files;
-    expect(await codeOf(runtimes.readFile({ runtime_id: runtime.runtime_id, path: '../../etc/passwd' }))).toBe('invalid_request');
+    const outside = await runtimectlErrorOf(runtimes.readFile({ runtime_id: runtime.runtime_id, path: '../../etc/passwd' }));
+    expect(outside.code).toBe('invalid_request');
+    expect(outside.message, 'names the caller’s path, not the sandbox’s').not.toContain('/home/user');
     expect(await codeOf(runtimes.writeFile({ runtime_id: runtime.runtime_id, path: '/etc/evil', content_base64: text('x') }))).toBe('invalid_request');
     expect(await codeOf(runtimes.exec({ runtime_id: runtime.runtime_id, command: 'pwd', cwd: '..' }))).toBe('invalid_request');
     expect((await emulator.state()).calls.files).toBe(calls);

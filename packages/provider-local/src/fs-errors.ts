@@ -1,4 +1,4 @@
-import { InvalidRequestError, PathNotFoundError, ProviderError } from '@runtimectl/core';
+import { BackendGoneError, InvalidRequestError, PathNotFoundError, ProviderError } from '@runtimectl/core';
 
 export const errorCode = (error: unknown): string | undefined =>
   typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
@@ -28,4 +28,12 @@ export function fileSystemError(error: unknown, path: string, call: string, miss
     default:
       return new ProviderError('local', call, `${errorCode(error) ?? 'error'} on ${path}`, error);
   }
+}
+
+/**
+ * The workspace directory vanished. The message is public, so it names no host path; the
+ * directory is in the cause, for the log.
+ */
+export function workspaceGoneError(call: string, directory: string): BackendGoneError {
+  return new BackendGoneError('local', call, 'the workspace directory no longer exists', new Error(`local workspace ${directory} no longer exists`));
 }

@@ -3,7 +3,6 @@ import { constants } from 'node:fs';
 import { mkdir, open, stat, type FileHandle } from 'node:fs/promises';
 import { dirname, posix } from 'node:path';
 import {
-  BackendGoneError,
   globFiles,
   grepFiles,
   InvalidRequestError,
@@ -21,7 +20,7 @@ import {
 import { commandEnvironment } from './exec/command-environment';
 import type { ProcessGroups } from './exec/process-groups';
 import { runCommand } from './exec/run-command';
-import { errorCode, fileSystemError } from './fs-errors';
+import { errorCode, fileSystemError, workspaceGoneError } from './fs-errors';
 import { WorkspaceJail } from './workspace-jail';
 import { workspaceSearchTree } from './workspace-search';
 
@@ -217,7 +216,7 @@ export class LocalBackend implements ProviderBackend {
     try {
       await stat(this.workspaceRoot);
     } catch {
-      throw new BackendGoneError('local', call, `workspace ${String(this.resource.workspace)} no longer exists`);
+      throw workspaceGoneError(call, this.workspaceRoot);
     }
   }
 }

@@ -11,7 +11,7 @@ import {
 } from '@runtimectl/core';
 import { checkConfiguredEnvironment } from './exec/command-environment';
 import { ProcessGroups } from './exec/process-groups';
-import { errorCode } from './fs-errors';
+import { errorCode, workspaceGoneError } from './fs-errors';
 import { LocalBackend, type LocalBackendSettings } from './local-backend';
 import { resourceOf, workspaceNameIn, workspaceNameOf } from './workspace-names';
 import { WorkspaceOwners } from './workspace-owners';
@@ -70,7 +70,7 @@ export class LocalProvider implements BackendProviderV1 {
     try {
       await mkdir(join(root, name));
     } catch (error) {
-      const reason = errorCode(error) === 'EEXIST' ? `workspace ${name} already exists` : `could not create workspace ${name}`;
+      const reason = errorCode(error) === 'EEXIST' ? 'the workspace directory already exists' : 'could not create the workspace directory';
       throw new ProviderError(this.providerId, 'create', reason, error);
     }
     try {
@@ -78,7 +78,7 @@ export class LocalProvider implements BackendProviderV1 {
       await new WorkspaceOwners(root).record(name, request.labels);
     } catch (error) {
       await rm(join(root, name), { recursive: true, force: true });
-      throw new ProviderError(this.providerId, 'create', `could not record the owner of workspace ${name}`, error);
+      throw new ProviderError(this.providerId, 'create', 'could not record the owner of the workspace directory', error);
     }
     return this.#backend(name, await realpath(join(root, name)));
   }
@@ -89,14 +89,14 @@ export class LocalProvider implements BackendProviderV1 {
     if (!name) throw new BackendGoneError(this.providerId, 'attach', 'the resource names no local workspace');
     const root = await this.#rootPath();
     const directory = join(root, name);
-    const gone = () => new BackendGoneError(this.providerId, 'attach', `workspace ${name} no longer exists`);
+    const gone = () => workspaceGoneError('attach', directory);
     if (await exists(join(root, RELEASED_MARKERS, name))) throw gone();
     try {
       if (!(await stat(directory)).isDirectory()) throw gone();
     } catch (error) {
       if (BackendGoneError.isInstance(error)) throw error;
       if (errorCode(error) === 'ENOENT') throw gone();
-      throw new ProviderError(this.providerId, 'attach', `could not open workspace ${name}`, error);
+      throw new ProviderError(this.providerId, 'attach', 'could not open the workspace directory', error);
     }
     return this.#backend(name, await realpath(directory));
   }

@@ -27,7 +27,7 @@ describe('local runtimes through core', () => {
     return { service, root, provider, runtimeId: runtime.runtime_id };
   }
 
-  it('checkpoint works and records no provider snapshot', async () => {
+  it('checkpoint works and records no provider snapshot, and the capabilities say exactly that', async () => {
     const { service, runtimeId } = await openLocalRuntime();
     const checkpoint = await service.checkpoint({ runtime_id: runtimeId, name: 'before refactor' });
     expect(await service.getCheckpoint(checkpoint.checkpoint_id)).toMatchObject({
@@ -36,7 +36,7 @@ describe('local runtimes through core', () => {
       name: 'before refactor',
     });
     expect(service.providers().providers).toEqual([
-      { provider: 'local', capabilities: { checkpoint: false, checkout: false, delete_snapshot: false, pause: false } },
+      { provider: 'local', capabilities: { checkpoint: true, snapshot: false, checkout: false, delete_snapshot: false, pause: false } },
     ]);
   });
 

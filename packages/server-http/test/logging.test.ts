@@ -1,4 +1,6 @@
+import { BackendGoneError } from '@runtimectl/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { apiClient } from './api-client';
 import { createTestServer, TEST_TOKEN, type TestServer } from './test-server';
 
 describe('logging never writes secrets', () => {
@@ -42,5 +44,29 @@ describe('logging never writes secrets', () => {
     expect(output).toContain('[redacted]');
     expect(output).not.toContain(TEST_TOKEN);
     expect(output).not.toContain('e2b_key_123456');
+  });
+});
+
+describe('provider detail goes to the log, never to the caller', () => {
+  let server: TestServer;
+  beforeEach(() => {
+    server = createTestServer();
+  });
+  afterEach(() => server.app.close());
+
+  it('a backend gone with a provider id in its cause: the 409 body and last_error omit the id, the warn log line has it', async () => {
+    const api = apiClient(server.app);
+    await api.post('/api/v1/runtimes/open', { runtime_id: 'rt-gone', conversation_id: 'c', sender_id: 's' });
+    const providerId = 'sbx_provider_native_7f3a9c';
+    server.provider.failNext('exec', 1, new BackendGoneError('memory', 'exec', 'the sandbox is gone', new Error(`sandbox ${providerId} at /srv/sandboxes/${providerId} vanished`)));
+    const failed = await api.post('/api/v1/runtimes/exec', { runtime_id: 'rt-gone', command: 'true' });
+    expect({ status: failed.status, code: failed.body.code }).toEqual({ status: 409, code: 'runtime_failed' });
+    expect(JSON.stringify(failed.body)).not.toContain(providerId);
+    const detail = await api.get('/api/v1/runtimes/rt-gone');
+    expect(detail.body.last_error).toMatch(/the sandbox is gone/);
+    expect(JSON.stringify(detail.body)).not.toContain(providerId);
+    const warned = server.logs.filter((line) => line.level === 40 && JSON.stringify(line).includes(providerId));
+    expect(warned, server.logText()).toHaveLength(1);
+    expect(warned[0]).toMatchObject({ code: 'runtime_failed' });
   });
 });

@@ -9,6 +9,7 @@ import { assertSafeBind } from './bind-safety';
 import { createProviders } from './create-providers';
 import { createStore } from './create-store';
 import { loadInstallationId } from './installation-id';
+import { MEMORY_STORE_WARNING, releaseNonDurableState } from './release-non-durable-state';
 
 function describeReconciliation(report: ReconcileReport): string {
   const parts = [
@@ -33,7 +34,9 @@ export interface RunningDaemon {
   banner: string;
   /**
    * Stops accepting, lets in-flight requests finish (bounded by http.shutdown_timeout_ms), and
-   * closes the store. Backends are not released: they stay bound for the next start.
+   * closes the store. With a durable store backends are not released: they stay bound for the
+   * next start. With the memory store, which forgets them, every runtime is closed first
+   * (sandboxes released, snapshots deleted at the providers).
    */
   close(): Promise<void>;
 }
@@ -50,6 +53,8 @@ export async function startDaemon(
   assertSafeBind(config.http.host, config.bearerToken !== undefined, config.http.allow_insecure_bind);
   const providers = await createProviders(config);
   const store = await createStore(config);
+  const durable = config.store.kind !== 'memory';
+  if (!durable) logger.warn(MEMORY_STORE_WARNING);
   const telemetry = createServerTelemetry();
   const service = new RuntimeService({
     store,
@@ -98,6 +103,7 @@ export async function startDaemon(
     (closing ??= (async () => {
       const deadline = new Promise<void>((resolve) => setTimeout(resolve, config.http.shutdown_timeout_ms).unref());
       await Promise.race([app.close(), deadline]);
+      if (!durable) await releaseNonDurableState(service, logger);
       await store.close();
     })());
   return { url, service, app, banner, reconciliation, close };

@@ -14,10 +14,11 @@ export function registerProvidersCommand(program: Command, io: CliIo): void {
       ctx.emit(result, {
         human: ({ providers }) =>
           formatTable(
-            ['PROVIDER', 'CHECKPOINT', 'CHECKOUT', 'PAUSE', 'DELETE-SNAPSHOT'],
+            ['PROVIDER', 'CHECKPOINT', 'SNAPSHOT', 'CHECKOUT', 'PAUSE', 'DELETE-SNAPSHOT'],
             providers.map(({ provider, capabilities }) => [
               provider,
               yesNo(capabilities.checkpoint),
+              yesNo(capabilities.snapshot),
               yesNo(capabilities.checkout),
               yesNo(capabilities.pause),
               yesNo(capabilities.delete_snapshot),

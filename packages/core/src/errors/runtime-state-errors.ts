@@ -31,13 +31,17 @@ export class RuntimeClosedError extends InvalidStateError {
   }
 }
 
-/** The runtime lost its backend (the provider resource vanished); check out a checkpoint or close it. */
+/**
+ * The runtime lost its backend (the provider resource vanished); check out a checkpoint or close
+ * it. `cause` keeps the provider's own account (its ids, for the log); the message never does.
+ */
 export class RuntimeFailedError extends InvalidStateError {
   constructor(
     readonly runtimeId: string,
     reason: string,
+    cause?: unknown,
   ) {
-    super('runtime_failed', `runtime ${runtimeId} has failed: ${reason}`, { details: { runtime_id: runtimeId } });
+    super('runtime_failed', `runtime ${runtimeId} has failed: ${reason}`, { details: { runtime_id: runtimeId }, cause });
   }
 }
 

@@ -1,14 +1,20 @@
 import type { ProviderCapabilities } from '../wire/service-info';
 import type { BackendProviderV1 } from './backend-provider-v1';
 
-/** Derived from which optional methods exist, so it can never drift from the implementation. */
+/**
+ * What each operation does on runtimes of `provider`, derived from which optional methods exist
+ * so it can never drift from the implementation. A checkpoint works on every provider (without a
+ * `checkpoint` method it records the lineage and session state but no provider snapshot);
+ * `snapshot` says whether checkpoints carry a restorable snapshot.
+ */
 export function providerCapabilities(provider: BackendProviderV1): ProviderCapabilities {
-  const checkpoint = typeof provider.checkpoint === 'function';
+  const snapshot = typeof provider.checkpoint === 'function';
   const checkout = typeof provider.checkout === 'function';
   return {
-    checkpoint,
+    checkpoint: true,
+    snapshot,
     checkout,
     delete_snapshot: typeof provider.deleteSnapshot === 'function',
-    pause: checkpoint && checkout,
+    pause: snapshot && checkout,
   };
 }

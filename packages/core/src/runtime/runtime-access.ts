@@ -68,6 +68,6 @@ export async function withLiveBackend<T>(
     await ctx.store.commit({
       sessions: [{ ...session, status: 'failed', lastError: reason, updatedAtMs: ctx.clock() }],
     });
-    throw new RuntimeFailedError(session.runtimeId, reason);
+    throw new RuntimeFailedError(session.runtimeId, reason, error);
   }
 }

@@ -5,7 +5,10 @@ export const HealthResultSchema = z.object({ status: z.literal('ok'), version: z
 export type HealthResult = z.infer<typeof HealthResultSchema>;
 
 export const ProviderCapabilitiesSchema = z.object({
+  /** `POST /checkpoint` works (always true: without a snapshot it records lineage and session state). */
   checkpoint: z.boolean(),
+  /** Checkpoints carry a restorable provider snapshot (`has_provider_snapshot`). */
+  snapshot: z.boolean(),
   checkout: z.boolean(),
   delete_snapshot: z.boolean(),
   pause: z.boolean(),

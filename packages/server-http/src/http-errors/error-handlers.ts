@@ -27,14 +27,19 @@ function keepReadingAfterAnswer(request: FastifyRequest, reply: FastifyReply): v
 
 /**
  * The plugin's one error handler and its 404 handler. Every error response is
- * `{error, code, details?}`; a 5xx logs its cause with the request id (the logger's bindings),
- * and the body names nothing internal.
+ * `{error, code, details?}`; a 5xx, and a 4xx with a cause (a provider's detail), logs the
+ * error and its cause with the request id (the logger's bindings), and the body names nothing
+ * internal.
  */
 export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     const decided = toErrorReply(error, request.id);
     if (decided.status >= 500) {
       request.log.error({ err: error, code: decided.body.code }, 'request failed');
+    } else if (error instanceof Error && error.cause !== undefined) {
+      // A refusal that carries a provider's own account (its ids, host paths): the caller got
+      // the public message; the detail is kept here.
+      request.log.warn({ err: error, code: decided.body.code }, 'request refused; provider detail in err.cause');
     } else {
       request.log.info({ code: decided.body.code, error: decided.body.error }, 'request rejected');
     }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { InvalidRequestError } from '@runtimectl/core';
+import { prototypeKeyRefusal } from './prototype-keys';
 
 /**
  * Deepest nesting of arrays and objects a JSON body may have. Validation (zod) and
@@ -32,7 +33,9 @@ export function jsonNestingExceeds(text: string, maxDepth: number): boolean {
 /**
  * Replaces the plugin's `application/json` parser with fastify's own (same empty-body,
  * malformed-JSON and prototype-poisoning answers) behind a nesting-depth check: a body nested
- * deeper than `MAX_JSON_DEPTH` is `invalid_request` before anything recurses into it.
+ * deeper than `MAX_JSON_DEPTH` is `invalid_request` before anything recurses into it. Fastify
+ * reports a refused `__proto__` / `constructor.prototype` key as "not valid JSON"; that answer
+ * is replaced by one naming the key and why it is refused.
  */
 export function installJsonBodyParser(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -43,6 +46,10 @@ export function installJsonBodyParser(app: FastifyInstance): void {
       done(new InvalidRequestError(`the JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`), undefined);
       return;
     }
-    parseJson(request, text, done);
+    parseJson(request, text, (error, parsed) => {
+      if (!error) return done(null, parsed);
+      const invalidJson = (error as { code?: string }).code === 'FST_ERR_CTP_INVALID_JSON_BODY';
+      done((invalidJson && prototypeKeyRefusal(text)) || error, undefined);
+    });
   });
 }

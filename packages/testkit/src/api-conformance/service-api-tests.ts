@@ -40,7 +40,7 @@ export function serviceApiTests(context: ApiSuiteContext): void {
       expect(health.headers.get('x-request-id')).toBeTruthy();
     }, testMs);
 
-    test('GET /api/v1/providers lists providers with their four capabilities', async () => {
+    test('GET /api/v1/providers lists providers with what each operation does on them', async () => {
       const providers = await client.get('/api/v1/providers');
       expectOk(providers);
       const listed = ProviderListResultSchema.parse(providers.body).providers;
@@ -48,6 +48,7 @@ export function serviceApiTests(context: ApiSuiteContext): void {
       if (options.snapshotProvider !== undefined) {
         expect(listed.find((entry) => entry.provider === options.snapshotProvider)?.capabilities, options.snapshotProvider).toEqual({
           checkpoint: true,
+          snapshot: true,
           checkout: true,
           delete_snapshot: true,
           pause: true,
@@ -55,6 +56,8 @@ export function serviceApiTests(context: ApiSuiteContext): void {
       }
       if (options.unsupportedProvider !== undefined) {
         expect(listed.find((entry) => entry.provider === options.unsupportedProvider)?.capabilities, options.unsupportedProvider).toMatchObject({
+          checkpoint: true,
+          snapshot: false,
           checkout: false,
           pause: false,
         });
@@ -111,6 +114,17 @@ export function serviceApiTests(context: ApiSuiteContext): void {
         headers: { 'content-type': 'text/plain' },
       });
       expectApiError(text, 400, 'invalid_request');
+    }, testMs);
+
+    test('valid JSON with a __proto__ or constructor.prototype key is 400 invalid_request naming the key and why', async () => {
+      const nested = await client.post('/api/v1/runtimes/open', '{"conversation_id":"c","sender_id":"s","metadata":{"a":[{"__proto__":{"admin":true}}]}}');
+      const details = expectApiError(nested, 400, 'invalid_request');
+      expect(nested.body.error).toContain('"__proto__"');
+      expect(nested.body.error).toContain('prototype');
+      expect(nested.body.error).not.toMatch(/not valid JSON/i);
+      expect(details).toEqual({ key: '__proto__', path: ['metadata', 'a', 0, '__proto__'] });
+      const constructor = await client.post('/api/v1/runtimes/open', '{"conversation_id":"c","sender_id":"s","constructor":{"prototype":{}}}');
+      expect(expectApiError(constructor, 400, 'invalid_request')).toEqual({ key: 'constructor.prototype', path: ['constructor', 'prototype'] });
     }, testMs);
   });
 }

@@ -55,7 +55,7 @@ export function dirtyTrackingTests(options: ProviderConformanceOptions): void {
     test('a checkpoint records a provider snapshot exactly when the provider can make one', async () => {
       const { service, runtimeId } = await checkpointedRuntime();
       const { checkpoints } = await service.listCheckpoints(runtimeId);
-      expect(checkpoints[0]?.has_provider_snapshot).toBe(providerCapabilities(harness.provider).checkpoint);
+      expect(checkpoints[0]?.has_provider_snapshot).toBe(providerCapabilities(harness.provider).snapshot);
     });
 
     for (const [name, operation] of READ_ONLY) {
@@ -76,7 +76,7 @@ export function dirtyTrackingTests(options: ProviderConformanceOptions): void {
         await operation(service, runtimeId);
         const next = await service.checkpoint({ runtime_id: runtimeId });
         expect(next.reused_backend_snapshot).toBe(false);
-        const expectedCalls = providerCapabilities(harness.provider).checkpoint ? snapshotCalls + 1 : snapshotCalls;
+        const expectedCalls = providerCapabilities(harness.provider).snapshot ? snapshotCalls + 1 : snapshotCalls;
         expect(harness.calls.checkpoint).toBe(expectedCalls);
       });
     }

@@ -36,7 +36,7 @@ export function ownershipTests(options: ProviderConformanceOptions): void {
     test('listOwnedResources lists a snapshot labelled with the installation until it is deleted', async (context) => {
       requireListing(context);
       const capabilities = providerCapabilities(harness.provider);
-      context.skip(!capabilities.checkpoint || !capabilities.delete_snapshot, 'needs checkpoint and deleteSnapshot methods');
+      context.skip(!capabilities.snapshot || !capabilities.delete_snapshot, 'needs checkpoint and deleteSnapshot methods');
       const { backend, request } = await harness.createBackend();
       const snapshot = await harness.provider.checkpoint!(backend, { labels: harness.snapshotLabels(request) });
       expect((await owned()).snapshots).toContainEqual({ snapshotId: snapshot.snapshotId });

@@ -1,6 +1,7 @@
 import { describe } from 'vitest';
 import type { ProviderConformanceOptions } from './conformance-options';
 import { dirtyTrackingTests } from './dirty-tracking-tests';
+import { errorPrivacyTests } from './error-privacy-tests';
 import { execTests } from './exec-tests';
 import { exportTests } from './export-tests';
 import { filesTests } from './files-tests';
@@ -13,8 +14,8 @@ import { snapshotTests } from './snapshot-tests';
 /**
  * The provider conformance suite: call it at the top level of a vitest test file with a factory
  * that makes a fresh provider per test. Registers one `describe` per area (lifecycle, files, the
- * path rule, exec, search, export, dirty tracking through core, snapshots, ownership); each area
- * is exported on its own too.
+ * path rule, exec, search, export, dirty tracking through core, snapshots, ownership, error
+ * privacy); each area is exported on its own too.
  */
 export function runProviderConformance(options: ProviderConformanceOptions): void {
   describe(`provider conformance: ${options.name}`, () => {
@@ -27,5 +28,6 @@ export function runProviderConformance(options: ProviderConformanceOptions): voi
     dirtyTrackingTests(options);
     snapshotTests(options);
     ownershipTests(options);
+    errorPrivacyTests(options);
   });
 }

@@ -41,7 +41,7 @@ export function snapshotTests(options: ProviderConformanceOptions): void {
       text(fromBase64((await service.readFile({ runtime_id: runtimeId, path })).content_base64));
 
     test('checkout of a snapshot restores the checkpointed bytes, not later writes', async (context) => {
-      requireCapabilities(context, 'checkpoint', 'checkout');
+      requireCapabilities(context, 'snapshot', 'checkout');
       const { backend, request } = await harness.createBackend();
       await backend.writeBytes('state.txt', utf8('checkpointed'));
       const snapshot = await harness.provider.checkpoint!(backend, { name: 'conformance', labels: harness.snapshotLabels(request) });
@@ -54,7 +54,7 @@ export function snapshotTests(options: ProviderConformanceOptions): void {
     });
 
     test('a checked-out backend and its source do not share later writes', async (context) => {
-      requireCapabilities(context, 'checkpoint', 'checkout');
+      requireCapabilities(context, 'snapshot', 'checkout');
       const { backend, request } = await harness.createBackend();
       const snapshot = await harness.provider.checkpoint!(backend, { labels: harness.snapshotLabels(request) });
       const { backend: child } = await harness.checkoutBackend(snapshot.snapshotId);
@@ -65,7 +65,7 @@ export function snapshotTests(options: ProviderConformanceOptions): void {
     });
 
     test('deleteSnapshot twice reports deleted:true, then deleted:false', async (context) => {
-      requireCapabilities(context, 'checkpoint', 'delete_snapshot');
+      requireCapabilities(context, 'snapshot', 'delete_snapshot');
       const { backend, request } = await harness.createBackend();
       const snapshot = await harness.provider.checkpoint!(backend, { labels: harness.snapshotLabels(request) });
       expect(await harness.provider.deleteSnapshot!(snapshot.snapshotId)).toEqual({ deleted: true });
@@ -73,7 +73,7 @@ export function snapshotTests(options: ProviderConformanceOptions): void {
     });
 
     test('checkout of a snapshot the provider no longer has throws ProviderSnapshotNotFoundError', async (context) => {
-      requireCapabilities(context, 'checkpoint', 'checkout', 'delete_snapshot');
+      requireCapabilities(context, 'snapshot', 'checkout', 'delete_snapshot');
       const { backend, request } = await harness.createBackend();
       const snapshot = await harness.provider.checkpoint!(backend, { labels: harness.snapshotLabels(request) });
       await harness.provider.deleteSnapshot!(snapshot.snapshotId);
@@ -82,7 +82,7 @@ export function snapshotTests(options: ProviderConformanceOptions): void {
     });
 
     test('through core, checkout restores the checkpoint in the child while the source keeps its write', async (context) => {
-      requireCapabilities(context, 'checkpoint', 'checkout');
+      requireCapabilities(context, 'snapshot', 'checkout');
       const { service, runtimeId } = await openRuntime();
       const checkpoint = await service.checkpoint({ runtime_id: runtimeId });
       await service.writeFile({ runtime_id: runtimeId, path: 'state.txt', content_base64: base64('after') });
@@ -92,7 +92,7 @@ export function snapshotTests(options: ProviderConformanceOptions): void {
     });
 
     test('through core, checkout of a checkpoint whose snapshot was deleted fails with checkpoint_snapshot_deleted', async (context) => {
-      requireCapabilities(context, 'checkpoint', 'checkout', 'delete_snapshot');
+      requireCapabilities(context, 'snapshot', 'checkout', 'delete_snapshot');
       const { service, runtimeId } = await openRuntime();
       const checkpoint = await service.checkpoint({ runtime_id: runtimeId });
       const deleted = await service.deleteCheckpointSnapshot({ checkpoint_id: checkpoint.checkpoint_id });
@@ -111,6 +111,14 @@ export function snapshotTests(options: ProviderConformanceOptions): void {
       expect(harness.calls.release).toBe(releases + 1);
       await service.resume({ runtime_id: runtimeId });
       expect(await readText(service, runtimeId, 'state.txt')).toBe('checkpointed');
+    });
+
+    test('the listed capabilities say checkpoint works and whether it keeps a restorable snapshot', async () => {
+      const { service, runtimeId } = await openRuntime();
+      const listed = service.providers().providers.find((entry) => entry.provider === harness.provider.providerId);
+      const checkpoint = await service.checkpoint({ runtime_id: runtimeId });
+      const { has_provider_snapshot } = await service.getCheckpoint(checkpoint.checkpoint_id);
+      expect(listed?.capabilities).toMatchObject({ checkpoint: true, snapshot: has_provider_snapshot });
     });
 
     test('without checkout, core refuses checkout with unsupported_backend before creating or releasing anything', async (context) => {
@@ -142,7 +150,7 @@ export function snapshotTests(options: ProviderConformanceOptions): void {
     });
 
     test('without provider snapshots, checkpoint still works and records no provider snapshot', async (context) => {
-      requireAbsent(context, 'checkpoint');
+      requireAbsent(context, 'snapshot');
       const { service, runtimeId } = await openRuntime();
       const checkpoint = await service.checkpoint({ runtime_id: runtimeId, name: 'local point' });
       const view = await service.getCheckpoint(checkpoint.checkpoint_id);

@@ -8,6 +8,7 @@ import {
   type BackendCheckoutRequest,
   type BackendCreateRequest,
   type BackendProviderV1,
+  type BackendResource,
   type BackendSnapshotRequest,
   type OwnedResources,
   type ProviderBackend,
@@ -89,7 +90,7 @@ export class MemoryProvider implements BackendProviderV1 {
     this.#enter('attach');
     this.calls.attach += 1;
     const live = this.#live.get(String(request.resource.id));
-    if (!live) throw new BackendGoneError(this.providerId, 'attach', `backend ${String(request.resource.id)} does not exist`);
+    if (!live) throw this.#gone('attach', request.resource);
     return live.backend;
   }
 
@@ -148,7 +149,7 @@ export class MemoryProvider implements BackendProviderV1 {
     this.#enter('checkpoint');
     this.calls.checkpoint += 1;
     const live = this.#live.get(String(backend.resource.id));
-    if (!live) throw new BackendGoneError(this.providerId, 'checkpoint', `backend ${String(backend.resource.id)} does not exist`);
+    if (!live) throw this.#gone('checkpoint', backend.resource);
     // Random, never a counter: a store outlives this process, and an id reused by the next
     // process would make an old checkpoint's reference name another runtime's snapshot.
     const snapshotId = `memsnap_${randomBytes(16).toString('hex')}`;
@@ -160,7 +161,14 @@ export class MemoryProvider implements BackendProviderV1 {
     this.#enter('checkout');
     this.calls.checkout += 1;
     const snapshot = this.#snapshots.get(request.snapshotId);
-    if (!snapshot) throw new ProviderSnapshotNotFoundError(this.providerId, 'checkout', `snapshot ${request.snapshotId} does not exist`);
+    if (!snapshot) {
+      throw new ProviderSnapshotNotFoundError(
+        this.providerId,
+        'checkout',
+        'the snapshot does not exist',
+        new Error(`memory snapshot ${request.snapshotId} does not exist`),
+      );
+    }
     return this.#start(snapshot.fs.clone(), request.snapshotId, request);
   }
 
@@ -169,9 +177,14 @@ export class MemoryProvider implements BackendProviderV1 {
     this.calls.deleteSnapshot += 1;
     if (!this.#snapshots.has(snapshotId)) return { deleted: false };
     const users = [...this.#live.values()].filter((live) => live.sourceSnapshotId === snapshotId);
-    if (users.length > 0) throw new SnapshotInUseError(`snapshot ${snapshotId}`, [], 'a live backend made from it');
+    if (users.length > 0) throw new SnapshotInUseError('this checkpoint', [], 'a live backend made from it');
     this.#snapshots.delete(snapshotId);
     return { deleted: true };
+  }
+
+  /** The backend named by `resource` is gone: the message is public, so its id stays in the cause. */
+  #gone(call: string, resource: BackendResource): BackendGoneError {
+    return new BackendGoneError(this.providerId, call, 'the memory backend does not exist', new Error(`memory backend ${String(resource.id)} does not exist`));
   }
 
   #start(fs: MemoryFileSystem, sourceSnapshotId: string | null, request: BackendCreateRequest): MemoryBackend {

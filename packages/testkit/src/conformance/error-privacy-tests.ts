@@ -1,0 +1,68 @@
+import { expect } from 'vitest';
+import { MemoryRuntimeStore, providerCapabilities, type BackendResource } from '@runtimectl/core';
+import { conformanceArea } from './conformance-area';
+import type { ProviderConformanceOptions } from './conformance-options';
+import { expectRuntimectlError } from './expect-helpers';
+
+/** Every string in a provider resource (sandbox ids, workspace names …), short ones left out. */
+function resourceStrings(resource: BackendResource): string[] {
+  const found: string[] = [];
+  const visit = (value: unknown) => {
+    if (typeof value === 'string' && value.length >= 6) found.push(value);
+    else if (typeof value === 'object' && value !== null) Object.values(value).forEach(visit);
+  };
+  visit(resource);
+  return found;
+}
+
+/** The messages of `error` and every cause below it: what a log line of the error shows. */
+function causeChainText(error: unknown): string {
+  const parts: string[] = [];
+  for (let current: unknown = error; current instanceof Error && parts.length < 10; current = current.cause) parts.push(current.message);
+  return parts.join(' <- ');
+}
+
+/**
+ * Public error text. Callers speak only of runtime and checkpoint ids: what the provider calls
+ * things (sandbox ids, workspace names, snapshot ids) and where they live (absolute paths) never
+ * appear in an error message or a runtime's `last_error`. The detail is kept in the error's
+ * cause chain, which the daemon logs.
+ */
+export function errorPrivacyTests(options: ProviderConformanceOptions): void {
+  conformanceArea(options, 'error privacy', ({ harness, test }) => {
+    test('a backend gone after a restart fails the runtime naming no provider id or path; the cause chain keeps them', async () => {
+      const store = new MemoryRuntimeStore();
+      const { runtime } = await harness.createService(store).open({ conversation_id: 'conformance', sender_id: 'privacy' });
+      const binding = (await store.getSession(runtime.runtime_id))?.backend;
+      if (!binding) throw new Error('the runtime was opened without a backend');
+      const request = { backendId: binding.backendId, resource: binding.resource };
+      const { workspaceRoot } = await harness.provider.attach(request);
+      const providerIds = resourceStrings(binding.resource);
+      await harness.provider.release(request);
+
+      const restarted = harness.createService(store);
+      const error = await expectRuntimectlError(restarted.stat({ runtime_id: runtime.runtime_id, path: '.' }), 'runtime_failed');
+      const lastError = (await restarted.get(runtime.runtime_id)).last_error ?? '';
+      expect(lastError).not.toBe('');
+      for (const secret of [...providerIds, ...(workspaceRoot === '/' ? [] : [workspaceRoot])]) {
+        expect(error.message, 'the error message').not.toContain(secret);
+        expect(lastError, 'last_error').not.toContain(secret);
+      }
+      const logged = causeChainText(error);
+      expect(
+        providerIds.some((id) => logged.includes(id)),
+        `the cause chain names the provider resource for the log (${logged})`,
+      ).toBe(true);
+    });
+
+    test('checkout of a deleted snapshot fails naming no snapshot id', async (context) => {
+      const capabilities = providerCapabilities(harness.provider);
+      context.skip(!capabilities.snapshot || !capabilities.checkout || !capabilities.delete_snapshot, 'needs checkpoint, checkout and deleteSnapshot methods');
+      const { backend, request } = await harness.createBackend();
+      const snapshot = await harness.provider.checkpoint!(backend, { labels: harness.snapshotLabels(request) });
+      await harness.provider.deleteSnapshot!(snapshot.snapshotId);
+      const error = await expectRuntimectlError(harness.checkoutBackend(snapshot.snapshotId), 'provider_error');
+      expect(error.message).not.toContain(snapshot.snapshotId);
+    });
+  });
+}
