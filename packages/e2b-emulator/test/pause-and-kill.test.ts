@@ -4,7 +4,7 @@
  * `/health`, gets 502 and raises `TimeoutError`. A paused VM keeps its memory, so its processes
  * continue where they were once it resumes; a sandbox created from a snapshot starts without any.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Sandbox, TimeoutError } from 'e2b';
@@ -48,14 +48,19 @@ describe('a command running when its sandbox is killed or paused', () => {
 
   it('pause freezes the processes and resume continues them; a snapshot taken meanwhile leaves them frozen', async () => {
     const sandbox = await Sandbox.create(fixture.sdk);
-    const handle = await sandbox.commands.run('sleep 0.4; echo survived > /home/user/survived', { background: true });
+    // Waits for a file the test creates, then leaves a mark: it can only do so while it runs.
+    const handle = await sandbox.commands.run(
+      'while [ ! -e /home/user/go ]; do sleep 0.05; done; echo survived > /home/user/survived',
+      { background: true },
+    );
     await sandbox.pause();
     const stopped = () => eventually(async () => (await processState(handle.pid)) === 'T');
     expect(await stopped()).toBe(true);
     const snapshot = await sandbox.createSnapshot();
     await delay(100); // a SIGCONT after the copy would show by now
     expect(await stopped()).toBe(true);
-    await delay(800);
+    await writeFile(await hostPathOf(sandbox, '/home/user/go'), '');
+    await delay(500);
     const marker = await hostPathOf(sandbox, '/home/user/survived');
     expect(await readFile(marker, 'utf8').catch(() => 'not written')).toBe('not written');
 
