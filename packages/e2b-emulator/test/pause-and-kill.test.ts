@@ -27,24 +27,17 @@ async function hostPathOf(sandbox: Sandbox, sandboxPath: string): Promise<string
 }
 
 describe('a command running when its sandbox is killed or paused', () => {
-  it('kill breaks the command stream: the SDK raises TimeoutError (sandbox killed), not CommandExitError', async () => {
-    const sandbox = await Sandbox.create(fixture.sdk);
-    const handle = await sandbox.commands.run('sleep 30', { background: true });
-    await sandbox.kill();
-    const error = await handle.wait().catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(TimeoutError);
-    expect((error as Error).message).toMatch(/killed or reached its end of life/);
-  });
-
-  it('pause breaks the command stream too: the SDK raises TimeoutError', async () => {
-    const sandbox = await Sandbox.create(fixture.sdk);
-    const handle = await sandbox.commands.run('sleep 30', { background: true });
-    await sandbox.pause();
-    const error = await handle.wait().catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(TimeoutError);
-    expect((error as Error).message).toMatch(/killed or reached its end of life/);
-    await sandbox.kill();
-  });
+  for (const action of ['kill', 'pause'] as const) {
+    it(`${action} breaks the command stream: the SDK raises TimeoutError (sandbox gone), not CommandExitError`, async () => {
+      const sandbox = await Sandbox.create(fixture.sdk);
+      const handle = await sandbox.commands.run('sleep 30', { background: true });
+      await (action === 'kill' ? sandbox.kill() : sandbox.pause());
+      const error = await handle.wait().catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(TimeoutError);
+      expect((error as Error).message).toMatch(/killed or reached its end of life/);
+      await Sandbox.kill(sandbox.sandboxId, fixture.sdk);
+    });
+  }
 
   it('pause freezes the processes and resume continues them; a snapshot taken meanwhile leaves them frozen', async () => {
     const sandbox = await Sandbox.create(fixture.sdk);
