@@ -101,6 +101,17 @@ describe('control plane with the real e2b SDK', () => {
     for (const sandbox of [...created, other]) await Sandbox.kill(sandbox.sandboxId, fixture.sdk);
   });
 
+  it('startedAfter includes a sandbox started exactly at that instant, as E2B does', async () => {
+    const metadata = { 'started after': `run-${Date.now()}` };
+    const sandbox = await Sandbox.create({ ...fixture.sdk, metadata });
+    const { startedAt } = await sandbox.getInfo();
+    const atThatInstant = await Sandbox.list({ ...fixture.sdk, query: { metadata, startedAfter: startedAt } }).nextItems();
+    expect(atThatInstant.map((item) => item.sandboxId)).toEqual([sandbox.sandboxId]);
+    const later = await Sandbox.list({ ...fixture.sdk, query: { metadata, startedAfter: new Date(startedAt.getTime() + 1) } }).nextItems();
+    expect(later).toEqual([]);
+    await sandbox.kill();
+  });
+
   it('answers 401 with a code body when X-API-KEY is missing, and v1 create works for older SDKs', async () => {
     const unauthorized = await fetch(`${fixture.emulator.apiUrl}/v2/sandboxes`, {
       method: 'POST',

@@ -91,8 +91,34 @@ describe('files with the real e2b SDK', () => {
 
     await sandbox.files.remove('/home/user/move');
     expect(await sandbox.files.exists('/home/user/move/to/dest.txt')).toBe(false);
-    await expect(sandbox.files.remove('/home/user/move')).rejects.toBeInstanceOf(FileNotFoundError);
     await expect(sandbox.files.rename('/home/user/ghost', '/home/user/x')).rejects.toBeInstanceOf(FileNotFoundError);
+  });
+
+  it('remove of a missing path succeeds, as envd (os.RemoveAll) does', async () => {
+    await expect(sandbox.files.remove('/home/user/never-was')).resolves.toBeUndefined();
+    await expect(sandbox.files.remove('/home/user/no/such/parent/either')).resolves.toBeUndefined();
+  });
+
+  it('getInfo reports mode as the permission bits only, and a symlink by its resolved target (as envd)', async () => {
+    await sandbox.commands.run(
+      'mkdir -p /home/user/modes/dir && cd /home/user/modes && chmod 755 dir && printf hello > file.txt && chmod 640 file.txt' +
+        ' && ln -s file.txt link && ln -s link chain && ln -s /home/user/modes/dir dirlink && ln -s missing dangling',
+    );
+    expect(await sandbox.files.getInfo('/home/user/modes/dir')).toMatchObject({ type: 'dir', mode: 0o755, permissions: 'drwxr-xr-x' });
+    expect((await sandbox.files.getInfo('/home/user/modes/dir')).mode).toBe(493);
+    expect(await sandbox.files.getInfo('/home/user/modes/file.txt')).toMatchObject({ type: 'file', mode: 0o640, permissions: '-rw-r-----' });
+    const link = await sandbox.files.getInfo('/home/user/modes/link');
+    expect(link).toMatchObject({ type: 'file', mode: 0o640, symlinkTarget: '/home/user/modes/file.txt', path: '/home/user/modes/link' });
+    expect(link.permissions).toBe('Lrwxrwxrwx');
+    expect((await sandbox.files.getInfo('/home/user/modes/chain')).symlinkTarget).toBe('/home/user/modes/file.txt');
+    expect(await sandbox.files.getInfo('/home/user/modes/dirlink')).toMatchObject({ type: 'dir', mode: 0o755, symlinkTarget: '/home/user/modes/dir' });
+    // envd cannot resolve it: the target reads as the link itself and the type as unknown.
+    const dangling = await sandbox.files.getInfo('/home/user/modes/dangling');
+    expect(dangling).toMatchObject({ type: undefined, mode: 0, symlinkTarget: '/home/user/modes/dangling' });
+    // A listing does not descend into a symlinked directory.
+    const listed = await sandbox.files.list('/home/user/modes', { depth: 3 });
+    expect(listed.map((entry) => entry.path)).not.toContain('/home/user/modes/dirlink/file.txt');
+    expect((await sandbox.files.getInfo('/home/user/modes/file.txt')).symlinkTarget).toBeUndefined();
   });
 
   it('keeps every path inside the sandbox: .. above / is refused, symlinks resolve within the sandbox', async () => {
@@ -102,7 +128,7 @@ describe('files with the real e2b SDK', () => {
     // An absolute symlink target means the sandbox's own /, not the host's.
     await sandbox.commands.run('ln -s /home/user/target.txt /home/user/link.txt && ln -s / /home/user/root-link');
     expect(await sandbox.files.read('/home/user/link.txt')).toBe('inside');
-    expect((await sandbox.files.getInfo('/home/user/link.txt')).type).toBe('symlink');
+    expect(await sandbox.files.getInfo('/home/user/link.txt')).toMatchObject({ type: 'file', symlinkTarget: '/home/user/target.txt' });
     await expect(sandbox.files.read('/home/user/root-link/etc/hostname')).rejects.toBeInstanceOf(FileNotFoundError);
   });
 

@@ -5,6 +5,7 @@ import {
   grepFiles,
   InvalidRequestError,
   PathNotFoundError,
+  ProviderError,
   type ExecRequest,
   type ExecResult,
   type ExportedFile,
@@ -33,9 +34,16 @@ export interface BackendContext {
   settings: ResolvedE2BSettings;
   errors: E2BErrorMapper;
   keepAlive: SandboxKeepAlive;
-  /** Asks the control plane whether the sandbox exists: false when E2B says it does not. */
-  sandboxExists(sandboxId: string): Promise<boolean | undefined>;
+  /** Asks the control plane about the sandbox: `gone` when E2B says it does not exist. */
+  sandboxState(sandboxId: string): Promise<SandboxState | undefined>;
 }
+
+/** A sandbox as the control plane sees it. */
+export type SandboxState = 'running' | 'paused' | 'gone';
+
+/** Why a call failed on a sandbox paused outside runtimectl (E2B breaks its connections). */
+const PAUSED_MESSAGE =
+  'the E2B sandbox was paused while the call was in flight (outside runtimectl): its files and commands are unreachable until it is resumed';
 
 const MISSING: PathStat = { exists: false, kind: null, sizeBytes: null, modifiedAtMs: null };
 const TEMP_DIRECTORY = '.tmp';
@@ -204,11 +212,12 @@ export class E2BBackend implements ProviderBackend {
       return await fn();
     } catch (error) {
       if (mayMeanSandboxGone(error)) {
-        const exists = await this.context.sandboxExists(this.sandboxId).catch(() => undefined);
-        if (exists === false) {
+        const state = await this.context.sandboxState(this.sandboxId).catch(() => undefined);
+        if (state === 'gone') {
           this.context.keepAlive.markGone(this.sandboxId);
           throw sandboxGoneError(call, this.sandboxId, undefined, this.context.errors.cause(error));
         }
+        if (state === 'paused') throw new ProviderError(PROVIDER_ID, call, PAUSED_MESSAGE, this.context.errors.cause(error));
       }
       throw this.context.errors.map(error, { call, sandboxId: this.sandboxId, ...(path !== undefined ? { path } : {}) });
     }

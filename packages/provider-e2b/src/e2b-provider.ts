@@ -12,7 +12,7 @@ import {
   type ProviderSnapshot,
 } from '@runtimectl/core';
 import { Sandbox, SandboxError, SandboxNotFoundError, type SandboxOpts } from 'e2b';
-import { E2BBackend, type BackendContext } from './e2b-backend';
+import { E2BBackend, type BackendContext, type SandboxState } from './e2b-backend';
 import { E2BErrorMapper, outcomeUnknown, PROVIDER_ID, SANDBOX_GONE_MESSAGE, sandboxGoneError } from './e2b-errors';
 import { resolveE2BSettings, type E2BProviderSettings, type ResolvedE2BSettings } from './e2b-settings';
 import { OrphanSweeper } from './orphan-sweeper';
@@ -54,7 +54,7 @@ export class E2BProvider implements BackendProviderV1 {
       settings: this.#settings,
       errors: this.#errors,
       keepAlive: this.#keepAlive,
-      sandboxExists: (sandboxId) => this.#sandboxExists(sandboxId),
+      sandboxState: (sandboxId) => this.#sandboxState(sandboxId),
     };
   }
 
@@ -196,18 +196,17 @@ export class E2BProvider implements BackendProviderV1 {
       return 'alive';
     } catch (error) {
       if (!(error instanceof SandboxNotFoundError)) return 'unknown';
-      const exists = await this.#sandboxExists(sandboxId);
-      return exists === false ? 'gone' : 'unknown';
+      return (await this.#sandboxState(sandboxId)) === 'gone' ? 'gone' : 'unknown';
     }
   }
 
-  /** false when E2B says the sandbox does not exist; undefined when it could not be asked. */
-  async #sandboxExists(sandboxId: string): Promise<boolean | undefined> {
+  /** What E2B says of the sandbox: `gone` when it does not exist; undefined when it could not be asked. */
+  async #sandboxState(sandboxId: string): Promise<SandboxState | undefined> {
     try {
-      await this.#api((options) => Sandbox.getInfo(sandboxId, options));
-      return true;
+      const info = await this.#api((options) => Sandbox.getInfo(sandboxId, options));
+      return info.state === 'paused' ? 'paused' : 'running';
     } catch (error) {
-      return error instanceof SandboxNotFoundError ? false : undefined;
+      return error instanceof SandboxNotFoundError ? 'gone' : undefined;
     }
   }
 }

@@ -1,7 +1,15 @@
+import { Sandbox } from 'e2b';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BackendGoneError, MemoryRuntimeStore, ProviderCapacityError, ProviderError, RuntimeService, type ErrorCode, type ProviderBackend } from '@runtimectl/core';
 import type { E2BProvider } from '../src/index';
-import { createRequest as requestOf, runtimectlErrorOf as failure, useEmulator, useProviders } from './support/emulator-fixture';
+import {
+  createRequest as requestOf,
+  eventually,
+  runtimectlErrorOf as failure,
+  TEST_API_KEY,
+  useEmulator,
+  useProviders,
+} from './support/emulator-fixture';
 
 // Every SDK failure class, provoked for real: the emulator answers the injected status on the
 // wire and the real SDK turns it into its error class, which the provider must map.
@@ -155,5 +163,41 @@ describe('envd failures map to core errors', () => {
     const next = await failure(service.stat({ runtime_id: runtime.runtime_id, path: '.' }));
     expect(next.code).toBe('runtime_failed');
     await service.close({ runtime_id: runtime.runtime_id });
+  });
+});
+
+describe('a sandbox killed or paused behind the provider while exec runs', () => {
+  const sdk = () => ({ apiKey: TEST_API_KEY, apiUrl: emulator.apiUrl, sandboxUrl: emulator.sandboxUrl });
+  const sandboxIdOf = (backend: ProviderBackend) => String(backend.resource.sandboxId);
+  /** Starts a long exec and resolves (with it, wrapped: an async function would await it) once its command runs. */
+  async function runningExec(backend: ProviderBackend): Promise<{ exec: Promise<unknown> }> {
+    const exec = backend.exec({ command: 'sleep 30', maxOutputBytes: 1024, timeoutMs: 20_000 });
+    exec.catch(() => {});
+    const connected = await Sandbox.connect(sandboxIdOf(backend), sdk());
+    expect(await eventually(async () => (await connected.commands.list()).length > 0, 10_000)).toBe(true);
+    return { exec };
+  }
+
+  it('killed: the broken stream (SDK TimeoutError) becomes backend_gone, and the backend reads as gone after', async () => {
+    const backend = await liveBackend();
+    const { exec } = await runningExec(backend);
+    await Sandbox.kill(sandboxIdOf(backend), sdk());
+    const error = await failure(exec);
+    expect(BackendGoneError.isInstance(error)).toBe(true);
+    expect(error.details).toMatchObject({ provider: 'e2b', call: 'exec' });
+    expect(error.message).toMatch(/is gone: it expired or was killed/);
+    expect(BackendGoneError.isInstance(await failure(backend.stat('.')))).toBe(true);
+  });
+
+  it('paused: the broken stream becomes provider_error saying the sandbox was paused, not a timeout or gone', async () => {
+    const backend = await liveBackend();
+    const { exec } = await runningExec(backend);
+    await Sandbox.pause(sandboxIdOf(backend), sdk());
+    const error = await failure(exec);
+    expect(error.code).toBe('provider_error');
+    expect(BackendGoneError.isInstance(error)).toBe(false);
+    expect(error.details).toMatchObject({ provider: 'e2b', call: 'exec' });
+    expect(error.message).toMatch(/e2b exec failed: the E2B sandbox was paused while the call was in flight/);
+    expect(error.message).not.toContain(sandboxIdOf(backend));
   });
 });

@@ -26,7 +26,7 @@ async function listSandboxes(context: EmulatorContext, { res, url }: RouteContex
     .all()
     .filter((record) => states.has(record.state))
     .filter((record) => matchesMetadata(record.metadata, metadata))
-    .filter((record) => startedAfterMs === undefined || record.startedAtMs > startedAfterMs)
+    .filter((record) => startedAfterMs === undefined || record.startedAtMs >= startedAfterMs)
     .filter((record) => !template || record.templateId === template || record.alias === template)
     .sort((left, right) => (descending ? -1 : 1) * compareKeys(keyOf(left), keyOf(right)));
   const page = paginate(matching, keyOf, descending, query.get('limit'), query.get('nextToken'));

@@ -1,14 +1,16 @@
 /**
- * envd's `EntryInfo` message in proto3 JSON, built from a real `lstat`. Mode and permissions
- * follow Go's `os.FileMode` (envd is Go): the directory bit is 1<<31, a symlink's is 1<<27,
- * and the permission string reads like `drwxr-xr-x` / `-rw-r--r--` / `Lrwxrwxrwx`.
+ * envd's `EntryInfo` message in proto3 JSON, built from a real `lstat`, as envd builds it
+ * (`GetEntryInfo` in e2b-dev/infra): `mode` is the permission bits only (`0o755` = 493 for a
+ * directory, no Go type bits); `permissions` is Go's `FileMode.String()` of the entry itself
+ * (`drwxr-xr-x`, `-rw-r--r--`, `Lrwxrwxrwx`). A symlink is described by what it resolves to:
+ * `symlinkTarget` is the fully resolved absolute path, `type` and `mode` are the target's; when
+ * it cannot be resolved (dangling, a loop) the target reads as the link's own path, the type as
+ * unspecified and the mode as 0.
  */
 import type { Stats } from 'node:fs';
-import { lstat, readlink } from 'node:fs/promises';
+import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
-
-const GO_MODE_DIR = 2 ** 31;
-const GO_MODE_SYMLINK = 2 ** 27;
+import { resolveSandboxPath, type ResolvedPath } from '../sandbox/sandbox-paths.js';
 
 export interface EntryInfoJson {
   name: string;
@@ -23,22 +25,34 @@ export interface EntryInfoJson {
   symlinkTarget?: string;
 }
 
-/** EntryInfo of `hostPath` (not following a final symlink), reported under `sandboxPath`. */
-export async function entryInfoOf(hostPath: string, sandboxPath: string): Promise<EntryInfoJson> {
-  const stats = await lstat(hostPath);
-  const entry: EntryInfoJson = {
-    name: sandboxPath === '/' ? '/' : path.posix.basename(sandboxPath),
+/** EntryInfo of `entry` (not following a final symlink for the entry itself) in the sandbox at `sandboxDir`. */
+export async function entryInfoOf(sandboxDir: string, entry: ResolvedPath): Promise<EntryInfoJson> {
+  const stats = await lstat(entry.hostPath);
+  const info: EntryInfoJson = {
+    name: entry.sandboxPath === '/' ? '/' : path.posix.basename(entry.sandboxPath),
     type: fileTypeOf(stats),
-    path: sandboxPath,
+    path: entry.sandboxPath,
     size: String(stats.size),
-    mode: goMode(stats),
+    mode: stats.mode & 0o777,
     permissions: goPermissions(stats),
     owner: ownerName(stats.uid),
     group: ownerName(stats.gid),
     modifiedTime: stats.mtime.toISOString(),
   };
-  if (stats.isSymbolicLink()) entry.symlinkTarget = await readlink(hostPath);
-  return entry;
+  if (!stats.isSymbolicLink()) return info;
+  const target = await resolvedTarget(sandboxDir, entry.sandboxPath);
+  if (!target) return { ...info, type: 'FILE_TYPE_UNSPECIFIED', mode: 0, symlinkTarget: entry.sandboxPath };
+  return { ...info, type: fileTypeOf(target.stats), mode: target.stats.mode & 0o777, symlinkTarget: target.sandboxPath };
+}
+
+/** Where a symlink leads inside the sandbox, or undefined when it leads nowhere (dangling, loop). */
+async function resolvedTarget(sandboxDir: string, sandboxPath: string): Promise<{ sandboxPath: string; stats: Stats } | undefined> {
+  try {
+    const target = await resolveSandboxPath(sandboxDir, sandboxPath, true);
+    return { sandboxPath: target.sandboxPath, stats: await stat(target.hostPath) };
+  } catch {
+    return undefined;
+  }
 }
 
 function fileTypeOf(stats: Stats): EntryInfoJson['type'] {
@@ -47,13 +61,6 @@ function fileTypeOf(stats: Stats): EntryInfoJson['type'] {
   if (stats.isFile()) return 'FILE_TYPE_FILE';
   // Sockets, fifos and devices: the SDK drops UNSPECIFIED entries from listings.
   return 'FILE_TYPE_UNSPECIFIED';
-}
-
-function goMode(stats: Stats): number {
-  const permissionBits = stats.mode & 0o777;
-  if (stats.isDirectory()) return GO_MODE_DIR + permissionBits;
-  if (stats.isSymbolicLink()) return GO_MODE_SYMLINK + permissionBits;
-  return permissionBits;
 }
 
 function goPermissions(stats: Stats): string {

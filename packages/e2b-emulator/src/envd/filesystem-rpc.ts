@@ -24,7 +24,7 @@ const moveRequest = z.looseObject({ source: z.string(), destination: z.string() 
 const METHODS: Record<string, UnaryMethod> = {
   Stat: async (body, sandbox) => {
     const target = await resolve(sandbox, parseMessage(pathRequest, body).path, false);
-    return { entry: await guarded(target, () => entryInfoOf(target.hostPath, target.sandboxPath)) };
+    return { entry: await guarded(target, () => entryInfoOf(sandbox.directory, target)) };
   },
   MakeDir: async (body, sandbox) => {
     const target = await resolve(sandbox, parseMessage(pathRequest, body).path, true);
@@ -32,7 +32,7 @@ const METHODS: Record<string, UnaryMethod> = {
     if (existing?.isDirectory()) throw new ConnectRpcError('already_exists', `directory already exists: ${target.sandboxPath}`);
     if (existing) throw new ConnectRpcError('invalid_argument', `path already exists but it is not a directory: ${target.sandboxPath}`);
     await guarded(target, () => mkdir(target.hostPath, { recursive: true }));
-    return { entry: await entryInfoOf(target.hostPath, target.sandboxPath) };
+    return { entry: await entryInfoOf(sandbox.directory, target) };
   },
   ListDir: async (body, sandbox) => {
     const request = parseMessage(listDirRequest, body);
@@ -40,14 +40,14 @@ const METHODS: Record<string, UnaryMethod> = {
     const stats = await guarded(target, () => stat(target.hostPath));
     if (!stats.isDirectory()) throw new ConnectRpcError('invalid_argument', `path is not a directory: ${target.sandboxPath}`);
     const entries: EntryInfoJson[] = [];
-    await walk(target, Math.max(request.depth ?? 1, 1), entries);
+    await walk(sandbox.directory, target, Math.max(request.depth ?? 1, 1), entries);
     return { entries };
   },
   Remove: async (body, sandbox) => {
     const target = await resolve(sandbox, parseMessage(pathRequest, body).path, false);
     if (target.sandboxPath === '/') throw new ConnectRpcError('invalid_argument', 'refusing to remove /');
-    await guarded(target, () => lstat(target.hostPath));
-    await rm(target.hostPath, { recursive: true, force: true });
+    // envd's os.RemoveAll: a path that is not there is already removed.
+    await guarded(target, () => rm(target.hostPath, { recursive: true, force: true }));
     return {};
   },
   Move: async (body, sandbox) => {
@@ -57,7 +57,7 @@ const METHODS: Record<string, UnaryMethod> = {
     await guarded(source, () => lstat(source.hostPath));
     await guarded(destination, () => mkdir(path.dirname(destination.hostPath), { recursive: true }));
     await guarded(destination, () => rename(source.hostPath, destination.hostPath));
-    return { entry: await entryInfoOf(destination.hostPath, destination.sandboxPath) };
+    return { entry: await entryInfoOf(sandbox.directory, destination) };
   },
 };
 
@@ -88,16 +88,17 @@ async function guarded<T>(target: ResolvedPath, call: () => Promise<T>): Promise
 }
 
 /** Depth-first listing up to `depth` levels, not descending into symlinked directories. */
-async function walk(directory: ResolvedPath, depth: number, into: EntryInfoJson[]): Promise<void> {
+async function walk(sandboxDir: string, directory: ResolvedPath, depth: number, into: EntryInfoJson[]): Promise<void> {
   const names = (await readdir(directory.hostPath)).sort();
   for (const name of names) {
     const child: ResolvedPath = {
       hostPath: path.join(directory.hostPath, name),
       sandboxPath: path.posix.join(directory.sandboxPath, name),
     };
-    const entry = await entryInfoOf(child.hostPath, child.sandboxPath).catch(() => undefined);
+    const entry = await entryInfoOf(sandboxDir, child).catch(() => undefined);
     if (!entry) continue; // removed while listing
     into.push(entry);
-    if (depth > 1 && entry.type === 'FILE_TYPE_DIRECTORY') await walk(child, depth - 1, into);
+    const isDirectory = entry.type === 'FILE_TYPE_DIRECTORY' && entry.symlinkTarget === undefined;
+    if (depth > 1 && isDirectory) await walk(sandboxDir, child, depth - 1, into);
   }
 }

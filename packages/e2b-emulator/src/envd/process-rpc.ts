@@ -112,11 +112,21 @@ async function start(context: EmulatorContext, { req, res }: RouteContext, sandb
   const keepaliveSeconds = Number(headerValue(req, 'keepalive-ping-interval') ?? '0');
   const keepalive =
     keepaliveSeconds > 0 ? setInterval(() => writer.send({ event: { keepalive: {} } }), keepaliveSeconds * 1000) : undefined;
+  const stopTimers = (): void => {
+    clearTimeout(deadline);
+    clearInterval(keepalive);
+  };
+  // Kill or pause breaks the stream with no `end` (the VM stopped under envd); output that
+  // comes later (after a resume) is read and dropped, as for a client that went away.
+  const unregister = sandbox.streams.add(() => {
+    stopTimers();
+    writer.reset();
+  });
   forward(started.child.stdout, 'stdout', writer);
   forward(started.child.stderr, 'stderr', writer);
   const exit = await started.exit;
-  clearTimeout(deadline);
-  clearInterval(keepalive);
+  unregister();
+  stopTimers();
   if (deadlineExceeded) {
     writer.end(new ConnectRpcError('deadline_exceeded', `the command exceeded its timeout of ${deadlineMs} ms`));
     return;

@@ -12,20 +12,11 @@ import { addSandboxRoutes } from '../control/sandbox-routes.js';
 import { addSnapshotRoutes } from '../control/snapshot-routes.js';
 import type { EmulatorContext } from '../emulator-context.js';
 import { ConnectRpcError, sendUnaryError } from '../envd/connect-framing.js';
+import { ConnectStreamWriter } from '../envd/connect-stream.js';
 import { addEnvdRoutes, isEnvdPath } from '../envd/envd-routes.js';
 import { ApiError } from './api-error.js';
-import { sendApiError, sendJson } from './http-io.js';
+import { headerValue, sendApiError, sendJson } from './http-io.js';
 import { RouteTable } from './route-table.js';
-
-/** E2B routes the SDK knows but the emulator does not serve: 501 rather than a misleading 404. */
-const NOT_EMULATED: Array<[string, string]> = [
-  ['GET', '/sandboxes'],
-  ['GET', '/sandboxes/{sandboxID}/metrics'],
-  ['GET', '/sandboxes/{sandboxID}/logs'],
-  ['POST', '/sandboxes/{sandboxID}/fork'],
-  ['POST', '/sandboxes/{sandboxID}/refreshes'],
-  ['PUT', '/sandboxes/{sandboxID}/network'],
-];
 
 export function createEmulatorServer(context: EmulatorContext, controls: EmulatorControls): Server {
   const control = new RouteTable();
@@ -34,11 +25,6 @@ export function createEmulatorServer(context: EmulatorContext, controls: Emulato
   addSnapshotRoutes(control, context);
   addAdminRoutes(control, controls);
   control.add('GET', '/health', async ({ res }) => sendJson(res, 200, { message: 'Health check successful' }));
-  for (const [method, pattern] of NOT_EMULATED) {
-    control.add(method, pattern, async ({ res }) => {
-      sendApiError(res, new ApiError(501, `${method} ${pattern} is not emulated`));
-    });
-  }
   const envd = new RouteTable();
   addEnvdRoutes(envd, context);
 
@@ -56,7 +42,7 @@ async function dispatch(req: IncomingMessage, res: ServerResponse, control: Rout
   const match = table.match(method, rawPath);
   try {
     if (!match) {
-      answerUnrouted(res, method, url.pathname, toEnvd, table.hasPath(rawPath));
+      answerUnrouted(req, res, url, toEnvd, table.hasPath(rawPath));
       return;
     }
     await match.handler({ req, res, params: match.params, url });
@@ -67,14 +53,28 @@ async function dispatch(req: IncomingMessage, res: ServerResponse, control: Rout
   }
 }
 
-function answerUnrouted(res: ServerResponse, method: string, pathname: string, toEnvd: boolean, pathKnown: boolean): void {
+/**
+ * A request no route serves. What E2B has and the emulator does not (metrics, logs, fork,
+ * network, template builds and aliases, v1 list, signed file URLs, envd's `process.Process/Connect`,
+ * `filesystem.Filesystem/WatchDir` …) answers 501 "not emulated" in the caller's protocol, so the
+ * SDK raises an error saying so instead of reading a 404 as "no such thing".
+ */
+function answerUnrouted(req: IncomingMessage, res: ServerResponse, url: URL, toEnvd: boolean, pathKnown: boolean): void {
+  const method = req.method ?? 'GET';
+  const pathname = url.pathname;
+  req.resume();
   if (toEnvd && pathname.includes('.')) {
-    sendUnaryError(res, new ConnectRpcError('unimplemented', `${pathname} is not emulated`));
+    const error = new ConnectRpcError('unimplemented', `${pathname.slice(1)} is not emulated by the e2b emulator`);
+    // A streaming call reads its error from the end-stream envelope of a 200 response (Connect protocol).
+    if (headerValue(req, 'content-type')?.startsWith('application/connect+')) new ConnectStreamWriter(res).end(error);
+    else sendUnaryError(res, error);
   } else if (pathKnown) {
     sendApiError(res, new ApiError(405, `method ${method} is not allowed on ${pathname}`));
+  } else if (isEnvdPath(pathname) && url.searchParams.has('signature')) {
+    sendApiError(res, new ApiError(501, `signed file URLs (${method} ${pathname}?signature=…) are not emulated by the e2b emulator`));
   } else if (isEnvdPath(pathname)) {
     sendApiError(res, new ApiError(400, `envd path ${pathname} needs an E2b-Sandbox-Id header`));
   } else {
-    sendApiError(res, new ApiError(404, `no route for ${method} ${pathname}`));
+    sendApiError(res, new ApiError(501, `${method} ${pathname} is not emulated by the e2b emulator`));
   }
 }

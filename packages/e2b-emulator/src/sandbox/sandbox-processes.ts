@@ -1,6 +1,6 @@
 /**
  * The processes running inside one sandbox, by envd pid. The store uses it to kill every
- * process group when the sandbox dies and to freeze them while a snapshot is copied.
+ * process group when the sandbox dies and to freeze them while it is paused or a snapshot is copied.
  */
 
 /** One process started through `process.Process/Start`, as `process.Process/List` shows it. */
@@ -43,7 +43,7 @@ export class SandboxProcesses {
     return this.byPid.size;
   }
 
-  /** Signals every process group (SIGKILL on sandbox death, SIGSTOP/SIGCONT around a snapshot). */
+  /** Signals every process group (SIGKILL on sandbox death, SIGSTOP/SIGCONT around a snapshot and a pause). */
   signalAll(signal: NodeJS.Signals): void {
     for (const process of this.byPid.values()) process.signal(signal);
   }

@@ -8,6 +8,7 @@ import { copySandboxTree } from './copy-sandbox-tree.js';
 import path from 'node:path';
 import { randomAccessToken, randomId } from './sandbox-ids.js';
 import { SandboxProcesses } from './sandbox-processes.js';
+import { SandboxStreams } from './sandbox-streams.js';
 
 export type SandboxState = 'running' | 'paused';
 
@@ -26,6 +27,8 @@ export interface SandboxRecord {
   /** Host directory that is the sandbox's `/`. */
   readonly directory: string;
   readonly processes: SandboxProcesses;
+  /** Open command streams, broken when the sandbox is killed or paused. */
+  readonly streams: SandboxStreams;
   state: SandboxState;
   endAtMs: number;
   /** Set while a snapshot copies the directory; a second snapshot answers 409. */
@@ -75,6 +78,7 @@ export class SandboxStore {
       allowInternetAccess: input.allowInternetAccess ?? true,
       directory: path.join(this.root, 'sandboxes', sandboxId),
       processes: new SandboxProcesses(),
+      streams: new SandboxStreams(),
       state: 'running',
       endAtMs: startedAtMs + input.timeoutSeconds * 1000,
       snapshotting: false,
@@ -116,35 +120,45 @@ export class SandboxStore {
     return count;
   }
 
-  /** Kills processes and removes the directory. Idempotent: false when the id is unknown. */
+  /**
+   * Breaks the command streams, kills processes and removes the directory. Idempotent: false
+   * when the id is unknown.
+   */
   async kill(sandboxId: string): Promise<boolean> {
     const record = this.sandboxes.get(sandboxId);
     if (!record) return false;
     this.sandboxes.delete(sandboxId);
     this.clearTimer(sandboxId);
+    record.streams.severAll();
     record.processes.signalAll('SIGKILL');
     await rm(record.directory, { recursive: true, force: true });
     return true;
   }
 
   /**
-   * Pauses a running sandbox: processes are killed (memory is not kept, like E2B's
-   * filesystem-only pause), the directory stays. False when it was not running.
+   * Pauses a running sandbox as E2B does (memory kept): its command streams break and its
+   * processes are frozen (SIGSTOP to every process group) until `resume`. The directory stays.
+   * False when it was not running.
    */
   pause(sandboxId: string): boolean {
     const record = this.sandboxes.get(sandboxId);
     if (!record || record.state !== 'running') return false;
     record.state = 'paused';
     this.clearTimer(sandboxId);
-    record.processes.signalAll('SIGKILL');
+    record.streams.severAll();
+    record.processes.signalAll('SIGSTOP');
     return true;
   }
 
-  /** Resumes a paused sandbox with a fresh timeout. */
+  /**
+   * Resumes a paused sandbox with a fresh timeout; its processes continue where they were
+   * (SIGCONT), unless a snapshot is copying it (the snapshot continues them when it is done).
+   */
   resume(record: SandboxRecord, timeoutSeconds: number): void {
     record.state = 'running';
     record.endAtMs = this.now() + timeoutSeconds * 1000;
     this.armTimer(record);
+    if (!record.snapshotting) record.processes.signalAll('SIGCONT');
   }
 
   /** Connect to a running sandbox: the timeout only ever grows (E2B never shortens it here). */

@@ -43,7 +43,8 @@ export class SnapshotStore {
 
   /**
    * Copies the sandbox's directory into a snapshot. Its processes are frozen (SIGSTOP) during
-   * the copy, as E2B pauses the sandbox while it snapshots, and continue afterwards.
+   * the copy, as E2B pauses the sandbox while it snapshots, and continue afterwards unless the
+   * sandbox is paused by then (they stay frozen until it resumes).
    */
   async createFrom(sandbox: SandboxRecord, name: string | undefined): Promise<SnapshotRecord> {
     const alias = name ? `${this.teamSlug}/${name}` : undefined;
@@ -58,7 +59,7 @@ export class SnapshotStore {
       await rm(directory, { recursive: true, force: true });
       throw error;
     } finally {
-      sandbox.processes.signalAll('SIGCONT');
+      if (sandbox.state === 'running') sandbox.processes.signalAll('SIGCONT');
     }
     if (existing) {
       const previous = existing.directory;

@@ -74,6 +74,20 @@ describe('the exec command script', () => {
     expect(Buffer.from(outcome.result.stderr).toString()).toBe('done\n');
   });
 
+  it('keeps output that arrives in many small pieces whole, and cuts it at exactly the cap', async () => {
+    const cwd = await scratch();
+    const command = 'for i in $(seq 1 40); do echo step $i; sleep 0.01; done; echo DONE';
+    const expected = `${Array.from({ length: 40 }, (_, index) => `step ${index + 1}\n`).join('')}DONE\n`;
+    const whole = parseCommandOutput((await runScript({ cwd, command })).stdout, 1024);
+    if (whole.kind !== 'result') throw new Error(`unexpected ${whole.kind}`);
+    expect(Buffer.from(whole.result.stdout).toString()).toBe(expected);
+    expect(whole.result.truncated).toBe(false);
+    const cut = parseCommandOutput((await runScript({ cwd, command, maxOutputBytes: 100 })).stdout, 100);
+    if (cut.kind !== 'result') throw new Error(`unexpected ${cut.kind}`);
+    expect(Buffer.from(cut.result.stdout).toString()).toBe(expected.slice(0, 100));
+    expect(cut.result).toMatchObject({ exitCode: 0, truncated: true });
+  });
+
   it('kills the whole process group at the timeout, even a child ignoring SIGTERM', async () => {
     const cwd = await scratch();
     const { stdout, elapsedMs } = await runScript({

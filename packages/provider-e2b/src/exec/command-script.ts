@@ -27,9 +27,15 @@ const seconds = (ms: number) => (ms / 1000).toFixed(3);
  *
  * - **Binary output.** The SDK decodes stdout/stderr as UTF-8 text, so bytes that are not valid
  *   UTF-8 would come back as U+FFFD. The script sends both streams base64-encoded instead.
- * - **The cap.** Each stream goes through `dd … count=<cap+1> iflag=count_bytes` into a file and
- *   the rest is drained to /dev/null, so a command printing gigabytes runs to its end, costs the
- *   sandbox at most the cap on disk, and only the cap crosses the network.
+ * - **The cap.** Each stream is copied into a file until cap+1 bytes came or the stream ended,
+ *   and the rest is drained to /dev/null (`cat`), so a command printing gigabytes runs to its end
+ *   without SIGPIPE, costs the sandbox at most the cap on disk, and only the cap crosses the
+ *   network; cap+1 bytes in the file means truncated. One `dd … iflag=count_bytes` alone does not
+ *   do it: without `fullblock` it stops after a fixed number of *reads*, so output arriving in
+ *   small pieces lost its tail; `head -c` or `fullblock` hold what they read in a buffer, so the
+ *   output of a command whose background job keeps the pipe open would never reach the file. So
+ *   `dd` (which writes every read at once) runs again for what is still missing until a run
+ *   copies nothing (end of stream).
  * - **Timeouts kill the tree.** envd's own deadline kills only the top process; the command runs
  *   under `setsid` (its own process group) and a watchdog sends SIGTERM to the whole group at the
  *   timeout and SIGKILL after `killGraceMs`, then marks the result timed out. The watchdog is a
@@ -39,13 +45,12 @@ const seconds = (ms: number) => (ms / 1000).toFixed(3);
  *
  * It prints three lines on stdout: base64(stdout), base64(stderr), then `exit <code>`,
  * `timeout`, `cwd` (the directory is missing) or `setup` (the sandbox lacks a tool the script
- * needs); and exits with the command's code. Needs bash, coreutils (`dd` with `count_bytes`,
- * `base64`, `mktemp`, `mkfifo`) and util-linux `setsid`, as E2B's templates have.
+ * needs); and exits with the command's code. Needs bash, coreutils (`dd` with `count_bytes`, `wc`,
+ * `cat`, `base64`, `mktemp`, `mkfifo`) and util-linux `setsid`, as E2B's templates have.
  */
 export function commandScript(request: CommandScriptRequest): string {
   const cap = request.maxOutputBytes + 1;
-  const filter = (name: string) =>
-    `{ dd of="$d/${name}.bytes" bs=65536 count=${cap} iflag=count_bytes status=none; cat >/dev/null; } <"$d/${name}" >/dev/null & p${name}=$!`;
+  const filter = (name: string) => `capped_copy "$d/${name}.bytes" <"$d/${name}" >/dev/null & p${name}=$!`;
   const assignments = Object.entries(request.env).map(([name, value]) => shellQuote(`${name}=${value}`));
   const launch = ['setsid', 'env', '--', ...assignments, shellQuote(request.shell), '-c', shellQuote(request.command)].join(' ');
   const lines = [
@@ -55,6 +60,9 @@ export function commandScript(request: CommandScriptRequest): string {
     `mkfifo "$d/o" "$d/e" "$d/w" || { rm -rf -- "$d"; printf '\\n\\nsetup\\n'; exit 0; }`,
     // A FIFO opened read-write never delivers anything: `read -t` on it is a sleep without a process.
     'exec 9<>"$d/w"',
+    // Copies stdin into $1 until ${cap} bytes or the end, every read written at once; drains the rest.
+    // bs=512: each dd run may take cap/512 reads, so a trickle of small writes costs few runs.
+    `capped_copy() { local n=0 m; while [ $n -lt ${cap} ]; do dd bs=512 count=$((${cap}-n)) iflag=count_bytes status=none >>"$1" || break; m=$(wc -c <"$1"); [ "$m" -gt $n ] || break; n=$m; done; cat >/dev/null; }`,
     filter('o'),
     filter('e'),
     `${launch} </dev/null >"$d/o" 2>"$d/e" 9>&- & pid=$!`,

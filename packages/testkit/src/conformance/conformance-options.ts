@@ -19,7 +19,8 @@ export interface ConformanceCapabilities {
    * `exec` runs commands with a real POSIX shell (`sh -c`) that has background jobs (`&`),
    * `kill`, `trap`, `head`, `/dev/zero` and `/proc` or `kill -0`. Turns on the tests that need
    * one: the timeout kills the whole process tree, a command ignoring SIGTERM is still killed,
-   * output far beyond the cap is drained until the command exits. Default false.
+   * output far beyond the cap is drained until the command exits, output written line by line
+   * over time arrives whole (and past the cap is exactly the cap). Default false.
    */
   posixShell?: boolean;
 }

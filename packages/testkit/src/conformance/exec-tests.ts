@@ -5,6 +5,7 @@ import type { ExecRequest, ProviderBackend } from '@runtimectl/core';
 import { conformanceArea } from './conformance-area';
 import type { ProviderConformanceOptions } from './conformance-options';
 import { allByteValues, pseudoRandomBytes, text } from './expect-helpers';
+import { pacedLinesCommand, pacedLinesOutput, seqOutput } from './paced-output';
 
 const CAP = 64 * 1024;
 const NEEDS_POSIX_SHELL = 'needs capabilities.posixShell: a real POSIX shell with background jobs, kill and trap';
@@ -30,7 +31,8 @@ async function waitUntilGone(backend: ProviderBackend, pid: number, withinMs: nu
 /**
  * exec. The portable tests only use commands a POSIX shell and the memory provider's built-in
  * command set run alike (`echo`, `echo … >&2`, `exit N`, `false`, `pwd`, `printenv NAME`,
- * `cat PATH`, `sleep N`). Tests that need a real shell run only with `capabilities.posixShell`.
+ * `cat PATH`, `sleep N`, `seq FIRST LAST`, any of them `>&2`). Tests that need a real shell run only
+ * with `capabilities.posixShell`.
  */
 export function execTests(options: ProviderConformanceOptions): void {
   conformanceArea(options, 'exec', ({ harness, test, options: resolved }) => {
@@ -127,6 +129,48 @@ export function execTests(options: ProviderConformanceOptions): void {
       const result = await run(backend, 'echo abc', { maxOutputBytes: 4 });
       expect(text(result.stdout)).toBe('abc\n');
       expect(result.truncated).toBe(false);
+    });
+
+    test('output written in many small pieces arrives whole, stdout and stderr', async () => {
+      const { backend } = await harness.createBackend();
+      const expected = seqOutput(1, 20_000);
+      const out = await run(backend, 'seq 1 20000', { maxOutputBytes: 1024 * 1024 });
+      expect(out).toMatchObject({ exitCode: 0, truncated: false });
+      expect(out.stdout.byteLength).toBe(expected.length);
+      expect(text(out.stdout)).toBe(expected);
+      const err = await run(backend, 'seq 1 20000 >&2', { maxOutputBytes: 1024 * 1024 });
+      expect(err).toMatchObject({ exitCode: 0, truncated: false });
+      expect(text(err.stderr)).toBe(expected);
+    });
+
+    for (const stream of ['stdout', 'stderr'] as const) {
+      test(`${stream} written in many small pieces past the cap is exactly the cap, flagged truncated`, async () => {
+        const { backend } = await harness.createBackend();
+        const result = await run(backend, stream === 'stdout' ? 'seq 1 100000' : 'seq 1 100000 >&2', { maxOutputBytes: 200_000 });
+        expect(result).toMatchObject({ exitCode: 0, truncated: true });
+        expect(result[stream].byteLength).toBe(200_000);
+        expect(text(result[stream])).toBe(seqOutput(1, 100_000).slice(0, 200_000));
+      });
+    }
+
+    posixTest('output written line by line over time arrives whole, stdout and stderr', async () => {
+      const { backend } = await harness.createBackend();
+      const out = await run(backend, pacedLinesCommand(40, 0.02, 'stdout'), { maxOutputBytes: 1024 * 1024 });
+      expect(out).toMatchObject({ exitCode: 0, truncated: false });
+      expect(text(out.stdout)).toBe(pacedLinesOutput(40));
+      const err = await run(backend, pacedLinesCommand(40, 0.02, 'stderr'), { maxOutputBytes: 1024 * 1024 });
+      expect(err).toMatchObject({ exitCode: 0, truncated: false });
+      expect(text(err.stderr)).toBe(pacedLinesOutput(40));
+    });
+
+    posixTest('output written line by line over time past the cap is exactly the cap, flagged truncated', async () => {
+      const { backend } = await harness.createBackend();
+      const out = await run(backend, pacedLinesCommand(40, 0.01, 'stdout'), { maxOutputBytes: 100 });
+      expect(out).toMatchObject({ exitCode: 0, truncated: true });
+      expect(text(out.stdout)).toBe(pacedLinesOutput(40).slice(0, 100));
+      const err = await run(backend, pacedLinesCommand(40, 0.01, 'stderr'), { maxOutputBytes: 100 });
+      expect(err).toMatchObject({ exitCode: 0, truncated: true });
+      expect(text(err.stderr)).toBe(pacedLinesOutput(40).slice(0, 100));
     });
 
     posixTest('the timeout kills the whole process tree, not just the shell', async () => {

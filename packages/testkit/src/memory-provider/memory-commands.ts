@@ -1,4 +1,5 @@
 import { InvalidRequestError, PathNotFoundError, type ExecRequest, type ExecResult } from '@runtimectl/core';
+import { seqOutput } from '../conformance/paced-output';
 import type { MemoryFileSystem } from './memory-file-system';
 
 /** What a test-supplied exec handler sees. */
@@ -32,11 +33,20 @@ const sleep = (ms: number, signal: AbortSignal) =>
 
 /**
  * The memory provider's command set, enough to exercise exec semantics without a host shell:
- * `true`, `false`, `exit N`, `echo WORDS [>&2]`, `cat PATH`, `pwd`, `printenv NAME`,
- * `sleep SECONDS`, `write PATH TEXT`, `repeat COUNT TEXT`. Anything else exits 127.
+ * `true`, `false`, `exit N`, `echo WORDS`, `cat PATH`, `pwd`, `printenv NAME`, `sleep SECONDS`,
+ * `seq [FIRST] LAST`, `write PATH TEXT`, `repeat COUNT TEXT`; a trailing `>&2` sends stdout to
+ * stderr. Anything else exits 127.
  */
 export async function runBuiltin(command: string, context: MemoryExecContext): Promise<ExecOutput> {
-  const [name = '', ...args] = command.trim().split(/\s+/);
+  const words = command.trim().split(/\s+/);
+  if (words.length > 1 && words.at(-1) === '>&2') {
+    const output = await runWords(words.slice(0, -1), context);
+    return { stdout: '', stderr: Buffer.concat([Buffer.from(output.stderr), Buffer.from(output.stdout)]), exitCode: output.exitCode };
+  }
+  return runWords(words, context);
+}
+
+async function runWords([name = '', ...args]: string[], context: MemoryExecContext): Promise<ExecOutput> {
   const ok = (stdout: string): ExecOutput => ({ stdout, stderr: '', exitCode: 0 });
   switch (name) {
     case 'true':
@@ -46,7 +56,6 @@ export async function runBuiltin(command: string, context: MemoryExecContext): P
     case 'exit':
       return { stdout: '', stderr: '', exitCode: Number(args[0] ?? 0) };
     case 'echo':
-      if (args.at(-1) === '>&2') return { stdout: '', stderr: `${args.slice(0, -1).join(' ')}\n`, exitCode: 0 };
       return ok(`${args.join(' ')}\n`);
     case 'pwd':
       return ok(`${context.cwd}\n`);
@@ -62,6 +71,8 @@ export async function runBuiltin(command: string, context: MemoryExecContext): P
     case 'write':
       context.fs.write(args[0] ?? 'out.txt', Buffer.from(args.slice(1).join(' ')));
       return ok('');
+    case 'seq':
+      return ok(seqOutput(Number(args.length > 1 ? args[0] : 1), Number(args.at(-1) ?? 0)));
     case 'repeat':
       return ok(`${args.slice(1).join(' ')}\n`.repeat(Number(args[0] ?? 1)));
     case 'sleep':
