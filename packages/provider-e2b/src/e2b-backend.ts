@@ -19,7 +19,7 @@ import {
 } from '@runtimectl/core';
 import { FileNotFoundError, InvalidArgumentError, type Sandbox } from 'e2b';
 import type { E2BErrorMapper } from './e2b-errors';
-import { mayMeanSandboxGone, sandboxGoneError } from './e2b-errors';
+import { mayMeanSandboxGone, PROVIDER_ID, sandboxGoneError } from './e2b-errors';
 import type { ResolvedE2BSettings } from './e2b-settings';
 import { runCommand } from './exec/run-command';
 import { runScript } from './exec/run-script';
