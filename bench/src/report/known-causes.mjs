@@ -5,36 +5,37 @@
 
 /** @type {Record<string, { title: string, text: string }>} */
 export const CAUSES = {
-  'cpu-per-request': {
-    title: 'CPU per request',
+  'operation-cpu': {
+    title: 'CPU per request above the hand-minimal server',
     text:
-      'Under load the daemon is CPU-bound on its one core, so its req/s is the inverse of its CPU time per request (column "server CPU per request" under Details). ' +
-      'Measured on 2026-11-29 (full run, 20:25 UTC): a clean checkpoint cost 108 µs of server CPU at 50 connections, the hand-minimal server (fastify, request id, bearer check, zod request and response schemas, one pino access line, request counter and histogram in front of a canned answer) 69 µs, the runtime API answering without doing the operation 83 µs, and the bare route 26 µs. ' +
-      'Counted with valgrind (`pnpm --filter @runtimectl/server-http bench:instructions`, 2026-11-29 18:20 UTC): a bare GET is 143,000 user-space instructions per request, the API’s health route 210,000, a clean checkpoint 355,000 and exec 358,000. ' +
-      'Shares of the daemon’s time in a CPU profile: the kernel about 30%, Node’s and fastify’s HTTP handling about 30%, core with the memory store and provider 11%, garbage collection 5%, server-http’s hooks, handlers and serialiser 4%, zod 3%, the pino access line 3%, prom-client 3%. ' +
-      'What would fix it: fewer µs per request above the hand-minimal server — the extra is route config, `server-timing`, the JSON depth check, operation metrics (server-http, about 14 µs together) and the operation itself (core, store and provider, about 20–25 µs under load); merging the per-request hooks into one and recording operation metrics without a second histogram lookup are the next measurable steps.',
+      'Under load each server is CPU-bound on its one core, so its req/s is the inverse of its CPU time per request, and the ratio to the hand-minimal server is the ratio of their CPU per request. ' +
+      'Per round in the full run of 2026-12-01 22:43 UTC (server CPU per request at 50 connections; hand-minimal / HTTP layer alone / clean checkpoint): 58 / 74 / 98 µs, 59 / 68 / 101, 81 / 123 / 191, 55 / 73 / 111, 66 / 84 / 120. ' +
+      'So the runtime API’s HTTP layer with a free operation reaches about 78% of the hand-minimal server (the extra is route config, `server-timing`, the JSON depth check and operation metrics), and the clean checkpoint itself (core, memory store and provider) adds 24–38 µs, which leaves it at 55% (rounds 43–59%). ' +
+      'A CPU profile of the clean checkpoint under that load (2026-12-01 23:05 UTC, `node --cpu-prof`): the kernel’s `writev` 17% (waking the load generator for every answer: twice the hand-minimal server’s cost per answer, because the daemon is the bottleneck and the load generator sleeps), idle 10%, core 12% (the memory store’s `#putCheckpoint` and its sorted indexes 2–3%, the deep-freeze check of committed records 1%), fastify 6%, server-http 5%, garbage collection 4%, zod 4%, pino 3%, prom-client 3%. ' +
+      'What would fix it: about 10 µs less CPU per clean checkpoint (107 → 97 µs at the hand-minimal server’s 58 µs). The measurable candidates, in order: the memory store’s per-commit work (index maintenance and the frozen-record check on records core already froze), the `server-timing` onSend hook (one more hook pass per request; the header can be set where the handler returns), and per-request label hashing in prom-client (cache each route’s labelled children).',
   },
-  'queued-p99': {
-    title: 'Queueing at 50 connections',
+  'dirty-cpu': {
+    title: 'A dirty checkpoint costs two to three times the hand-minimal server',
     text:
-      'With 50 requests always in flight, a request waits for the ones ready before it in the same event-loop turn (about 48), so p50 ≈ 48 × the CPU per request and the p99 adds a young-generation scavenge (1.5–2.5 ms, about every 16 MB allocated, about 30 KB per request) and the host’s own hiccups. ' +
-      'Against the hand-minimal server, which pays the same hiccups, the p99 ratio therefore follows the ratio of CPU per request (108 µs ÷ 69 µs ≈ 1.6× for the clean checkpoint on 2026-11-29; about 130 µs for a dirty checkpoint or write-file through `runtimed`, with Idempotency-Key hooks and its logging) and moves with the host between rounds (see the range). ' +
-      'What would fix it: the same as for [CPU per request](#cause-cpu-per-request), plus less garbage per request (fewer scavenges inside the measured window).',
+      'With 50 requests always in flight, a request waits for the ones queued before it (p50 ≈ 50 × the CPU per request) and the p99 adds the host’s hiccups and a scavenge; against the hand-minimal server, which pays the same hiccups, the p99 ratio therefore follows the ratio of CPU per request. ' +
+      'Per round in the full run of 2026-12-01 22:43 UTC (server CPU per request, `runtimed` on `write-file, checkpoint` vs the hand-minimal server; then the checkpoint’s p99 ratio): 243 vs 113 µs (2.15×) → 1.61×; 297 vs 121 (2.45×) → 2.76×; 131 vs 85 (1.54×) → 1.15×; 138 vs 48 (2.88×) → 3.90×; 265 vs 92 (2.88×) → 2.39×. The round where the daemon’s CPU was 1.54× the reference met the target; the others did not. ' +
+      'Every request here does real work the canned answer does not: `write-file` decodes base64 and writes the memory provider’s file system; the checkpoint snapshots it (a copy), records an intent and commits three records; `runtimed` adds its Idempotency-Key hooks and operation logging. A profile under this load (2026-12-01 23:00 UTC): kernel `writev` 14%, core 15%, prom-client 4% (request and provider-call histograms), the memory provider 3%, random bytes for new ids 2%, garbage collection 6%. ' +
+      'What would fix it: the daemon’s CPU per `write-file` and dirty checkpoint at or below about 1.3× the hand-minimal server’s (≈ 75 µs at its 58 µs; 130–300 µs measured), i.e. halving the operation path on top of the clean checkpoint’s fixes above; or a target that compares like with like (the same `write-file, checkpoint` workload on a hand-minimal server that does the operation through core).',
   },
   'absolute-latency': {
     title: 'An absolute latency target on a shared machine',
     text:
-      'The bare route’s p50 in the same rounds (the reference) moves with the machine’s load, and the daemon stays at about 2× it: the extra is its CPU per request (see [CPU per request](#cause-cpu-per-request)). What would fix it: the same, or the target read against the reference in the same run.',
+      'The bare route’s p50 in the same rounds (the reference) moves with the machine’s load, and the daemon stays at about 2× it: the extra is its CPU per request (see [the clean checkpoint’s cause](#cause-cpu-per-request-above-the-hand-minimal-server)). What would fix it: the same, or the target read against the reference in the same run.',
   },
 };
 
 /** Row id → the cause that explains its miss. */
 export const CAUSE_OF_ROW = {
-  'http.checkpoint.clean.c1.throughput': 'cpu-per-request',
-  'http.checkpoint.clean.c50.throughput': 'cpu-per-request',
-  'http.checkpoint.clean.c50.p99': 'queued-p99',
-  'http.exec.c50.p99': 'queued-p99',
-  'http.checkpoint.dirty.c50.p99': 'queued-p99',
+  'http.checkpoint.clean.c1.throughput': 'operation-cpu',
+  'http.checkpoint.clean.c50.throughput': 'operation-cpu',
+  'http.checkpoint.clean.c50.p99': 'operation-cpu',
+  'http.exec.c50.p99': 'operation-cpu',
+  'http.checkpoint.dirty.c50.p99': 'dirty-cpu',
   'http.checkpoint.dirty.c1.p50': 'absolute-latency',
 };
 
