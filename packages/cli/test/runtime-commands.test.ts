@@ -208,4 +208,14 @@ describe.concurrent('providers, health, close', () => {
     expect(again).toMatchObject({ closed_runtime_ids: [], released_backend: false, runtime: { status: 'closed' } });
     expect((await runCli(['close', 'gamma'], shared.at)).stdout).toBe('gamma was already closed\n');
   });
+
+  it('close --no-keep-snapshots releases the snapshots an earlier close --keep-snapshots kept', async () => {
+    await shared.openRuntime('kept');
+    const { checkpoint_id: checkpointId } = await shared.client.checkpoint({ runtime_id: 'kept' });
+    expect((await runCli(['close', 'kept', '--keep-snapshots'], shared.at)).stdout).toBe('closed kept; released its sandbox; deleted 0 snapshots\n');
+    expect((await shared.client.getCheckpoint(checkpointId)).has_provider_snapshot).toBe(true);
+    const released = await runCli(['close', 'kept', '--no-keep-snapshots'], shared.at);
+    expect(released).toMatchObject({ code: 0, stdout: 'kept was already closed; deleted 1 snapshot\n' });
+    expect((await shared.client.getCheckpoint(checkpointId)).has_provider_snapshot).toBe(false);
+  });
 });
