@@ -8,7 +8,10 @@
 // kernel does for a request (about a quarter of the API server's CPU, see the README) and
 // weighs every instruction alike: a cache miss costs nothing here.
 //
-//   node bench/instructions.bench.mjs [--requests 2000] [--json out.json]
+//   node bench/instructions.bench.mjs [--requests 2000] [--only checkpoint,minimal] [--json out.json]
+//
+// --only keeps the scenarios whose name contains one of the words (case-insensitive); the bare GET
+// always runs, as the reference of the last column.
 //
 // Each scenario runs its server under valgrind twice, loaded with N and then 3N requests at 50
 // connections (autocannon, in this process); the difference over 2N requests is the cost of a
@@ -35,7 +38,7 @@ if (spawnSync('valgrind', ['--version']).status !== 0) {
   process.exit(2);
 }
 
-const scenarios = [
+const allScenarios = [
   { name: 'bare GET', script: 'bare-server.mjs', spec: (url) => ({ url: `${url}/bare`, method: 'GET' }) },
   {
     name: 'bare POST (small JSON body)',
@@ -45,7 +48,15 @@ const scenarios = [
   { name: 'API GET /api/v1/health (whole stack, no service call)', script: 'api-server.mjs', spec: (url) => ({ url: `${url}/api/v1/health`, method: 'GET' }) },
   { name: 'API checkpoint of a clean runtime', script: 'api-server.mjs', runtimes: true, spec: (url, ids) => operationSpecs(url, ids).checkpoint },
   { name: 'API exec (memory provider)', script: 'api-server.mjs', runtimes: true, spec: (url, ids) => operationSpecs(url, ids).exec },
+  {
+    name: 'hand-minimal checkpoint (minimal-api-server.mjs, canned answer)',
+    script: 'minimal-api-server.mjs',
+    runtimes: false,
+    spec: (url) => operationSpecs(url, Array.from({ length: CONNECTIONS }, (_, index) => `bench-${String(index).padStart(3, '0')}`)).checkpoint,
+  },
 ];
+const ONLY = option('only', undefined)?.toLowerCase().split(',');
+const scenarios = allScenarios.filter((scenario, index) => index === 0 || !ONLY || ONLY.some((word) => scenario.name.toLowerCase().includes(word)));
 
 /** Total instructions the server executed, from start to exit, serving `requests` requests of the scenario. */
 async function countInstructions(scenario, requests) {
