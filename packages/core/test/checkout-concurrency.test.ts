@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { BackendCheckoutRequest, BackendProviderV1, ProviderBackend } from '@runtimectl/core';
+import type { BackendCheckoutRequest, ProviderBackend } from '@runtimectl/core';
 import { MemoryRuntimeStore, RuntimeService } from '@runtimectl/core';
-import { createMemoryProvider } from '@runtimectl/testkit';
+import { createMemoryProvider, delegatingProvider } from '@runtimectl/testkit';
 import { createGate, rejectionOf } from './harness';
 
 /** A memory provider whose checkouts wait for `gate.release()` before creating anything. */
@@ -10,13 +10,7 @@ function gatedCheckoutService() {
   const gate = createGate();
   let waiting = 0;
   const arrivals: Array<() => void> = [];
-  const provider: BackendProviderV1 = {
-    specificationVersion: 'backend-provider-v1',
-    providerId: 'memory',
-    create: (request) => inner.create(request),
-    attach: (request) => inner.attach(request),
-    release: (request) => inner.release(request),
-    checkpoint: (backend, request) => inner.checkpoint!(backend, request),
+  const provider = delegatingProvider(inner, {
     checkout: async (request: BackendCheckoutRequest): Promise<ProviderBackend> => {
       waiting += 1;
       for (const arrived of arrivals.splice(0)) arrived();
@@ -24,8 +18,7 @@ function gatedCheckoutService() {
       await gate.opened;
       return inner.checkout!(request);
     },
-    deleteSnapshot: (snapshotId) => inner.deleteSnapshot!(snapshotId),
-  };
+  });
   const service = new RuntimeService({ store: new MemoryRuntimeStore(), providers: [provider], defaultProvider: 'memory' });
   /** Resolves once `count` provider checkouts are waiting at the gate. */
   const checkoutsWaiting = async (count: number) => {

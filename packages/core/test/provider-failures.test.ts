@@ -1,23 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import type { BackendProviderV1 } from '@runtimectl/core';
 import { MemoryRuntimeStore, RuntimeService } from '@runtimectl/core';
-import { createMemoryProvider } from '@runtimectl/testkit';
+import { createMemoryProvider, delegatingProvider } from '@runtimectl/testkit';
 import { createHarness, rejectionOf } from './harness';
 
 /** A memory provider whose chosen call waits `delayMs` before doing its work. */
 function slowProvider(call: 'create' | 'checkout' | 'checkpoint', delayMs: number) {
   const inner = createMemoryProvider();
   const wait = () => new Promise((resolve) => setTimeout(resolve, delayMs));
-  const provider: BackendProviderV1 = {
-    specificationVersion: 'backend-provider-v1',
-    providerId: 'memory',
+  const provider = delegatingProvider(inner, {
     create: async (request) => (call === 'create' && (await wait()), inner.create(request)),
-    attach: (request) => inner.attach(request),
-    release: (request) => inner.release(request),
     checkpoint: async (backend, request) => (call === 'checkpoint' && (await wait()), inner.checkpoint!(backend, request)),
     checkout: async (request) => (call === 'checkout' && (await wait()), inner.checkout!(request)),
-    deleteSnapshot: (snapshotId) => inner.deleteSnapshot!(snapshotId),
-  };
+  });
   return { inner, provider };
 }
 

@@ -1,5 +1,4 @@
-import type { BackendProviderV1 } from '@runtimectl/core';
-import { createMemoryProvider } from '@runtimectl/testkit';
+import { createMemoryProvider, delegatingProvider } from '@runtimectl/testkit';
 import { describe, expect, it } from 'vitest';
 import { apiClient } from './api-client';
 import { createTestServer } from './test-server';
@@ -38,20 +37,13 @@ describe('Idempotency-Key', () => {
   it('a retry that arrives while the first request runs waits for it and never duplicates the work', async () => {
     const inner = createMemoryProvider();
     let checkouts = 0;
-    const slow: BackendProviderV1 = {
-      specificationVersion: 'backend-provider-v1',
-      providerId: 'memory',
-      create: (request) => inner.create(request),
-      attach: (request) => inner.attach(request),
-      release: (request) => inner.release(request),
-      checkpoint: (backend, request) => inner.checkpoint!(backend, request),
+    const slow = delegatingProvider(inner, {
       checkout: async (request) => {
         checkouts += 1;
         await new Promise((resolve) => setTimeout(resolve, 150));
         return inner.checkout!(request);
       },
-      deleteSnapshot: (snapshotId) => inner.deleteSnapshot!(snapshotId),
-    };
+    });
     const server = createTestServer({ providers: [slow], idempotency: {} });
     const api = apiClient(server.app);
     const opened = await api.post(`${API}/open`, { conversation_id: 'c', sender_id: 's' });

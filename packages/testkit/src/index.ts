@@ -1,4 +1,5 @@
 export * from './memory-provider/index';
+export { delegatingProvider } from './delegating-provider';
 
 export { runProviderConformance } from './conformance/run-provider-conformance';
 export type {
