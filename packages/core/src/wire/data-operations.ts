@@ -1,15 +1,14 @@
 import { z } from 'zod';
 import { Base64Schema, PathSchema, RuntimeIdSchema } from './common';
-
-const EnvNameSchema = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,255}$/, 'an environment variable name');
+import { ExecCommandSchema, ExecEnvSchema, ExecShellSchema } from './exec-input-limits';
 
 export const RuntimeExecRequestSchema = z.strictObject({
   runtime_id: RuntimeIdSchema,
-  command: z.string().min(1).max(256 * 1024),
+  command: ExecCommandSchema,
   cwd: PathSchema.optional(),
   timeout_ms: z.number().int().min(1).max(24 * 60 * 60 * 1000).optional(),
-  shell: z.string().min(1).max(256).optional(),
-  env: z.record(EnvNameSchema, z.string().max(128 * 1024)).optional(),
+  shell: ExecShellSchema.optional(),
+  env: ExecEnvSchema.optional(),
 });
 export type RuntimeExecRequest = z.infer<typeof RuntimeExecRequestSchema>;
 

@@ -44,6 +44,35 @@ export function dataApiTests(context: ApiSuiteContext): void {
       expect(fromBase64(printed.body.stdout_base64).toString()).toBe('yes-1\n');
     }, testMs);
 
+    test('exec input the kernel would refuse is 400 invalid_request naming the field and its limit: an over-long command or env value, a NUL byte', async () => {
+      await ready();
+      const refusals: Array<[Record<string, unknown>, RegExp]> = [
+        [{ command: `echo ${'x'.repeat(128 * 1024)}` }, /command.*65536 bytes/],
+        [{ command: `echo ${'\u00e9'.repeat(33 * 1024)}` }, /command.*65536 bytes/],
+        [{ command: 'echo a\u0000b' }, /command.*NUL/],
+        [{ command: 'true', env: { BIG: 'y'.repeat(128 * 1024) } }, /env.*BIG.*32768 bytes/],
+        [{ command: 'true', env: Object.fromEntries(Array.from({ length: 5 }, (_, index) => [`V${index}`, 'z'.repeat(30 * 1024)])) }, /env.*131072 bytes/],
+        [{ command: 'true', env: { NUL: 'a\u0000b' } }, /env.*NUL/],
+        [{ command: 'true', cwd: 'a\u0000b' }, /cwd.*NUL/],
+        [{ command: 'true', shell: '/bin/sh\u0000x' }, /shell.*NUL/],
+      ];
+      for (const [input, message] of refusals) {
+        const response = await client.post('/api/v1/runtimes/exec', { runtime_id: id(), ...input });
+        expectApiError(response, 400, 'invalid_request');
+        expect(String(response.body.error), JSON.stringify(Object.keys(input))).toMatch(message);
+      }
+      const commandAtLimit = await client.post('/api/v1/runtimes/exec', { runtime_id: id(), command: `true #${'x'.repeat(64 * 1024 - 6)}` });
+      expectOk(commandAtLimit);
+      expect(commandAtLimit.body.exit_code).toBe(0);
+      const envAtLimit = await client.post('/api/v1/runtimes/exec', {
+        runtime_id: id(),
+        command: 'printenv AT_LIMIT',
+        env: { AT_LIMIT: 'v'.repeat(32 * 1024) },
+      });
+      expectOk(envAtLimit);
+      expect(fromBase64(envAtLimit.body.stdout_base64).toString()).toBe(`${'v'.repeat(32 * 1024)}\n`);
+    }, testMs);
+
     test('runtime operations answer server-timing: provider;dur=<ms>, total;dur=<ms>', async () => {
       await ready();
       const response = await client.post('/api/v1/runtimes/stat', { runtime_id: id(), path: '.' });

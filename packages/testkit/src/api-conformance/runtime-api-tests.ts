@@ -33,6 +33,28 @@ export function runtimeApiTests(context: ApiSuiteContext): void {
       expectApiError(taken, 409, 'runtime_exists');
     }, testMs);
 
+    test('a lone surrogate (ill-formed UTF-16) in any string of a body is 400 invalid_request naming the field; nothing is stored', async () => {
+      const loneSurrogate = await client.post('/api/v1/runtimes/open', {
+        runtime_id: context.runtimeId('lone-surrogate'),
+        conversation_id: 'c\ud800',
+        sender_id: 'suite',
+      });
+      expectApiError(loneSurrogate, 400, 'invalid_request');
+      expect(String(loneSurrogate.body.error)).toMatch(/conversation_id/);
+      const inMetadata = await client.post('/api/v1/runtimes/open', {
+        runtime_id: context.runtimeId('lone-surrogate'),
+        conversation_id: 'conformance',
+        sender_id: 'suite',
+        metadata: { note: ['ok', 'x\udc00y'] },
+      });
+      expectApiError(inMetadata, 400, 'invalid_request');
+      expect(String(inMetadata.body.error)).toMatch(/metadata\.note\.1/);
+      expectApiError(await client.get(`/api/v1/runtimes/${segment(context.runtimeId('lone-surrogate'))}`), 404, 'runtime_not_found');
+      const wellFormed = await context.open('lone-surrogate', { conversation_id: 'c\ud83d\ude00' });
+      expect(wellFormed.body.runtime.conversation_id).toBe('c\u{1f600}');
+      expect((await context.open('lone-surrogate', { conversation_id: 'c\ud83d\ude00' })).body.created).toBe(false);
+    }, testMs);
+
     test('re-open with conflicting metadata or session_state is 409 runtime_exists naming the fields; the same values re-attach', async () => {
       await context.open('lifecycle-reopen', { metadata: { team: 'a', tier: 1 }, session_state: { turn: 1 } });
       const same = await context.open('lifecycle-reopen', { metadata: { tier: 1, team: 'a' }, session_state: { turn: 1 } });
