@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { InvalidRequestError } from '@runtimectl/core';
+import { illFormedStringRefusal } from './ill-formed-strings';
 import { prototypeKeyRefusal } from './prototype-keys';
 
 /**
@@ -35,7 +36,8 @@ export function jsonNestingExceeds(text: string, maxDepth: number): boolean {
  * malformed-JSON and prototype-poisoning answers) behind a nesting-depth check: a body nested
  * deeper than `MAX_JSON_DEPTH` is `invalid_request` before anything recurses into it. Fastify
  * reports a refused `__proto__` / `constructor.prototype` key as "not valid JSON"; that answer
- * is replaced by one naming the key and why it is refused.
+ * is replaced by one naming the key and why it is refused. A string that is not well-formed
+ * UTF-16 (a lone surrogate), anywhere in the body, is `invalid_request` naming where it is.
  */
 export function installJsonBodyParser(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -47,7 +49,10 @@ export function installJsonBodyParser(app: FastifyInstance): void {
       return;
     }
     parseJson(request, text, (error, parsed) => {
-      if (!error) return done(null, parsed);
+      if (!error) {
+        const refusal = illFormedStringRefusal(parsed);
+        return refusal ? done(refusal, undefined) : done(null, parsed);
+      }
       const invalidJson = (error as { code?: string }).code === 'FST_ERR_CTP_INVALID_JSON_BODY';
       done((invalidJson && prototypeKeyRefusal(text)) || error, undefined);
     });
