@@ -1,7 +1,7 @@
 import { lstat, readlink, realpath } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { InvalidRequestError, WorkspacePaths } from '@runtimectl/core';
-import { errorCode } from './fs-errors';
+import { errorCode, fileSystemError } from './fs-errors';
 
 /** Linux limits: a name of at most 255 bytes, a path of at most 4,095. */
 const MAX_NAME_BYTES = 255;
@@ -37,7 +37,10 @@ export class WorkspaceJail {
       physical = await physicalPath(lexical, 0);
     } catch (error) {
       if (errorCode(error) === 'ELOOP') throw new InvalidRequestError(`path ${quoted(path)} has too many symbolic links`, { path });
-      throw error;
+      // Node's own message names the absolute host path (`realpath '/…/workspaces/bkd_…/…'`,
+      // e.g. ENAMETOOLONG for a path that passes PATH_MAX once the workspace root is in front):
+      // the public error names the caller's path only; the host path stays in the cause.
+      throw fileSystemError(error, path, 'resolve_path', true);
     }
     if (!this.contains(physical)) {
       throw new InvalidRequestError(`path ${quoted(path)} leads outside the workspace through a symbolic link`, { path });

@@ -55,6 +55,48 @@ export function errorPrivacyTests(options: ProviderConformanceOptions): void {
       ).toBe(true);
     });
 
+    test('file-system errors other than not-found (a file as a parent, a path over PATH_MAX on the host) name the caller\'s path, never the workspace\'s', async (context) => {
+      const { backend } = await harness.createBackend();
+      const root = backend.workspaceRoot;
+      context.skip(root === '/' || root === '', 'the workspace root is "/": an absolute path names nothing private');
+      // 19 directories of 203 bytes and a last one that brings the relative path to 4,095 bytes:
+      // a valid path for the caller, but longer than PATH_MAX once the workspace root is in front.
+      const names = [...Array.from({ length: 19 }, () => 'b'.repeat(203)), 'c'.repeat(4095 - 19 * 204)];
+      const deep = names.join('/');
+      const made = await backend.exec({
+        // `cd -P`: a shell's logical `cd` refuses once $PWD would pass PATH_MAX.
+        command: [...names.slice(0, -1).map((name) => `mkdir ${name} && cd -P ${name}`), `mkdir ${names.at(-1)}`].join(' && '),
+        maxOutputBytes: 4096,
+        timeoutMs: 10_000,
+      });
+      context.skip(made.exitCode !== 0, 'needs a POSIX shell to build a directory tree deeper than PATH_MAX');
+      await backend.writeBytes('plain-file', new TextEncoder().encode('x'));
+      const attempts: Array<[string, () => Promise<unknown>]> = [
+        ['stat of a deep path', () => backend.stat(`${deep}`)],
+        ['read of a deep path', () => backend.readBytes(`${deep}`)],
+        ['write under a deep path', () => backend.writeBytes(`${deep.slice(0, -2)}/x`, new Uint8Array([1]))],
+        ['mkdir of a deep path', () => backend.createDirAll(`${deep}`)],
+        ['exec in a deep cwd', () => backend.exec({ command: 'true', cwd: deep, maxOutputBytes: 1024 })],
+        ['glob under a deep base', () => backend.glob({ pattern: '*', baseDir: deep, limit: 10 })],
+        ['export of a deep path', () => backend.export(`${deep}`)],
+        ['read through a file', () => backend.readBytes('plain-file/x')],
+        ['write through a file', () => backend.writeBytes('plain-file/x/y', new Uint8Array([1]))],
+        ['mkdir through a file', () => backend.createDirAll('plain-file/x')],
+      ];
+      const messages: Array<[string, string]> = [];
+      for (const [what, attempt] of attempts) {
+        const error = await attempt().then(
+          () => undefined,
+          (caught: unknown) => caught,
+        );
+        if (error !== undefined) messages.push([what, error instanceof Error ? error.message : String(error)]);
+      }
+      // Node's recursive removal works by absolute path and cannot remove a tree deeper than
+      // PATH_MAX; the shell's `rm` can, so the backend is released as usual after the test.
+      await backend.exec({ command: `rm -rf ${names[0]}`, maxOutputBytes: 4096, timeoutMs: 10_000 });
+      expect(messages.length, 'at least the operations through a file fail').toBeGreaterThan(0);
+      for (const [what, message] of messages) expect(message, `${what}: the error message`).not.toContain(root);    });
+
     test('checkout of a deleted snapshot fails naming no snapshot id', async (context) => {
       const capabilities = providerCapabilities(harness.provider);
       context.skip(!capabilities.snapshot || !capabilities.checkout || !capabilities.delete_snapshot, 'needs checkpoint, checkout and deleteSnapshot methods');
