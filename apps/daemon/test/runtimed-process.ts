@@ -71,5 +71,12 @@ export function runtimedRefusal(args: string[], env: NodeJS.ProcessEnv = {}): Pr
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stderr, stdout })));
+  // A daemon that starts instead of refusing must not outlive the test: killed, it reports code null.
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  return new Promise((resolve) =>
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr, stdout });
+    }),
+  );
 }

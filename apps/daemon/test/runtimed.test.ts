@@ -93,6 +93,24 @@ describe('runtimed', () => {
     expect(bad.stderr).toMatch(/RUNTIMECTL_RUNTIMES_EXEC_TIMEOUT_MS: expected an integer/);
   });
 
+  it('stops at start on a bearer token no request could present (whitespace or control characters) or an empty token variable, naming the setting', async () => {
+    const spaced = await runtimedRefusal(['--port', '0'], { RUNTIMECTL_HTTP_AUTH_BEARER_TOKEN: 'a sufficiently long token' });
+    expect(spaced.code).toBe(2);
+    expect(spaced.stderr).toMatch(/http\.auth\.bearer_token: .*whitespace/);
+    const viaVariable = await runtimedRefusal(['--port', '0'], {
+      RUNTIMECTL_HTTP_AUTH_BEARER_TOKEN_ENV: 'MY_TOKEN',
+      MY_TOKEN: 'first-half-of-it\tsecond-half',
+    });
+    expect(viaVariable.code).toBe(2);
+    expect(viaVariable.stderr).toMatch(/http\.auth\.bearer_token_env: .*MY_TOKEN.*whitespace/);
+    const empty = await runtimedRefusal(['--port', '0'], { RUNTIMECTL_HTTP_AUTH_BEARER_TOKEN: '' });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(/RUNTIMECTL_HTTP_AUTH_BEARER_TOKEN is set but empty/);
+    const emptyName = await runtimedRefusal(['--port', '0'], { RUNTIMECTL_HTTP_AUTH_BEARER_TOKEN_ENV: '' });
+    expect(emptyName.code).toBe(2);
+    expect(emptyName.stderr).toMatch(/RUNTIMECTL_HTTP_AUTH_BEARER_TOKEN_ENV is set but empty/);
+  });
+
   it('--help documents every setting and exits 0', async () => {
     const help = await runtimedRefusal(['--help']);
     expect(help.code).toBe(0);

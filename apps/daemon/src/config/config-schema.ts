@@ -3,10 +3,24 @@ import { z } from 'zod';
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const MiB = 1024 * 1024;
 
+/**
+ * What a bearer token may hold: visible ASCII. A client sends `Authorization: Bearer <token>`
+ * and the server splits the header on whitespace, so a token with a space (or a control or
+ * non-ASCII character, which headers do not carry as written) could never be presented: auth
+ * would be on and nothing could pass it.
+ */
+export const BEARER_TOKEN_CHARACTERS = /^[\x21-\x7e]+$/;
+export const BEARER_TOKEN_CHARACTERS_RULE =
+  'visible ASCII characters only: no whitespace, control or non-ASCII characters (no request could present such a token)';
+
 const AuthSchema = z
   .strictObject({
     /** The token itself (prefer bearer_token_env: config files get copied around). */
-    bearer_token: z.string().min(16, 'at least 16 characters').optional(),
+    bearer_token: z
+      .string()
+      .min(16, 'at least 16 characters')
+      .regex(BEARER_TOKEN_CHARACTERS, BEARER_TOKEN_CHARACTERS_RULE)
+      .optional(),
     /** Name of the environment variable holding the token. */
     bearer_token_env: z.string().regex(ENV_NAME, 'an environment variable name').optional(),
   })

@@ -4,7 +4,7 @@ import { parse as parseToml } from 'smol-toml';
 import type { z } from 'zod';
 import { ConfigError } from './config-error';
 import { CONFIG_KEYS, envNameOf, type ConfigKey } from './config-keys';
-import { DaemonConfigSchema, KNOWN_PROVIDERS, type DaemonConfig } from './config-schema';
+import { BEARER_TOKEN_CHARACTERS, BEARER_TOKEN_CHARACTERS_RULE, DaemonConfigSchema, KNOWN_PROVIDERS, type DaemonConfig } from './config-schema';
 import { defaultStateDir } from './state-dir';
 
 export interface ConfigSources {
@@ -26,6 +26,12 @@ export interface ResolvedConfig extends DaemonConfig {
 }
 
 type Tree = Record<string, unknown>;
+
+/**
+ * Settings whose variable, set but empty, is refused rather than ignored like the others: an
+ * empty token most likely means a secret failed to arrive, and ignoring it would turn auth off.
+ */
+const AUTH_KEYS = new Set(['http.auth.bearer_token', 'http.auth.bearer_token_env']);
 
 function setPath(tree: Tree, path: string, value: unknown): void {
   const keys = path.split('.');
@@ -92,6 +98,12 @@ export function loadConfig(sources: ConfigSources): ResolvedConfig {
   const tree: Tree = configPath ? readConfigFile(configPath) : {};
   for (const key of CONFIG_KEYS) {
     const raw = sources.env[envNameOf(key.path)];
+    if (raw === '' && AUTH_KEYS.has(key.path)) {
+      throw new ConfigError(
+        `${envNameOf(key.path)} is set but empty: the daemon would start with authentication off. ` +
+          'Unset it to run without auth, or give it a value.',
+      );
+    }
     if (raw !== undefined && raw !== '') setPath(tree, key.path, fromEnv(key, raw));
   }
   for (const [path, value] of Object.entries(sources.flags)) {
@@ -132,5 +144,8 @@ function resolveBearerToken(config: DaemonConfig, env: NodeJS.ProcessEnv): strin
   const token = env[auth.bearer_token_env]?.trim();
   if (!token) throw new ConfigError(`http.auth.bearer_token_env: environment variable ${auth.bearer_token_env} is not set or empty`);
   if (token.length < 16) throw new ConfigError(`http.auth.bearer_token_env: the token in ${auth.bearer_token_env} must be at least 16 characters`);
+  if (!BEARER_TOKEN_CHARACTERS.test(token)) {
+    throw new ConfigError(`http.auth.bearer_token_env: the token in ${auth.bearer_token_env} must be ${BEARER_TOKEN_CHARACTERS_RULE}`);
+  }
   return token;
 }
