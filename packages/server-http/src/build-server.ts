@@ -5,6 +5,7 @@ import type { IdempotencyOptions } from './idempotency/idempotency-hooks';
 import { withSecretRedaction } from './logging/log-redaction';
 import { RequestLogController } from './logging/request-log-controller';
 import { errorReply } from './http-errors/error-reply';
+import { answerUnmetExpectation } from './http-errors/unmet-expectation';
 import { answerUnparsableRequest } from './http-errors/unparsable-request';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id';
 import { DEFAULT_BODY_LIMIT_BYTES, runtimeApiPlugin } from './runtime-api-plugin';
@@ -65,6 +66,8 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
       (reply as FastifyReply).code(status).header(REQUEST_ID_HEADER, request.id).send(body);
     },
   });
+  // Node answers an `Expect` other than 100-continue itself, before fastify: give it our body.
+  app.server.on('checkExpectation', answerUnmetExpectation);
   app.register(runtimeApiPlugin, {
     service: options.service,
     version: options.config.version,
