@@ -13,6 +13,7 @@ import { checkConfiguredEnvironment } from './exec/command-environment';
 import { ProcessGroups } from './exec/process-groups';
 import { errorCode, workspaceGoneError } from './fs-errors';
 import { LocalBackend, type LocalBackendSettings } from './local-backend';
+import { removeWorkspace } from './remove-workspace';
 import { resourceOf, workspaceNameIn, workspaceNameOf } from './workspace-names';
 import { WorkspaceOwners } from './workspace-owners';
 
@@ -119,7 +120,7 @@ export class LocalProvider implements BackendProviderV1 {
       await writeFile(join(root, RELEASED_MARKERS, name), `${new Date().toISOString()}\n`);
       return;
     }
-    await rm(join(root, name), { recursive: true, force: true, maxRetries: 3, retryDelay: 50 });
+    await removeWorkspace(join(root, name));
   }
 
   /** Live workspaces created with `installationId`'s labels (for crash reconciliation). No snapshots. */

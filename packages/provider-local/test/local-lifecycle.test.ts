@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BackendGoneError, RuntimectlError } from '@runtimectl/core';
-import { lifecycleTests } from '@runtimectl/testkit';
+import { DEEP_TREE, lifecycleTests } from '@runtimectl/testkit';
 import { createLocalProvider } from '../src/index';
 import { createBackend, localProvider, newBackendId, text, useTemporaryDirectories, utf8, workspacesIn } from './local-fixture';
 
@@ -29,6 +29,15 @@ describe('local provider lifecycle', () => {
     const provider = createLocalProvider({ root: join(parent, 'not', 'yet') });
     const { backend } = await createBackend(provider);
     expect((await stat(backend.workspaceRoot)).isDirectory()).toBe(true);
+  });
+
+  it('release removes a workspace whose commands built a tree deeper than PATH_MAX', async () => {
+    const { provider, root } = await localProvider(temporary);
+    const { backend, request } = await createBackend(provider);
+    const made = await backend.exec({ command: DEEP_TREE.buildCommand, maxOutputBytes: 4096 });
+    expect(made.exitCode).toBe(0);
+    await provider.release(request);
+    expect(await workspacesIn(root)).toEqual([]);
   });
 
   it('release removes the workspace directory by default', async () => {

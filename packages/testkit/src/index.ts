@@ -19,6 +19,7 @@ export { dirtyTrackingTests } from './conformance/dirty-tracking-tests';
 export { snapshotTests } from './conformance/snapshot-tests';
 export { ownershipTests } from './conformance/ownership-tests';
 export { errorPrivacyTests } from './conformance/error-privacy-tests';
+export { DEEP_TREE } from './conformance/deep-tree';
 export { SEARCH_TREE, SEARCH_CASES, type SearchCase } from './conformance/search-fixture';
 export { runApiConformance, CONTRACT_ROUTES, type ApiConformanceOptions, type ApiConformanceTimeouts } from './api-conformance';
 export * from './store-conformance/public-api';

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { MemoryRuntimeStore, providerCapabilities, type BackendResource } from '@runtimectl/core';
 import { conformanceArea } from './conformance-area';
+import { DEEP_TREE } from './deep-tree';
 import type { ProviderConformanceOptions } from './conformance-options';
 import { expectRuntimectlError } from './expect-helpers';
 
@@ -59,16 +60,8 @@ export function errorPrivacyTests(options: ProviderConformanceOptions): void {
       const { backend } = await harness.createBackend();
       const root = backend.workspaceRoot;
       context.skip(root === '/' || root === '', 'the workspace root is "/": an absolute path names nothing private');
-      // 19 directories of 203 bytes and a last one that brings the relative path to 4,095 bytes:
-      // a valid path for the caller, but longer than PATH_MAX once the workspace root is in front.
-      const names = [...Array.from({ length: 19 }, () => 'b'.repeat(203)), 'c'.repeat(4095 - 19 * 204)];
-      const deep = names.join('/');
-      const made = await backend.exec({
-        // `cd -P`: a shell's logical `cd` refuses once $PWD would pass PATH_MAX.
-        command: [...names.slice(0, -1).map((name) => `mkdir ${name} && cd -P ${name}`), `mkdir ${names.at(-1)}`].join(' && '),
-        maxOutputBytes: 4096,
-        timeoutMs: 10_000,
-      });
+      const deep = DEEP_TREE.path;
+      const made = await backend.exec({ command: DEEP_TREE.buildCommand, maxOutputBytes: 4096, timeoutMs: 10_000 });
       context.skip(made.exitCode !== 0, 'needs a POSIX shell to build a directory tree deeper than PATH_MAX');
       await backend.writeBytes('plain-file', new TextEncoder().encode('x'));
       const attempts: Array<[string, () => Promise<unknown>]> = [
@@ -91,9 +84,8 @@ export function errorPrivacyTests(options: ProviderConformanceOptions): void {
         );
         if (error !== undefined) messages.push([what, error instanceof Error ? error.message : String(error)]);
       }
-      // Node's recursive removal works by absolute path and cannot remove a tree deeper than
-      // PATH_MAX; the shell's `rm` can, so the backend is released as usual after the test.
-      await backend.exec({ command: `rm -rf ${names[0]}`, maxOutputBytes: 4096, timeoutMs: 10_000 });
+      // Removing the tree with a command keeps this test about error text, whatever release does with it.
+      await backend.exec({ command: DEEP_TREE.removeCommand, maxOutputBytes: 4096, timeoutMs: 10_000 });
       expect(messages.length, 'at least the operations through a file fail').toBeGreaterThan(0);
       for (const [what, message] of messages) expect(message, `${what}: the error message`).not.toContain(root);    });
 
