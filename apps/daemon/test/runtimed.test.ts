@@ -54,6 +54,17 @@ describe('runtimed', () => {
     expect(checkout.body.runtime.runtime_id).toMatch(/:checkout:[0-9a-f]{32}$/);
   });
 
+  it('refuses read-file of a file over runtimes.read_file_max_bytes with 413, pointing to export, which streams it', async () => {
+    const daemon = await start([], { RUNTIMECTL_RUNTIMES_READ_FILE_MAX_BYTES: '1024' });
+    const api = `${daemon.url}/api/v1/runtimes`;
+    await post(`${api}/open`, { runtime_id: 'big', conversation_id: 'c', sender_id: 's' });
+    await post(`${api}/write-file`, { runtime_id: 'big', path: 'big.bin', content_base64: Buffer.alloc(1025).toString('base64') });
+    const read = await post(`${api}/read-file`, { runtime_id: 'big', path: 'big.bin' });
+    expect(read).toMatchObject({ status: 413, body: { code: 'payload_too_large', error: expect.stringContaining('export') } });
+    const exported = await fetch(`${api}/export`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ runtime_id: 'big', path: 'big.bin' }) });
+    expect((await exported.arrayBuffer()).byteLength).toBe(1025);
+  });
+
   it('exits 0 on SIGTERM and SIGINT', async () => {
     const first = await startRuntimed();
     expect(await first.stop('SIGTERM')).toBe(0);

@@ -24,6 +24,7 @@ export type {
   SearchResult,
   TempPathRequest,
   ExportedFile,
+  ReadBytesOptions,
 } from './provider/operation-types';
 export { providerCapabilities } from './provider/capabilities';
 export { ProviderRegistry } from './provider/provider-registry';

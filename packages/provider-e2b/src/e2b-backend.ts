@@ -13,6 +13,7 @@ import {
   type GrepRequest,
   type PathStat,
   type ProviderBackend,
+  type ReadBytesOptions,
   type SearchResult,
   type TempPathRequest,
   WorkspacePaths,
@@ -23,6 +24,7 @@ import { mayMeanSandboxGone, PROVIDER_ID, sandboxGoneError } from './e2b-errors'
 import type { ResolvedE2BSettings } from './e2b-settings';
 import { runCommand } from './exec/run-command';
 import { runScript } from './exec/run-script';
+import { readStreamAtMost } from './bounded-read';
 import { streamFile } from './file-stream';
 import { resourceOf, type SandboxResource } from './sandbox-resource';
 import type { SandboxKeepAlive } from './sandbox-keep-alive';
@@ -102,9 +104,21 @@ export class E2BBackend implements ProviderBackend {
     });
   }
 
-  async readBytes(path: string): Promise<Uint8Array> {
+  /**
+   * With `maxBytes`, the file is streamed and at most `maxBytes + 1` bytes are held. A FIFO or
+   * device in the sandbox is read by envd, not by this process: such a read ends, at the latest,
+   * at the request deadline.
+   */
+  async readBytes(path: string, options: ReadBytesOptions = {}): Promise<Uint8Array> {
     const absolute = this.#paths.resolve(path);
-    return this.#call('read_bytes', path, () => this.#request((options) => this.sandbox.files.read(absolute, { format: 'bytes', ...options })));
+    const { maxBytes } = options;
+    return this.#call('read_bytes', path, () =>
+      this.#request(async (requestOptions) =>
+        maxBytes === undefined
+          ? this.sandbox.files.read(absolute, { format: 'bytes', ...requestOptions })
+          : readStreamAtMost(await this.sandbox.files.read(absolute, { format: 'stream', ...requestOptions }), maxBytes, path),
+      ),
+    );
   }
 
   async writeBytes(path: string, content: Uint8Array): Promise<{ path: string; created: boolean }> {

@@ -21,6 +21,9 @@ export function fileSystemError(error: unknown, path: string, call: string, miss
       return new InvalidRequestError(`${path} is a directory`, { path });
     case 'EEXIST':
       return new InvalidRequestError(`${path} already exists and is not a directory`, { path });
+    case 'ENXIO':
+      // Opening a FIFO for writing with no reader (O_NONBLOCK), or a socket.
+      return notRegularFileError(path);
     case 'ELOOP':
       return new InvalidRequestError(`${path} is a symbolic link (refused inside the workspace jail)`, { path });
     case 'ENAMETOOLONG':
@@ -28,6 +31,11 @@ export function fileSystemError(error: unknown, path: string, call: string, miss
     default:
       return new ProviderError('local', call, `${errorCode(error) ?? 'error'} on ${path}`, error);
   }
+}
+
+/** The file API works on regular files only: never a FIFO, socket or device, which could block or never end. */
+export function notRegularFileError(path: string): InvalidRequestError {
+  return new InvalidRequestError(`${path} is not a regular file (FIFO, socket or device)`, { path });
 }
 
 /**

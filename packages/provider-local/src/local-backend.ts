@@ -6,6 +6,7 @@ import {
   globFiles,
   grepFiles,
   InvalidRequestError,
+  RuntimectlError,
   type BackendResource,
   type ExecRequest,
   type ExecResult,
@@ -14,6 +15,7 @@ import {
   type GrepRequest,
   type PathStat,
   type ProviderBackend,
+  type ReadBytesOptions,
   type SearchResult,
   type TempPathRequest,
 } from '@runtimectl/core';
@@ -21,6 +23,7 @@ import { commandEnvironment } from './exec/command-environment';
 import type { ProcessGroups } from './exec/process-groups';
 import { runCommand } from './exec/run-command';
 import { errorCode, fileSystemError, workspaceGoneError } from './fs-errors';
+import { openRegularFile, readAtMost, type OpenedFile } from './regular-file';
 import { WorkspaceJail } from './workspace-jail';
 import { workspaceSearchTree } from './workspace-search';
 
@@ -66,14 +69,14 @@ export class LocalBackend implements ProviderBackend {
     }
   }
 
-  async readBytes(path: string): Promise<Uint8Array> {
-    const handle = await this.#open(path, O_RDONLY | O_NOFOLLOW, 'read_bytes');
+  async readBytes(path: string, options: ReadBytesOptions = {}): Promise<Uint8Array> {
+    const file = await this.#openRegular(path, O_RDONLY, 'read_bytes');
     try {
-      return await handle.readFile();
+      return await readAtMost(file, options.maxBytes ?? Number.MAX_SAFE_INTEGER, path);
     } catch (error) {
-      throw await this.#failure(error, path, 'read_bytes', true);
+      throw RuntimectlError.isInstance(error) ? error : await this.#failure(error, path, 'read_bytes', true);
     } finally {
-      await handle.close();
+      await file.handle.close();
     }
   }
 
@@ -157,27 +160,22 @@ export class LocalBackend implements ProviderBackend {
   }
 
   async export(path: string): Promise<ExportedFile> {
-    const handle = await this.#open(path, O_RDONLY | O_NOFOLLOW, 'export');
-    try {
-      const info = await handle.stat();
-      if (!info.isFile()) throw new InvalidRequestError(`${path} is not a regular file`, { path });
-      return { fileName: posix.basename(path), sizeBytes: info.size, content: handle.createReadStream() };
-    } catch (error) {
-      await handle.close();
-      throw error;
-    }
+    const { handle, sizeBytes } = await this.#openRegular(path, O_RDONLY, 'export');
+    // A file stream reads the next chunk only when the consumer asks: back-pressure end to end.
+    return { fileName: posix.basename(path), sizeBytes, content: handle.createReadStream() };
   }
 
   async #searchBase(baseDir: string | undefined): Promise<string> {
     return baseDir === undefined ? '' : this.#jail.relative(await this.#jail.resolve(baseDir));
   }
 
-  async #open(path: string, flags: number, call: string): Promise<FileHandle> {
+  /** Opens an existing regular file, never blocking (see `openRegularFile`). */
+  async #openRegular(path: string, flags: number, call: string): Promise<OpenedFile> {
     const physical = await this.#jail.resolve(path);
     try {
-      return await open(physical, flags);
+      return await openRegularFile(physical, flags, path);
     } catch (error) {
-      throw await this.#failure(error, path, call, true);
+      throw RuntimectlError.isInstance(error) ? error : await this.#failure(error, path, call, true);
     }
   }
 
@@ -190,9 +188,10 @@ export class LocalBackend implements ProviderBackend {
         const code = errorCode(error);
         if (code === 'EEXIST') {
           try {
-            return { handle: await open(physical, O_WRONLY | O_TRUNC | O_NOFOLLOW), created: false };
+            // O_TRUNC does nothing to a FIFO or device, which is refused once opened.
+            return { handle: (await openRegularFile(physical, O_WRONLY | O_TRUNC, path)).handle, created: false };
           } catch (overwriteError) {
-            throw await this.#failure(overwriteError, path, 'write_bytes', false);
+            throw RuntimectlError.isInstance(overwriteError) ? overwriteError : await this.#failure(overwriteError, path, 'write_bytes', false);
           }
         }
         if (code !== 'ENOENT' || attempt > 0) throw await this.#failure(error, path, 'write_bytes', false);

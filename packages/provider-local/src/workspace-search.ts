@@ -1,8 +1,9 @@
-import { open, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { constants } from 'node:fs';
-import type { SearchTree } from '@runtimectl/core';
+import { InvalidRequestError, type SearchTree } from '@runtimectl/core';
 import { errorCode } from './fs-errors';
+import { openRegularFile } from './regular-file';
 
 /**
  * The workspace as core's `globFiles`/`grepFiles` see it: regular files only, found by walking
@@ -20,9 +21,10 @@ export function workspaceSearchTree(root: string): SearchTree {
     async readFile(path) {
       let handle;
       try {
-        handle = await open(join(root, path), constants.O_RDONLY | constants.O_NOFOLLOW);
+        // Listed as a regular file, but it may have been replaced by a FIFO since: never block on one.
+        ({ handle } = await openRegularFile(join(root, path), constants.O_RDONLY, path));
       } catch (error) {
-        if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ELOOP') return new Uint8Array();
+        if (['ENOENT', 'ELOOP', 'ENXIO'].includes(errorCode(error) ?? '') || InvalidRequestError.isInstance(error)) return new Uint8Array();
         throw error;
       }
       try {

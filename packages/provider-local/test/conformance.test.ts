@@ -5,10 +5,11 @@ import { runProviderConformance } from '@runtimectl/testkit';
 import { createLocalProvider } from '../src/index';
 
 // Each test gets its own root directory, removed afterwards. The local provider runs commands
-// with a real /bin/sh, so the suite's process-tree and output-draining tests run too.
+// with a real /bin/sh, so the suite's process-tree and output-draining tests run too; its file API opens FIFOs itself,
+// so the special-file tests run as well.
 runProviderConformance({
   name: 'local',
-  capabilities: { posixShell: true },
+  capabilities: { posixShell: true, specialFiles: true },
   createProvider: async () => {
     const root = await mkdtemp(join(tmpdir(), 'runtimectl-local-conformance-'));
     return { provider: createLocalProvider({ root }), cleanup: () => rm(root, { recursive: true, force: true }) };

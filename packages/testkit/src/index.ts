@@ -11,6 +11,7 @@ export type {
 } from './conformance/conformance-options';
 export { lifecycleTests } from './conformance/lifecycle-tests';
 export { filesTests } from './conformance/files-tests';
+export { fileLimitsTests } from './conformance/file-limits-tests';
 export { pathRuleTests } from './conformance/path-rule-tests';
 export { execTests } from './conformance/exec-tests';
 export { searchTests } from './conformance/search-tests';

@@ -19,6 +19,7 @@ const concurrency = load('concurrency');
 const oversized = load('oversized-bodies');
 const intruders = load('intruders');
 const jail = load('path-jail');
+const special = load('special-files');
 
 const MiB = 1024 * 1024;
 const mib = (bytes) => `${(bytes / MiB).toFixed(1)} MiB`;
@@ -54,6 +55,13 @@ const fuzzFigures = fuzz.figures;
 const fuzzRows = Object.entries(fuzzFigures.categories).map(([category, entry]) => [category, String(entry.runs), counts(entry.statuses), counts(entry.codes)]);
 const c = concurrency.figures;
 const latency = Object.entries(c.latencyMs ?? {}).map(([operation, value]) => [operation, String(c.byOperation[operation] ?? 0), String(value.p50), String(value.p95), String(value.max)]);
+const sf = special.figures;
+const specialRows = [
+  [`read-file of ${sf.fifos} FIFOs, one fed by \`yes\`${sf.device ? ', /dev/zero (mknod)' : ''}`, String(sf.read.files), `400 \`invalid_request\`, slowest ${sf.read.slowestRefusalMs} ms`, `${sf.read.bystanderMaxMs} ms`, mib(sf.read.rssGrowthBytes)],
+  ['write-file and export of the same', String(sf.writeAndExport.calls), `400 \`invalid_request\`, slowest ${sf.writeAndExport.slowestRefusalMs} ms`, `${sf.writeAndExport.bystanderMaxMs} ms`, '–'],
+  [`read-file of a ${mib(sf.hugeBytes)} file`, '1', `413 \`payload_too_large\` in ${sf.hugeRead.ms} ms`, '–', mib(sf.hugeRead.rssGrowthBytes)],
+  [`export of the ${mib(sf.hugeBytes)} file`, '1', `200, ${mib(sf.hugeExport.receivedBytes)} streamed`, '–', `${mib(sf.hugeExport.stalledRssGrowthBytes)} with the reader stalled 1 s, peak ${mib(sf.hugeExport.peakRssGrowthBytes)}`],
+];
 const errorRows = Object.entries(c.byCode).map(([code, count]) => [code === 'ok' ? 'ok (200)' : `\`${code}\``, String(count)]);
 
 const generated = `<!-- figures:start -->
@@ -76,6 +84,12 @@ ${fuzzFigures.totalRequests} requests over ${fuzzFigures.routes.length} routes o
 ${table(['category', 'runs', 'statuses', 'codes'], fuzzRows)}
 
 Oversized bodies (limit ${mib(oversized.figures.limitBytes)}): a declared 1 GiB body was answered 413 after the client had written ${mib(oversized.figures.declaredOneGiB.bytesSentBeforeAnswer)}; a chunked one after ${mib(oversized.figures.chunked.bytesSentBeforeAnswer)}; ten at once after ${oversized.figures.concurrent.bytesSent.map((bytes) => (bytes / MiB).toFixed(1)).join(', ')} MiB, daemon RSS growth ${mib(oversized.figures.concurrent.rssGrowthBytes)}. Path jail: ${jail.figures.attempts} escape attempts, statuses ${counts(jail.figures.byStatus)}.
+
+### Hostile files: FIFOs, devices, huge files
+
+A runtime's commands made them (local provider); each answer was timed by the client, the other runtime's exec, stat and write-file were timed right after, and the daemon's RSS was read before and after.
+
+${table(['case', 'requests', 'answer', "other runtime's slowest call", 'daemon RSS growth'], specialRows)}
 
 ### Concurrency
 

@@ -63,6 +63,7 @@ export async function startDaemon(
     installationId: loadInstallationId(config.stateDir),
     timeouts: { controlMs: config.runtimes.provider_call_timeout_ms },
     exec: { defaultTimeoutMs: config.runtimes.exec_timeout_ms, maxOutputBytes: config.runtimes.exec_max_output_bytes },
+    files: { readMaxBytes: config.runtimes.read_file_max_bytes },
     observer: telemetry.observer,
   });
   // Before serving: account for whatever a crash left at the providers.

@@ -38,6 +38,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { path: 'runtimes.default_provider', type: 'string', description: 'provider used when open names none (default local)' },
   { path: 'runtimes.exec_timeout_ms', type: 'integer', description: 'exec timeout when a request gives none (default 300000)' },
   { path: 'runtimes.exec_max_output_bytes', type: 'integer', description: 'bytes kept of stdout and of stderr (default 1048576)' },
+  { path: 'runtimes.read_file_max_bytes', type: 'integer', description: 'largest file read-file answers; export streams bigger ones (default 8388608)' },
   { path: 'runtimes.provider_call_timeout_ms', type: 'integer', description: 'deadline of provider control calls (default 120000)' },
   { path: 'log.level', type: 'string', description: 'fatal, error, warn, info, debug, trace or silent (default info)' },
 ];

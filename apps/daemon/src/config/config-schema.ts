@@ -88,6 +88,7 @@ const RuntimesSchema = z.strictObject({
   default_provider: z.string().min(1).default('local'),
   exec_timeout_ms: z.int().min(1).max(86_400_000).default(300_000),
   exec_max_output_bytes: z.int().min(1024).max(64 * MiB).default(MiB),
+  read_file_max_bytes: z.int().min(1024).max(256 * MiB).default(8 * MiB),
   provider_call_timeout_ms: z.int().min(100).max(3_600_000).default(120_000),
 });
 

@@ -8,6 +8,7 @@ import type {
   GlobRequest,
   GrepRequest,
   PathStat,
+  ReadBytesOptions,
   SearchResult,
   TempPathRequest,
 } from '../provider/operation-types';
@@ -54,8 +55,8 @@ export class TrackedBackend {
     return this.#read('stat', () => this.inner.stat(path));
   }
 
-  readBytes(path: string): Promise<Uint8Array> {
-    return this.#read('read_bytes', () => this.inner.readBytes(path));
+  readBytes(path: string, options?: ReadBytesOptions): Promise<Uint8Array> {
+    return this.#read('read_bytes', () => this.inner.readBytes(path, options));
   }
 
   glob(request: GlobRequest): Promise<SearchResult> {

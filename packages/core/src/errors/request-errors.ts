@@ -7,6 +7,19 @@ export class InvalidRequestError extends RuntimectlError {
   }
 }
 
+/**
+ * A file is larger than read-file answers (`maxBytes`, configurable). Providers raise it after
+ * reading at most `maxBytes + 1` bytes, so neither a huge file nor an endless special file is
+ * ever held whole. The message points to `export`, which streams.
+ */
+export class FileTooLargeError extends RuntimectlError {
+  constructor(path: string, maxBytes: number) {
+    super('payload_too_large', `${path} is larger than the ${maxBytes}-byte read-file limit: download it with export, which streams`, {
+      details: { path, max_bytes: maxBytes },
+    });
+  }
+}
+
 /** An Idempotency-Key was sent again with a different request body. */
 export class IdempotencyKeyReusedError extends RuntimectlError {
   constructor(readonly idempotencyKey: string) {

@@ -8,6 +8,14 @@ export interface PathStat {
   modifiedAtMs: number | null;
 }
 
+export interface ReadBytesOptions {
+  /**
+   * Largest file the read answers: a bigger one (or a special file that never ends) raises
+   * `FileTooLargeError` after at most `maxBytes + 1` bytes were read. No limit when absent.
+   */
+  maxBytes?: number;
+}
+
 export interface ExecRequest {
   command: string;
   /** Shell that runs `command` as `<shell> -c <command>`; the provider's default when absent. */

@@ -3,6 +3,7 @@ import type {
   ExecResult,
   ExportedFile,
   GlobRequest,
+  ReadBytesOptions,
   GrepRequest,
   PathStat,
   SearchResult,
@@ -27,9 +28,16 @@ export interface ProviderBackend {
 
   /** Never throws for a missing path: `{exists:false}`. */
   stat(path: string): Promise<PathStat>;
-  /** Throws `PathNotFoundError` (with the path) when the file does not exist. */
-  readBytes(path: string): Promise<Uint8Array>;
-  /** Creates parent directories; overwrites. `created` tells whether the file was new. */
+  /**
+   * Throws `PathNotFoundError` (with the path) when the file does not exist, `InvalidRequestError`
+   * when it is not a regular file (never blocking on a FIFO or device where the provider can
+   * have them), `FileTooLargeError` when it holds more than `options.maxBytes`.
+   */
+  readBytes(path: string, options?: ReadBytesOptions): Promise<Uint8Array>;
+  /**
+   * Creates parent directories; overwrites a regular file. `created` tells whether the file was
+   * new; an existing target that is not a regular file is refused with `InvalidRequestError`.
+   */
   writeBytes(path: string, content: Uint8Array): Promise<{ path: string; created: boolean }>;
   /** Creates the directory and its parents. Idempotent. */
   createDirAll(path: string): Promise<void>;
@@ -39,6 +47,9 @@ export interface ProviderBackend {
   exec(request: ExecRequest): Promise<ExecResult>;
   glob(request: GlobRequest): Promise<SearchResult>;
   grep(request: GrepRequest): Promise<SearchResult>;
-  /** Streams a file out. Throws `PathNotFoundError` when missing. */
+  /**
+   * Streams a regular file out, pulled as the consumer reads (back-pressure). Throws
+   * `PathNotFoundError` when missing, `InvalidRequestError` when not a regular file.
+   */
   export(path: string): Promise<ExportedFile>;
 }

@@ -58,7 +58,7 @@ export function execRuntime(ctx: ServiceContext, request: RuntimeExecRequest, sc
 
 export function readRuntimeFile(ctx: ServiceContext, request: RuntimePathRequest, scope: OperationScope): Promise<RuntimeReadFileResult> {
   return onBackend(ctx, request.runtime_id, scope, async (backend) => ({
-    content_base64: toBase64(await backend.readBytes(request.path)),
+    content_base64: toBase64(await backend.readBytes(request.path, { maxBytes: ctx.files.readMaxBytes })),
   }));
 }
 

@@ -22,7 +22,7 @@ import { reconcileProviderResources, type ReconcileReport } from './reconcile';
 import { resumeRuntime } from './resume-runtime';
 import { RuntimeLocks } from './runtime-locks';
 import * as queries from './runtime-queries';
-import type { ExecSettings, OperationScope, ServiceContext } from './service-context';
+import type { ExecSettings, FileSettings, OperationScope, ServiceContext } from './service-context';
 
 export interface OperationEvent {
   operation: string;
@@ -68,11 +68,13 @@ export interface RuntimeServiceOptions {
   ids?: IdGenerator;
   timeouts?: Partial<{ controlMs: number; operationMs: number; execGraceMs: number }>;
   exec?: Partial<ExecSettings>;
+  files?: Partial<FileSettings>;
   observer?: RuntimeServiceObserver;
 }
 
 const DEFAULT_TIMEOUTS = { controlMs: 120_000, operationMs: 60_000, execGraceMs: 30_000 };
 const DEFAULT_EXEC: ExecSettings = { defaultTimeoutMs: 300_000, maxOutputBytes: 1024 * 1024 };
+const DEFAULT_FILES: FileSettings = { readMaxBytes: 8 * 1024 * 1024 };
 
 /**
  * The runtime control plane: open, query and update runtimes, operate on their backends, and
@@ -113,6 +115,7 @@ export class RuntimeService {
       clock,
       defaultProvider: options.defaultProvider,
       exec: { ...DEFAULT_EXEC, ...options.exec },
+      files: { ...DEFAULT_FILES, ...options.files },
     };
   }
 

@@ -13,6 +13,11 @@ export interface ExecSettings {
   maxOutputBytes: number;
 }
 
+export interface FileSettings {
+  /** Largest file read-file answers; bigger ones are refused with `payload_too_large` (export streams them). */
+  readMaxBytes: number;
+}
+
 /** What every runtime operation works with; built once by RuntimeService. */
 export interface ServiceContext {
   store: RuntimeStore;
@@ -24,6 +29,7 @@ export interface ServiceContext {
   clock: () => number;
   defaultProvider: string;
   exec: ExecSettings;
+  files: FileSettings;
 }
 
 /** Filled in by an operation so its metrics can be labelled with the provider it used. */

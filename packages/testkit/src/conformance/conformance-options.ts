@@ -23,6 +23,13 @@ export interface ConformanceCapabilities {
    * over time arrives whole (and past the cap is exactly the cap). Default false.
    */
   posixShell?: boolean;
+  /**
+   * Commands can make FIFOs (`mkfifo`) that the file API then opens in this process, as the
+   * local provider's does. Turns on the tests that read, write and export FIFOs and expect a quick
+   * refusal. Off for a provider whose files are read elsewhere (E2B: envd reads a FIFO inside the
+   * sandbox; the daemon only waits, at most its request deadline). Default false.
+   */
+  specialFiles?: boolean;
 }
 
 export interface ConformanceTimeouts {
@@ -59,6 +66,6 @@ export function resolveConformanceOptions(options: ProviderConformanceOptions): 
     name: options.name,
     createProvider: options.createProvider,
     timeouts: { ...DEFAULT_TIMEOUTS, ...options.timeouts },
-    capabilities: { posixShell: options.capabilities?.posixShell ?? false },
+    capabilities: { posixShell: options.capabilities?.posixShell ?? false, specialFiles: options.capabilities?.specialFiles ?? false },
   };
 }

@@ -4,6 +4,7 @@ import { dirtyTrackingTests } from './dirty-tracking-tests';
 import { errorPrivacyTests } from './error-privacy-tests';
 import { execTests } from './exec-tests';
 import { exportTests } from './export-tests';
+import { fileLimitsTests } from './file-limits-tests';
 import { filesTests } from './files-tests';
 import { lifecycleTests } from './lifecycle-tests';
 import { ownershipTests } from './ownership-tests';
@@ -13,14 +14,15 @@ import { snapshotTests } from './snapshot-tests';
 
 /**
  * The provider conformance suite: call it at the top level of a vitest test file with a factory
- * that makes a fresh provider per test. Registers one `describe` per area (lifecycle, files, the
- * path rule, exec, search, export, dirty tracking through core, snapshots, ownership, error
- * privacy); each area is exported on its own too.
+ * that makes a fresh provider per test. Registers one `describe` per area (lifecycle, files, file
+ * limits and special files, the path rule, exec, search, export, dirty tracking through core,
+ * snapshots, ownership, error privacy); each area is exported on its own too.
  */
 export function runProviderConformance(options: ProviderConformanceOptions): void {
   describe(`provider conformance: ${options.name}`, () => {
     lifecycleTests(options);
     filesTests(options);
+    fileLimitsTests(options);
     pathRuleTests(options);
     execTests(options);
     searchTests(options);

@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import {
+  FileTooLargeError,
   globFiles,
   grepFiles,
   type BackendResource,
@@ -10,6 +11,7 @@ import {
   type GrepRequest,
   type PathStat,
   type ProviderBackend,
+  type ReadBytesOptions,
   type SearchResult,
   type SearchTree,
   type TempPathRequest,
@@ -37,9 +39,11 @@ export class MemoryBackend implements ProviderBackend {
     return this.fs.stat(path);
   }
 
-  async readBytes(path: string): Promise<Uint8Array> {
+  async readBytes(path: string, options: ReadBytesOptions = {}): Promise<Uint8Array> {
     this.beforeCall('read_bytes');
-    return this.fs.read(path);
+    const content = this.fs.read(path);
+    if (options.maxBytes !== undefined && content.byteLength > options.maxBytes) throw new FileTooLargeError(path, options.maxBytes);
+    return content;
   }
 
   async writeBytes(path: string, content: Uint8Array): Promise<{ path: string; created: boolean }> {
