@@ -18,6 +18,13 @@ export interface ServerConfig {
   bodyLimitBytes?: number;
   /** When set, every route except `GET /api/v1/health` requires `Authorization: Bearer <bearerToken>`. */
   auth?: { bearerToken: string };
+  /**
+   * Without auth, only requests whose `Host` names a loopback address (`localhost`, 127.0.0.0/8,
+   * `[::1]`) or one of these names (any port, case-insensitive) are served; others get 421
+   * `host_not_allowed`, so a browser page cannot reach the daemon through DNS rebinding. With
+   * auth on, Host is not restricted: the token keeps such pages out.
+   */
+  allowedHosts?: readonly string[];
   /** The daemon's version, reported by `GET /api/v1/health` and in the OpenAPI document. */
   version: string;
 }
@@ -69,6 +76,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     service: options.service,
     version: options.config.version,
     auth: options.config.auth,
+    allowedHosts: options.config.allowedHosts,
     bodyLimitBytes: bodyLimit,
     telemetry: options.telemetry,
     idempotency: options.idempotency,

@@ -80,6 +80,7 @@ export async function startDaemon(
     config: {
       version: DAEMON_VERSION,
       bodyLimitBytes: config.http.body_limit_bytes,
+      allowedHosts: config.http.allowed_hosts,
       ...(config.bearerToken ? { auth: { bearerToken: config.bearerToken } } : {}),
     },
   });

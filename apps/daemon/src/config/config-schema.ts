@@ -14,6 +14,9 @@ const AuthSchema = z
     message: 'give bearer_token or bearer_token_env, not both',
   });
 
+/** A host name or IP address as a `Host` header names it, without a port; IPv6 in brackets. */
+const HOST_NAME = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)$/;
+
 const HttpSchema = z.strictObject({
   host: z.string().min(1).default('127.0.0.1'),
   port: z.int().min(0).max(65535).default(7333),
@@ -21,6 +24,8 @@ const HttpSchema = z.strictObject({
   allow_insecure_bind: z.boolean().default(false),
   shutdown_timeout_ms: z.int().min(0).max(600_000).default(10_000),
   idempotency_retention_ms: z.int().min(1000).max(30 * 86_400_000).default(86_400_000),
+  /** Without auth, `Host` names served besides loopback ones (DNS rebinding); ignored with auth. */
+  allowed_hosts: z.array(z.string().regex(HOST_NAME, 'a host name without a port, e.g. runtimed.internal')).default([]),
   auth: AuthSchema.optional(),
 });
 
