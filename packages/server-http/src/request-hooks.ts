@@ -17,12 +17,13 @@ function rejectHost(reply: FastifyReply): void {
     'host_not_allowed',
     'the Host header names neither a loopback address nor an allowed host (runtimed: http.allowed_hosts); without auth other names are refused against DNS rebinding',
   );
-  reply.code(status).send(body);
+  reply.code(status).header('connection', 'close').send(body);
 }
 
 function rejectUnauthenticated(reply: FastifyReply): void {
   const { status, body } = errorReply('unauthorized', 'missing or invalid bearer token');
-  reply.code(status).header('www-authenticate', 'Bearer realm="runtimectl"').send(body);
+  // Closed after the answer: a refused caller keeps no socket (nor a body trickling into it).
+  reply.code(status).header('www-authenticate', 'Bearer realm="runtimectl"').header('connection', 'close').send(body);
 }
 
 /**
