@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventually, openCount, openTricklingSockets, type HostileSocket } from './hostile-sockets';
+import { openTricklingSockets, waitForOpenSockets, type HostileSocket } from '@runtimectl/testkit';
 import { listenOnLoopback, rawRequest } from './raw-http';
 import { createTestServer, TEST_TOKEN, type TestServer } from './test-server';
 
@@ -26,7 +26,7 @@ describe('hostile sockets (file-descriptor exhaustion)', () => {
     const port = await listenOnLoopback(server.app);
     const hostile = await openTricklingSockets(port, { count: 20, localAddress: HOSTILE_ADDRESS, trickle: 'body' });
     stopHostile = hostile.stop;
-    expect(await eventually(() => openCount(hostile.sockets) === 0, 3_000), `${openCount(hostile.sockets)} of 20 still open`).toBe(true);
+    expect(await waitForOpenSockets(hostile.sockets, 0, 3_000), 'hostile sockets still open').toBe(0);
     for (const socket of hostile.sockets) expect(socket.received()).toMatch(/^HTTP\/1\.1 401 [\s\S]*connection: close/i);
   });
 
@@ -35,7 +35,7 @@ describe('hostile sockets (file-descriptor exhaustion)', () => {
     const port = await listenOnLoopback(server.app);
     const hostile = await openTricklingSockets(port, { count: 200, localAddress: HOSTILE_ADDRESS, trickle: 'body' });
     stopHostile = hostile.stop;
-    expect(await eventually(() => openCount(hostile.sockets) === 0, 4_000), `${openCount(hostile.sockets)} of 200 still open`).toBe(true);
+    expect(await waitForOpenSockets(hostile.sockets, 0, 4_000), 'hostile sockets still open').toBe(0);
     expect(Math.max(...hostile.sockets.map((socket) => socket.closedAfterMs!))).toBeLessThan(4_000);
     for (const socket of hostile.sockets) expect(socket.received()).toMatch(/^HTTP\/1\.1 400 [\s\S]*"code":"invalid_request"/);
     expect(await tokenHolderLatencyMs(port)).toBeLessThan(1_000);
@@ -51,9 +51,9 @@ describe('hostile sockets (file-descriptor exhaustion)', () => {
       silent.stop();
     };
     const all: HostileSocket[] = [...trickling.sockets, ...silent.sockets];
-    expect(await eventually(() => openCount(all) <= 50, 1_000), `${openCount(all)} hostile sockets held`).toBe(true);
+    expect(await waitForOpenSockets(all, 50, 1_000), 'hostile sockets still open').toBeLessThanOrEqual(50);
     expect(await tokenHolderLatencyMs(port)).toBeLessThan(500);
-    expect(await eventually(() => openCount(all) === 0, 4_000), `${openCount(all)} hostile sockets still open`).toBe(true);
+    expect(await waitForOpenSockets(all, 0, 4_000), 'hostile sockets still open').toBe(0);
     expect(await tokenHolderLatencyMs(port)).toBeLessThan(500);
   });
 
@@ -62,7 +62,7 @@ describe('hostile sockets (file-descriptor exhaustion)', () => {
     const port = await listenOnLoopback(server.app);
     const hostile = await openTricklingSockets(port, { count: 100, localAddress: HOSTILE_ADDRESS, trickle: 'headers' });
     stopHostile = hostile.stop;
-    expect(await eventually(() => openCount(hostile.sockets) <= 30, 1_000), `${openCount(hostile.sockets)} held`).toBe(true);
+    expect(await waitForOpenSockets(hostile.sockets, 30, 1_000), 'hostile sockets still open').toBeLessThanOrEqual(30);
   });
 
   it('refuses timeouts and caps that are not positive integers, and a headers timeout longer than the request timeout, naming the key', () => {

@@ -18,6 +18,9 @@ const PARTIAL_REQUEST = {
 } as const;
 
 /**
+ * Hostile callers for servers under test: connections that hold a socket without ever finishing
+ * a request (issue 18: file-descriptor exhaustion without a token).
+ *
  * `count` connections that trickle a request (one more byte every `trickleEveryMs`) and never
  * finish it, opened in batches so the listen backlog is not the limit. From `localAddress`
  * (another loopback address, e.g. 127.0.0.2) so the caller under test can use 127.0.0.1.
@@ -62,14 +65,12 @@ function openOne(port: number, localAddress: string, firstBytes: string): Promis
   });
 }
 
-export const openCount = (sockets: HostileSocket[]) => sockets.filter((hostile) => hostile.closedAfterMs === undefined).length;
+/** How many of `sockets` the server has not closed yet. */
+export const openSocketCount = (sockets: readonly HostileSocket[]): number => sockets.filter((hostile) => hostile.closedAfterMs === undefined).length;
 
-/** Polls until `condition` holds or `timeoutMs` passes; answers whether it held. */
-export async function eventually(condition: () => boolean, timeoutMs: number): Promise<boolean> {
+/** Waits until at most `max` of `sockets` are open, or `timeoutMs` passes; answers how many are open. */
+export async function waitForOpenSockets(sockets: readonly HostileSocket[], max: number, timeoutMs: number): Promise<number> {
   const deadline = performance.now() + timeoutMs;
-  while (performance.now() < deadline) {
-    if (condition()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return condition();
+  while (openSocketCount(sockets) > max && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+  return openSocketCount(sockets);
 }
