@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BearerTokenVerifier } from './auth/bearer-auth';
 import { HostAllowlist } from './auth/host-allowlist';
+import { closeAfterAnswer } from './http-errors/answer-and-close';
 import { errorReply } from './http-errors/error-reply';
 import { REQUEST_ID_HEADER } from './request-id';
 import './route-config';
@@ -12,18 +13,20 @@ export const routeLabelOf = (request: FastifyRequest) => request.routeOptions.ur
 
 const formatMs = (ms: number) => (Math.round(ms * 1000) / 1000).toString();
 
-function rejectHost(reply: FastifyReply): void {
+function rejectHost(request: FastifyRequest, reply: FastifyReply): void {
   const { status, body } = errorReply(
     'host_not_allowed',
     'the Host header names neither a loopback address nor an allowed host (runtimed: http.allowed_hosts); without auth other names are refused against DNS rebinding',
   );
-  reply.code(status).header('connection', 'close').send(body);
+  closeAfterAnswer(request, reply);
+  reply.code(status).send(body);
 }
 
-function rejectUnauthenticated(reply: FastifyReply): void {
+function rejectUnauthenticated(request: FastifyRequest, reply: FastifyReply): void {
   const { status, body } = errorReply('unauthorized', 'missing or invalid bearer token');
-  // Closed after the answer: a refused caller keeps no socket (nor a body trickling into it).
-  reply.code(status).header('www-authenticate', 'Bearer realm="runtimectl"').header('connection', 'close').send(body);
+  // A refused caller keeps no socket open (nor a body trickling into it).
+  closeAfterAnswer(request, reply);
+  reply.code(status).header('www-authenticate', 'Bearer realm="runtimectl"').send(body);
 }
 
 /**
@@ -45,7 +48,7 @@ export function installRequestHooks(
   app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);
     if (hosts && !hosts.allows(request.headers.host)) {
-      rejectHost(reply);
+      rejectHost(request, reply);
       return;
     }
     const config = request.routeOptions.config.runtimectl;
@@ -54,7 +57,7 @@ export function installRequestHooks(
       done();
       return;
     }
-    rejectUnauthenticated(reply);
+    rejectUnauthenticated(request, reply);
   });
 
   app.addHook('onSend', (request, reply, payload, done) => {

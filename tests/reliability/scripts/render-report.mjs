@@ -110,7 +110,7 @@ Auth on, default caps (${f.perAddressCap} connections per source address, 4096 i
 
 ${table(['hostile sockets opened', 'held by the daemon', 'authorized latency ms'], rows)}
 
-Every hostile socket was closed by the daemon ${f.flood.allClosedAfterMs} ms after the first was opened (${f.flood.leftOpen} left open). ${f.refusedBodies.sockets} requests without a token trickling a body: ${f.refusedBodies.answered401} answered 401 and closed, ${f.refusedBodies.leftOpenAfter2s} still open 2 s later.`;
+Every hostile socket was closed by the daemon ${f.flood.allClosedAfterMs} ms after the first was opened (${f.flood.leftOpen} left open). ${f.refusedBodies.sockets} requests without a token trickling a body: ${f.refusedBodies.answered401} answered 401 and closed (after reading the rest of the body for at most 2 s), ${f.refusedBodies.leftOpenAfter3500ms} still open 3.5 s later.`;
 }
 
 const text = readFileSync(readme, 'utf8');
