@@ -34,6 +34,7 @@ export function parseDaemonArguments(argv: string[]): DaemonArguments {
     .option('--store-path <file>', 'SQLite file (store.path)')
     .option('--provider <id>', 'default provider for open (runtimes.default_provider)')
     .option('--state-dir <dir>', 'state directory (state_dir)')
+    .option('--allowed-host <name...>', 'without auth, a Host name served besides loopback ones; repeatable (http.allowed_hosts)')
     .option('--allow-insecure-bind', 'listen on a non-loopback address without auth (http.allow_insecure_bind)')
     .addOption(new Option('--log-level <level>', 'log level (log.level)').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']))
     .addHelpText('after', EXAMPLE)
@@ -49,6 +50,7 @@ export function parseDaemonArguments(argv: string[]): DaemonArguments {
     provider?: string;
     stateDir?: string;
     allowInsecureBind?: boolean;
+    allowedHost?: string[];
     logLevel?: string;
   }>();
   return {
@@ -61,6 +63,7 @@ export function parseDaemonArguments(argv: string[]): DaemonArguments {
       'runtimes.default_provider': options.provider,
       state_dir: options.stateDir,
       'http.allow_insecure_bind': options.allowInsecureBind,
+      'http.allowed_hosts': options.allowedHost,
       'log.level': options.logLevel,
     },
   };

@@ -30,6 +30,7 @@ export class RuntimectlApiError extends RuntimectlError {
 
 export class InvalidRequestError extends RuntimectlApiError {}
 export class UnauthorizedError extends RuntimectlApiError {}
+export class HostNotAllowedError extends RuntimectlApiError {}
 export class RouteNotFoundError extends RuntimectlApiError {}
 export class RuntimeNotFoundError extends RuntimectlApiError {}
 export class CheckpointNotFoundError extends RuntimectlApiError {}
@@ -54,6 +55,7 @@ export class InternalServerError extends RuntimectlApiError {}
 const ERROR_CLASSES: Record<ErrorCode, new (init: ApiErrorInit) => RuntimectlApiError> = {
   invalid_request: InvalidRequestError,
   unauthorized: UnauthorizedError,
+  host_not_allowed: HostNotAllowedError,
   route_not_found: RouteNotFoundError,
   runtime_not_found: RuntimeNotFoundError,
   checkpoint_not_found: CheckpointNotFoundError,

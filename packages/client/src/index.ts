@@ -7,6 +7,7 @@ export {
   ClientTimeoutError,
   InvalidRequestError,
   UnauthorizedError,
+  HostNotAllowedError,
   RouteNotFoundError,
   RuntimeNotFoundError,
   CheckpointNotFoundError,

@@ -2,6 +2,7 @@ import type { RuntimeService } from '@runtimectl/core';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import type { IdempotencyOptions } from './idempotency/idempotency-hooks';
+import { CONNECTION_DEFAULTS, connectionsCheckingIntervalMs, limitConnectionsPerAddress, type ConnectionLimits } from './connection-limits';
 import { withSecretRedaction } from './logging/log-redaction';
 import { RequestLogController } from './logging/request-log-controller';
 import { errorReply } from './http-errors/error-reply';
@@ -19,8 +20,31 @@ export interface ServerConfig {
   bodyLimitBytes?: number;
   /** When set, every route except `GET /api/v1/health` requires `Authorization: Bearer <bearerToken>`. */
   auth?: { bearerToken: string };
+  /**
+   * Without auth, only requests whose `Host` names a loopback address (`localhost`, 127.0.0.0/8,
+   * `[::1]`) or one of these names (any port, case-insensitive) are served; others get 421
+   * `host_not_allowed`, so a browser page cannot reach the daemon through DNS rebinding. With
+   * auth on, Host is not restricted: the token keeps such pages out.
+   */
+  allowedHosts?: readonly string[];
   /** The daemon's version, reported by `GET /api/v1/health` and in the OpenAPI document. */
   version: string;
+  /**
+   * Longest time to receive a whole request, headers and body, from its first byte; a slower
+   * one is answered 400 `invalid_request` and its connection closed. Default 30 s.
+   */
+  requestTimeoutMs?: number;
+  /** Longest time to receive a request's headers (also from a new connection); ≤ requestTimeoutMs. Default 10 s. */
+  headersTimeoutMs?: number;
+  /** How long an idle kept-alive connection stays open between requests. Default 5 s. */
+  keepAliveTimeoutMs?: number;
+  /** Open connections at most; more are closed as they arrive. Default 4,096. */
+  maxConnections?: number;
+  /**
+   * Open connections at most from one source address; more are closed as they arrive. Default
+   * 256: local callers all share 127.0.0.1, and no legitimate client holds that many at once.
+   */
+  maxConnectionsPerAddress?: number;
 }
 
 export interface BuildServerOptions {
@@ -46,6 +70,7 @@ export interface BuildServerOptions {
 export function buildServer(options: BuildServerOptions): FastifyInstance {
   const bodyLimit = options.config.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   assertValidConfig(options.config);
+  const limits = connectionLimitsOf(options.config);
   const loggerInstance: FastifyBaseLogger = withSecretRedaction(options.logger);
   const app = Fastify({
     loggerInstance,
@@ -54,6 +79,11 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     logController: new RequestLogController(),
     bodyLimit,
     return503OnClosing: false,
+    // Hostile callers: a request trickled in (headers or body) is cut off, idle sockets do not
+    // linger, and the number of connections is capped, in total and per source address.
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    http: { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: connectionsCheckingIntervalMs(limits) },
     // fastify's default (100) refuses path parameters that are valid ids: a runtime id may be
     // 128 characters, a checkout child's 170, more once percent-encoded.
     routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
@@ -68,10 +98,13 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   });
   // Node answers an `Expect` other than 100-continue itself, before fastify: give it our body.
   app.server.on('checkExpectation', answerUnmetExpectation);
+  app.server.maxConnections = limits.maxConnections;
+  limitConnectionsPerAddress(app.server, limits.maxConnectionsPerAddress);
   app.register(runtimeApiPlugin, {
     service: options.service,
     version: options.config.version,
     auth: options.config.auth,
+    allowedHosts: options.config.allowedHosts,
     bodyLimitBytes: bodyLimit,
     telemetry: options.telemetry,
     idempotency: options.idempotency,
@@ -79,10 +112,23 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   return app;
 }
 
+function connectionLimitsOf(config: ServerConfig): ConnectionLimits {
+  const limits: ConnectionLimits = Object.fromEntries(
+    Object.entries(CONNECTION_DEFAULTS).map(([key, fallback]) => [key, config[key as keyof ConnectionLimits] ?? fallback]),
+  ) as ConnectionLimits;
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs) {
+    throw new TypeError(`config.headersTimeoutMs (${limits.headersTimeoutMs}) must not exceed config.requestTimeoutMs (${limits.requestTimeoutMs})`);
+  }
+  return limits;
+}
+
 /** Fails fast, naming the key, instead of on the first request or deep inside fastify. */
 function assertValidConfig(config: ServerConfig): void {
-  if (config.bodyLimitBytes !== undefined && (!Number.isSafeInteger(config.bodyLimitBytes) || config.bodyLimitBytes <= 0)) {
-    throw new TypeError(`config.bodyLimitBytes must be a positive integer, got ${String(config.bodyLimitBytes)}`);
+  for (const key of ['bodyLimitBytes', ...Object.keys(CONNECTION_DEFAULTS)] as const) {
+    const value = config[key as keyof ServerConfig];
+    if (value !== undefined && (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0)) {
+      throw new TypeError(`config.${key} must be a positive integer, got ${String(value)}`);
+    }
   }
   if (config.auth !== undefined && (typeof config.auth.bearerToken !== 'string' || config.auth.bearerToken.length === 0)) {
     throw new TypeError('config.auth.bearerToken must be a non-empty string (omit config.auth to disable auth)');

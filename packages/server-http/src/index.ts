@@ -22,3 +22,4 @@ export { requestIdOf, REQUEST_ID_HEADER } from './request-id';
 export { REDACTED_LOG_PATHS, withSecretRedaction } from './logging/log-redaction';
 export { turnBatchedDestination, type LogDestination } from './logging/turn-batched-destination';
 export type { RuntimectlRouteConfig } from './route-config';
+export { isLoopbackHost } from './auth/loopback-host';

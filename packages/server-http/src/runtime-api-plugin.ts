@@ -22,6 +22,11 @@ export interface RuntimeApiPluginOptions {
   version: string;
   /** When set, every route but `GET /api/v1/health` needs `Authorization: Bearer <bearerToken>`. */
   auth?: { bearerToken: string } | undefined;
+  /**
+   * Without auth, the host names (besides loopback ones) a request's `Host` may name, any port;
+   * other requests get 421 `host_not_allowed` (DNS rebinding). Ignored with auth on.
+   */
+  allowedHosts?: readonly string[] | undefined;
   /** Largest accepted request body per route, in bytes; 413 `payload_too_large` beyond. Default 10 MiB. */
   bodyLimitBytes?: number | undefined;
   /**
@@ -58,7 +63,7 @@ export const runtimeApiPlugin: FastifyPluginAsync<RuntimeApiPluginOptions> = asy
   app.addHook('onRoute', (route) => {
     route.bodyLimit ??= bodyLimitBytes;
   });
-  installRequestHooks(app, { telemetry, auth: options.auth });
+  installRequestHooks(app, { telemetry, auth: options.auth, allowedHosts: options.allowedHosts });
   if (options.idempotency) installIdempotencyHooks(app, options.idempotency);
   installErrorHandlers(app);
   await registerOpenApi(app, { version: options.version, authenticated: options.auth !== undefined });

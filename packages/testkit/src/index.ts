@@ -1,5 +1,6 @@
 export * from './memory-provider/index';
 export { delegatingProvider } from './delegating-provider';
+export { openTricklingSockets, openSocketCount, waitForOpenSockets, type HostileSocket } from './hostile-sockets';
 
 export { runProviderConformance } from './conformance/run-provider-conformance';
 export type {

@@ -20,6 +20,7 @@ const oversized = load('oversized-bodies');
 const intruders = load('intruders');
 const jail = load('path-jail');
 const special = load('special-files');
+const sockets = load('hostile-sockets');
 
 const MiB = 1024 * 1024;
 const mib = (bytes) => `${(bytes / MiB).toFixed(1)} MiB`;
@@ -107,7 +108,24 @@ Same checkout, one Idempotency-Key: ${c.idempotentCheckoutRaces.map((race) => `$
 ### Intruders
 
 ${intruders.figures.authWalk.probes} requests (${intruders.figures.authWalk.routesInOpenApi} OpenAPI routes, the hidden ones and unknown routes) × ${intruders.figures.authWalk.credentials} bad credentials: ${intruders.figures.authWalk.refusals} refusals, all 401 with \`WWW-Authenticate: Bearer\`. Secret scan: ${intruders.figures.secretScan.replies} replies, ${intruders.figures.secretScan.logLines} log lines (${(intruders.figures.secretScan.logBytes / 1024).toFixed(0)} KiB) and /metrics (${(intruders.figures.secretScan.metricsBytes / 1024).toFixed(0)} KiB): neither the token nor the E2B key anywhere.
+
+${hostileSocketsSection(sockets.figures)}
 <!-- figures:end -->`;
+
+/** Hostile sockets held vs authorized latency (test/hostile-sockets.test.ts). */
+function hostileSocketsSection(f) {
+  const rows = [
+    ['none', '0', `${f.flood.idleLatencyMs}`],
+    [`${f.flood.sockets} trickling or silent, from 11 loopback addresses`, `${f.flood.heldWhileAuthorizedServed} (${f.flood.overCapHeld} of the ${f.flood.overCapSockets} from one address: its cap)`, f.flood.authorizedLatencyMs.join(', ')],
+  ];
+  return `### Hostile sockets
+
+Auth on, default caps (${f.perAddressCap} connections per source address, 4096 in total), headers timeout ${f.headersTimeoutMs} ms, request timeout ${f.requestTimeoutMs} ms. Latency of the token holder's \`GET /api/v1/providers\` (reported, never asserted):
+
+${table(['hostile sockets opened', 'held by the daemon', 'authorized latency ms'], rows)}
+
+Every hostile socket was closed by the daemon ${f.flood.allClosedAfterMs} ms after the first was opened (${f.flood.leftOpen} left open). ${f.refusedBodies.sockets} requests without a token trickling a body: ${f.refusedBodies.answered401} answered 401 and closed (after reading the rest of the body for at most 2 s), ${f.refusedBodies.leftOpenAfter3500ms} still open 3.5 s later.`;
+}
 
 const text = readFileSync(readme, 'utf8');
 const start = text.indexOf('<!-- figures:start -->');

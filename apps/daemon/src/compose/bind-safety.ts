@@ -1,13 +1,5 @@
-import { isIP } from 'node:net';
+import { isLoopbackHost } from '@runtimectl/server-http';
 import { ConfigError } from '../config/config-error';
-
-/** Loopback names and ranges: 127.0.0.0/8, ::1, localhost. */
-export function isLoopbackHost(host: string): boolean {
-  if (host === 'localhost') return true;
-  if (isIP(host) === 4) return host.startsWith('127.');
-  if (isIP(host) === 6) return host === '::1' || host === '0:0:0:0:0:0:0:1';
-  return false;
-}
 
 /**
  * Without auth, anyone who can reach the port can run commands in every runtime: refuse a

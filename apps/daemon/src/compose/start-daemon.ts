@@ -81,6 +81,12 @@ export async function startDaemon(
     config: {
       version: DAEMON_VERSION,
       bodyLimitBytes: config.http.body_limit_bytes,
+      allowedHosts: config.http.allowed_hosts,
+      requestTimeoutMs: config.http.request_timeout_ms,
+      headersTimeoutMs: config.http.headers_timeout_ms,
+      keepAliveTimeoutMs: config.http.keep_alive_timeout_ms,
+      maxConnections: config.http.max_connections,
+      maxConnectionsPerAddress: config.http.max_connections_per_address,
       ...(config.bearerToken ? { auth: { bearerToken: config.bearerToken } } : {}),
     },
   });

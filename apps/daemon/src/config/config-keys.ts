@@ -4,7 +4,8 @@
  */
 export interface ConfigKey {
   path: string;
-  type: 'string' | 'integer' | 'boolean' | 'json';
+  /** list: a TOML array, or a comma-separated RUNTIMECTL_* variable. */
+  type: 'string' | 'integer' | 'boolean' | 'json' | 'list';
   description: string;
 }
 
@@ -16,6 +17,12 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { path: 'http.allow_insecure_bind', type: 'boolean', description: 'allow a non-loopback address without auth (default false)' },
   { path: 'http.shutdown_timeout_ms', type: 'integer', description: 'how long in-flight requests may finish on SIGTERM (default 10000)' },
   { path: 'http.idempotency_retention_ms', type: 'integer', description: 'how long responses are kept for Idempotency-Key retries (default 86400000)' },
+  { path: 'http.allowed_hosts', type: 'list', description: 'without auth, Host names served besides loopback ones (comma-separated; default none)' },
+  { path: 'http.request_timeout_ms', type: 'integer', description: 'longest time to receive a whole request, headers and body (default 30000)' },
+  { path: 'http.headers_timeout_ms', type: 'integer', description: 'longest time to receive request headers, at most request_timeout_ms (default 10000)' },
+  { path: 'http.keep_alive_timeout_ms', type: 'integer', description: 'how long an idle connection stays open between requests (default 5000)' },
+  { path: 'http.max_connections', type: 'integer', description: 'open connections at most; more are closed on arrival (default 4096)' },
+  { path: 'http.max_connections_per_address', type: 'integer', description: 'open connections at most from one source address (default 256)' },
   { path: 'http.auth.bearer_token', type: 'string', description: 'require this bearer token (16+ characters)' },
   { path: 'http.auth.bearer_token_env', type: 'string', description: 'require the bearer token held by this environment variable' },
   { path: 'store.kind', type: 'string', description: 'sqlite (default: durable) or memory (lost on exit)' },

@@ -28,15 +28,31 @@ const AuthSchema = z
     message: 'give bearer_token or bearer_token_env, not both',
   });
 
-const HttpSchema = z.strictObject({
+/** A host name or IP address as a `Host` header names it, without a port; IPv6 in brackets. */
+const HOST_NAME = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)$/;
+
+const HttpSchema = z
+  .strictObject({
   host: z.string().min(1).default('127.0.0.1'),
   port: z.int().min(0).max(65535).default(7333),
   body_limit_bytes: z.int().min(1024).max(1024 * MiB).default(10 * MiB),
   allow_insecure_bind: z.boolean().default(false),
   shutdown_timeout_ms: z.int().min(0).max(600_000).default(10_000),
   idempotency_retention_ms: z.int().min(1000).max(30 * 86_400_000).default(86_400_000),
+  /** Without auth, `Host` names served besides loopback ones (DNS rebinding); ignored with auth. */
+  allowed_hosts: z.array(z.string().regex(HOST_NAME, 'a host name without a port, e.g. runtimed.internal')).default([]),
+  /** Hostile callers: a trickled request is cut off, idle sockets closed, connections capped. */
+  request_timeout_ms: z.int().min(100).max(3_600_000).default(30_000),
+  headers_timeout_ms: z.int().min(100).max(3_600_000).default(10_000),
+  keep_alive_timeout_ms: z.int().min(100).max(3_600_000).default(5_000),
+  max_connections: z.int().min(1).max(1_000_000).default(4_096),
+  max_connections_per_address: z.int().min(1).max(1_000_000).default(256),
   auth: AuthSchema.optional(),
-});
+})
+  .refine((http) => http.headers_timeout_ms <= http.request_timeout_ms, {
+    path: ['headers_timeout_ms'],
+    message: 'must not exceed request_timeout_ms',
+  });
 
 const StoreSchema = z.strictObject({
   kind: z.enum(['memory', 'sqlite']).default('sqlite'),

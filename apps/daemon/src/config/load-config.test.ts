@@ -75,11 +75,31 @@ describe('loadConfig', () => {
     expect(() => load({ MY_TOKEN: 'short' }, {}, path)).toThrow(/at least 16/);
   });
 
+  it('http.allowed_hosts comes from a TOML array, a comma-separated variable or repeated flags, and refuses a name with a port', () => {
+    expect(load().http.allowed_hosts).toEqual([]);
+    expect(load({}, {}, tempFile('a.toml', '[http]\nallowed_hosts = ["runtimed.internal", "[fd00::1]"]\n')).http.allowed_hosts).toEqual(['runtimed.internal', '[fd00::1]']);
+    expect(load({ RUNTIMECTL_HTTP_ALLOWED_HOSTS: ' a.example, b.example ,' }).http.allowed_hosts).toEqual(['a.example', 'b.example']);
+    expect(load({}, { 'http.allowed_hosts': ['c.example'] }).http.allowed_hosts).toEqual(['c.example']);
+    expect(() => load({ RUNTIMECTL_HTTP_ALLOWED_HOSTS: 'a.example:7333' })).toThrow(/http\.allowed_hosts\.0: a host name without a port/);
+  });
+
+  it('connection limits: defaults that bound a trickled request and cap connections, and a headers timeout never above the request timeout', () => {
+    expect(load().http).toMatchObject({
+      request_timeout_ms: 30_000,
+      headers_timeout_ms: 10_000,
+      keep_alive_timeout_ms: 5_000,
+      max_connections: 4_096,
+      max_connections_per_address: 256,
+    });
+    expect(load({ RUNTIMECTL_HTTP_MAX_CONNECTIONS_PER_ADDRESS: '32' }).http.max_connections_per_address).toBe(32);
+    expect(() => load({ RUNTIMECTL_HTTP_REQUEST_TIMEOUT_MS: '5000' })).toThrow(/http\.headers_timeout_ms: must not exceed request_timeout_ms/);
+  });
+
   it('every documented key is a real setting with a RUNTIMECTL_* variable', () => {
-    const sample = { string: 'x', integer: '1', boolean: 'true', json: '{}' } as const;
+    const sample = { string: 'x', integer: '1', boolean: 'true', json: '{}', list: 'a,b' } as const;
     for (const key of CONFIG_KEYS) {
       const value = key.path === 'store.kind' ? 'memory' : key.path === 'store.synchronous' ? 'normal' : key.path === 'runtimes.default_provider' ? 'local' : key.path === 'log.level' ? 'info' : sample[key.type];
-      const env = { [envNameOf(key.path)]: key.path.endsWith('_ms') || key.path.endsWith('_bytes') ? '4096' : value };
+      const env = { [envNameOf(key.path)]: key.path === 'http.request_timeout_ms' ? '60000' : key.path.endsWith('_ms') || key.path.endsWith('_bytes') ? '4096' : value };
       if (key.path === 'http.auth.bearer_token') env[envNameOf(key.path)] = 'a-sufficiently-long-token';
       if (key.path === 'http.auth.bearer_token_env') Object.assign(env, { x: 'a-sufficiently-long-token' });
       expect(() => load(env), key.path).not.toThrow();

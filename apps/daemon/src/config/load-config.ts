@@ -72,6 +72,11 @@ function fromEnv(key: ConfigKey, raw: string): unknown {
       if (['0', 'false', 'no', 'off'].includes(value)) return false;
       throw new ConfigError(`${name}: expected true or false, got "${raw}"`);
     }
+    case 'list':
+      return raw
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== '');
     case 'json':
       try {
         return JSON.parse(raw);

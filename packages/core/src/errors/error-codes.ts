@@ -5,6 +5,7 @@
 export const ERROR_CODES = [
   'invalid_request',
   'unauthorized',
+  'host_not_allowed',
   'route_not_found',
   'runtime_not_found',
   'checkpoint_not_found',

@@ -1,29 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { keepReadingAfterAnswer } from './answer-and-close';
 import { errorReply } from './error-reply';
 import { toErrorReply } from './to-error-reply';
-
-/** How long a refused request's unread body is still read (and discarded) after the answer. */
-const LINGER_MS = 2_000;
-
-/**
- * fastify refuses a body it stopped reading (over the limit, wrong content type) with
- * `connection: close`, and Node then closes the socket while the client may still be sending:
- * the client's kernel gets a reset that can wipe the answer before the client reads it (fetch
- * reports EPIPE instead of the 413). So the connection stays open and Node reads and discards
- * the rest of the body, nothing kept in memory, for at most LINGER_MS after the answer; a client
- * still sending by then is cut off.
- */
-function keepReadingAfterAnswer(request: FastifyRequest, reply: FastifyReply): void {
-  reply.removeHeader('connection');
-  reply.raw.once('finish', () => {
-    if (request.raw.complete) return;
-    // `inject()` (light-my-request) hands in a socket stand-in without destroy().
-    const socket = request.raw.socket as { destroy?: () => void } | undefined;
-    const timer = setTimeout(() => (typeof socket?.destroy === 'function' ? socket.destroy() : undefined), LINGER_MS);
-    timer.unref();
-    request.raw.once('end', () => clearTimeout(timer));
-  });
-}
 
 /**
  * The plugin's one error handler and its 404 handler. Every error response is
