@@ -42,6 +42,21 @@ describe('provider failures', () => {
     expect(h.provider.calls.attach).toBe(1);
   });
 
+  it('a foreign error thrown by a provider is reported generically; its text stays in the cause', async () => {
+    // A third-party provider may throw anything: its message can name host paths, ids or keys.
+    const inner = createMemoryProvider();
+    const leaky = new Error("ENOENT: no such file or directory, open '/var/lib/secret-host-path/bkd_0123' (token sk_live_abc)");
+    const provider = delegatingProvider(inner, { checkpoint: async () => Promise.reject(leaky) });
+    const service = new RuntimeService({ store: new MemoryRuntimeStore(), providers: [provider], defaultProvider: 'memory' });
+    const { runtime } = await service.open({ conversation_id: 'c', sender_id: 's' });
+    await service.writeFile({ runtime_id: runtime.runtime_id, path: 'a.txt', content_base64: 'YQ==' });
+    const error = await rejectionOf(service.checkpoint({ runtime_id: runtime.runtime_id }));
+    expect(error).toMatchObject({ code: 'provider_error', details: { provider: 'memory', call: 'checkpoint' } });
+    expect(error.message).toBe('memory checkpoint failed: the provider raised an unexpected error (details in the daemon log)');
+    expect(JSON.stringify({ message: error.message, details: error.details })).not.toMatch(/secret-host-path|bkd_0123|sk_live/);
+    expect(error.cause).toBe(leaky);
+  });
+
   it('a provider call past its deadline fails with provider_timeout', async () => {
     const { provider } = slowProvider('checkpoint', 200);
     const service = new RuntimeService({
@@ -88,7 +103,7 @@ describe('provider failures', () => {
     h.provider.failNext('read_bytes', 1, new Error('socket hang up'));
     const error = await rejectionOf(h.read(id, 'a.txt'));
     expect(error).toMatchObject({ code: 'provider_error', details: { provider: 'memory', call: 'read_bytes' } });
-    expect(error.message).toMatch(/socket hang up/);
+    expect((error.cause as Error).message).toBe('socket hang up');
   });
 
   it('reading a missing file answers path_not_found with the path', async () => {

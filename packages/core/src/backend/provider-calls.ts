@@ -19,8 +19,17 @@ export interface ProviderCallOptions {
 }
 
 /**
+ * What a caller is told of an error a provider threw that is not one of core's typed errors: a
+ * foreign message may name host paths, provider ids or keys, so it stays in the error's cause,
+ * which the daemon logs. Providers that want their words shown throw `ProviderError` (or another
+ * typed error) with a message written for callers.
+ */
+const FOREIGN_ERROR_TEXT = 'the provider raised an unexpected error (details in the daemon log)';
+
+/**
  * Runs every provider call with a deadline, turns foreign errors into `ProviderError` naming
- * the call, and reports each call's duration and outcome.
+ * the call (with a generic message, see FOREIGN_ERROR_TEXT), and reports each call's duration
+ * and outcome.
  */
 export class ProviderCalls {
   constructor(private readonly report: ProviderCallSink) {}
@@ -56,9 +65,7 @@ export class ProviderCalls {
       this.report({ providerId, call, durationMs: performance.now() - startedAt, outcome: 'ok' });
       return value;
     } catch (error) {
-      const normalized = RuntimectlError.isInstance(error)
-        ? error
-        : new ProviderError(providerId, call, error instanceof Error ? error.message : String(error), error);
+      const normalized = RuntimectlError.isInstance(error) ? error : new ProviderError(providerId, call, FOREIGN_ERROR_TEXT, error);
       this.report({ providerId, call, durationMs: performance.now() - startedAt, outcome: normalized.code });
       throw normalized;
     } finally {
