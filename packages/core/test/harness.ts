@@ -74,11 +74,11 @@ export function createHarness(
 }
 
 /** Resolves with the error a promise rejects with (fails the test if it resolves). */
-export async function rejectionOf(promise: Promise<unknown>): Promise<{ code?: string; message: string; details?: Record<string, unknown> }> {
+export async function rejectionOf(promise: Promise<unknown>): Promise<{ code?: string; message: string; details?: Record<string, unknown>; cause?: unknown }> {
   try {
     await promise;
   } catch (error) {
-    return error as { code?: string; message: string; details?: Record<string, unknown> };
+    return error as { code?: string; message: string; details?: Record<string, unknown>; cause?: unknown };
   }
   throw new Error('expected the operation to fail, but it succeeded');
 }
