@@ -127,13 +127,14 @@ describe('local provider path jail under a symlink-swap race', () => {
     const escapes = Object.values(counts).reduce((sum, count) => sum + count.escaped, 0);
     const summary = JSON.stringify({ swaps, created, counts });
     expect(swaps, summary).toBeGreaterThan(0);
+    expect(Object.values(counts).reduce((sum, count) => sum + count.refused, 0), `the race was live: ${summary}`).toBeGreaterThan(0);
     expect(Object.values(counts).reduce((sum, count) => sum + count.attempts, 0), summary).toBeGreaterThanOrEqual(3 * operations.length);
     expect(escapes, `outside read, listed or stat'ed: ${summary}`).toBe(0);
     expect(created, `created outside: ${summary}`).toEqual([]);
     expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe(SECRET);
   });
 
-  it('an inside symlink and .. in its target are still followed the way the kernel would', async () => {
+  it('inside symlinks, and .. in their targets, are still followed as the kernel would; a missing search base finds nothing', async () => {
     const { provider } = await localProvider(temporary);
     const { backend } = await createBackend(provider);
     await backend.writeBytes('real/deeper/data.txt', utf8('found'));
@@ -155,5 +156,6 @@ describe('local provider path jail under a symlink-swap race', () => {
       paths: ['real/deeper/data.txt', 'real/deeper/new.txt'],
       truncated: false,
     });
+    expect(await backend.glob({ pattern: '**', baseDir: 'missing/deeper', limit: 10 })).toEqual({ kind: 'paths', paths: [], truncated: false });
   });
 });
