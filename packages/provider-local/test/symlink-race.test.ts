@@ -17,8 +17,10 @@ const ONLY_OUTSIDE = 'only-outside.txt';
 
 /**
  * A separate process (truly concurrent with the daemon's thread pool) that swaps each of
- * `names` in `workspace` for a symlink to `outside` and back, as fast as it can, until killed
- * (or after 20 s, so a crashed test leaves nothing behind). Prints the swap count on SIGTERM.
+ * `names` in `workspace` for a symlink to `outside` and back by renames (so the name is almost
+ * never missing; a directory an operation re-created meanwhile is moved aside), as fast as it
+ * can, until killed (or after 20 s, so a crashed test leaves nothing behind). Prints the swap
+ * count on SIGTERM.
  */
 function startSwapper(workspace: string, names: string[], outside: string): ChildProcess {
   const script = `
@@ -27,6 +29,7 @@ function startSwapper(workspace: string, names: string[], outside: string): Chil
     let swaps = 0;
     process.on('SIGTERM', () => { process.stdout.write(String(swaps)); process.exit(0); });
     const quietly = (step) => { try { step(); } catch {} };
+    for (const name of names) fs.symlinkSync(outside, workspace + '/' + name + '.link');
     const stopAt = Date.now() + 20000;
     process.stdout.write('ready\\n');
     setImmediate(function loop() {
@@ -34,8 +37,8 @@ function startSwapper(workspace: string, names: string[], outside: string): Chil
         for (const name of names) {
           const path = workspace + '/' + name;
           quietly(() => fs.renameSync(path, path + '.real'));
-          quietly(() => fs.symlinkSync(outside, path));
-          quietly(() => fs.unlinkSync(path));
+          quietly(() => fs.renameSync(path + '.link', path));
+          quietly(() => fs.renameSync(path, fs.lstatSync(path).isSymbolicLink() ? path + '.link' : path + '.stray-' + swaps));
           quietly(() => fs.renameSync(path + '.real', path));
         }
         swaps += 1;
