@@ -69,11 +69,12 @@ describe('symlink-swap race against the local provider\'s jail, through the HTTP
     // almost never missing; a directory a request re-created meanwhile is moved aside) until it
     // is killed (the runtime's close kills it) or 20 s have passed. perl: thousands of swaps a second.
     const loop = [
-      'symlink $ARGV[0], "link"; my ($end, $n) = (time + 20, 0);',
+      'symlink $ARGV[0], "link"; my ($end, $n, $swaps) = (time + 20, 0, 0);',
       'while (time < $end) {',
       'rename "dir", "real"; rename "link", "dir";',
       'if (-l "dir") { rename "dir", "link" } elsif (-d "dir") { rename "dir", "stray-" . $n++ }',
-      'rename "real", "dir"; }',
+      'rename "real", "dir";',
+      'if (++$swaps % 500 == 0) { open my $count, ">", "swaps.txt"; print $count $swaps; close $count } }',
     ].join(' ');
     const swapper = `perl -e '${loop}' '${outside}' >/dev/null 2>&1 &`;
     const started = await api.ok<{ exit_code: number }>('/api/v1/runtimes/exec', { runtime_id: runtimeId, command: swapper });
@@ -99,14 +100,17 @@ describe('symlink-swap race against the local provider\'s jail, through the HTTP
         }
       }),
     );
+    const swapped = await api.post('/api/v1/runtimes/read-file', { runtime_id: runtimeId, path: 'swaps.txt' });
+    const swaps = swapped.status === 200 ? Number(fromB64((swapped.json as { content_base64: string }).content_base64)) : 0;
     const closed = await api.post('/api/v1/runtimes/close', { runtime_id: runtimeId });
     expect(closed.status, closed.text.slice(0, 300)).toBe(200);
 
     const created = readdirSync(outside).filter((name) => name !== 'secret.txt' && name !== ONLY_OUTSIDE);
-    const total = (key: 'attempts' | 'refused' | 'escaped') => Object.values(counts).reduce((sum, count) => sum + count[key], 0);
+    const total = (key: 'attempts' | 'ok' | 'refused' | 'escaped') => Object.values(counts).reduce((sum, count) => sum + count[key], 0);
     const escapes = total('escaped') + created.length;
-    Object.assign(figures, { attempts: total('attempts'), refused: total('refused'), escapes, createdOutside: created.length, byOperation: counts });
+    Object.assign(figures, { swaps, attempts: total('attempts'), ok: total('ok'), refused: total('refused'), escapes, createdOutside: created.length, byOperation: counts });
     const summary = JSON.stringify({ created, counts });
+    expect(swaps, `swaps made by the command: ${summary}`).toBeGreaterThan(0);
     expect(total('attempts'), summary).toBeGreaterThanOrEqual(3 * ATTACKS.length);
     expect(total('refused'), `the race was live: ${summary}`).toBeGreaterThan(0);
     expect(escapes, `escapes (outside read, listed, stat'ed or created): ${summary}`).toBe(0);
