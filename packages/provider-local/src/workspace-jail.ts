@@ -1,4 +1,4 @@
-import { constants, type Stats } from 'node:fs';
+import { constants, existsSync, type Stats } from 'node:fs';
 import { lstat, mkdir, open, readlink, type FileHandle } from 'node:fs/promises';
 import { InvalidRequestError, WorkspacePaths } from '@runtimectl/core';
 import { errorCode } from './fs-errors';
@@ -12,6 +12,8 @@ const MAX_PATH_BYTES = 4095;
 const MAX_SYMLINK_HOPS = 40;
 
 const quoted = (path: string) => JSON.stringify(path);
+/** The walk needs Linux's magic links to open descriptors' entries. */
+const HAS_PROC_FD = existsSync('/proc/self/fd');
 
 /** One entry of the workspace, reached with no window for a swap (see `WorkspaceJail`). */
 export interface JailedEntry {
@@ -59,6 +61,7 @@ export class WorkspaceJail {
 
   /** `root` must already be a real path (no symbolic links in it). */
   constructor(readonly root: string) {
+    if (!HAS_PROC_FD) throw new Error('the local provider needs Linux /proc/self/fd to resolve workspace paths without a race');
     this.#paths = new WorkspacePaths(root);
     this.#rootNames = root.split('/').filter(Boolean);
   }
