@@ -74,7 +74,8 @@ describe('symlink-swap race against the local provider\'s jail, through the HTTP
       'rename "dir", "real"; rename "link", "dir";',
       'if (-l "dir") { rename "dir", "link" } elsif (-d "dir") { rename "dir", "stray-" . $n++ }',
       'rename "real", "dir";',
-      'if (++$swaps % 500 == 0) { open my $count, ">", "swaps.txt"; print $count $swaps; close $count } }',
+      // The swap count, replaced whole (by a rename) every 100 swaps so a read never sees half of it.
+      'if (++$swaps % 100 == 0) { open my $count, ">", "swaps.tmp"; print $count $swaps; close $count; rename "swaps.tmp", "swaps.txt" } }',
     ].join(' ');
     const swapper = `perl -e '${loop}' '${outside}' >/dev/null 2>&1 &`;
     const started = await api.ok<{ exit_code: number }>('/api/v1/runtimes/exec', { runtime_id: runtimeId, command: swapper });
