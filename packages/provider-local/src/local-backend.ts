@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { mkdir, open, stat, type FileHandle } from 'node:fs/promises';
-import { dirname, posix } from 'node:path';
+import { constants, type Stats } from 'node:fs';
+import { lstat, mkdir, open, stat, type FileHandle } from 'node:fs/promises';
+import { posix } from 'node:path';
 import {
   globFiles,
   grepFiles,
   InvalidRequestError,
+  PathNotFoundError,
   RuntimectlError,
   type BackendResource,
   type ExecRequest,
@@ -24,7 +25,7 @@ import type { ProcessGroups } from './exec/process-groups';
 import { runCommand } from './exec/run-command';
 import { errorCode, fileSystemError, workspaceGoneError } from './fs-errors';
 import { openRegularFile, readAtMost, type OpenedFile } from './regular-file';
-import { WorkspaceJail } from './workspace-jail';
+import { descriptorPath, openDirectory, WorkspaceJail, type JailedEntry, type WalkOptions } from './workspace-jail';
 import { workspaceSearchTree } from './workspace-search';
 
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_TRUNC, O_NOFOLLOW } = constants;
@@ -57,13 +58,11 @@ export class LocalBackend implements ProviderBackend {
   }
 
   async stat(path: string): Promise<PathStat> {
-    const physical = await this.#jail.resolve(path);
     try {
-      const info = await stat(physical);
-      const kind = info.isFile() ? 'file' : info.isDirectory() ? 'directory' : 'other';
-      return { exists: true, kind, sizeBytes: kind === 'file' ? info.size : 0, modifiedAtMs: Math.trunc(info.mtimeMs) };
+      // The walk's lstat of the entry (links resolved) is the answer.
+      return await this.#jail.within(path, {}, async ({ info }) => (info ? pathStat(info) : MISSING));
     } catch (error) {
-      if (errorCode(error) !== 'ENOENT' && errorCode(error) !== 'ENOTDIR') throw await this.#failure(error, path, 'stat', true);
+      if (errorCode(error) !== 'ENOENT' && errorCode(error) !== 'ENOTDIR') throw await this.#mapped(error, path, 'stat', true);
       await this.#assertPresent('stat');
       return MISSING;
     }
@@ -74,15 +73,14 @@ export class LocalBackend implements ProviderBackend {
     try {
       return await readAtMost(file, options.maxBytes ?? Number.MAX_SAFE_INTEGER, path);
     } catch (error) {
-      throw RuntimectlError.isInstance(error) ? error : await this.#failure(error, path, 'read_bytes', true);
+      throw await this.#mapped(error, path, 'read_bytes', true);
     } finally {
       await file.handle.close();
     }
   }
 
   async writeBytes(path: string, content: Uint8Array): Promise<{ path: string; created: boolean }> {
-    const physical = await this.#jail.resolve(path);
-    const { handle, created } = await this.#create(physical, path);
+    const { handle, created } = await this.#jailed(path, 'write_bytes', false, { createParents: true }, (entry) => this.#create(entry, path));
     try {
       await handle.writeFile(content);
     } catch (error) {
@@ -94,14 +92,16 @@ export class LocalBackend implements ProviderBackend {
   }
 
   async createDirAll(path: string): Promise<void> {
-    const physical = await this.#jail.resolve(path);
-    // A recursive mkdir would quietly re-create a workspace that was removed: report it gone.
-    await this.#assertPresent('create_dir_all');
-    try {
-      await mkdir(physical, { recursive: true });
-    } catch (error) {
-      throw await this.#failure(error, path, 'create_dir_all', false);
-    }
+    // The walk starts from the workspace's descriptor, so a removed workspace is never re-created.
+    await this.#jailed(path, 'create_dir_all', false, { createParents: true }, async ({ at, info }) => {
+      if (info !== undefined) return requireDirectory(info);
+      try {
+        await mkdir(at);
+      } catch (error) {
+        if (errorCode(error) !== 'EEXIST') throw error;
+        requireDirectory(await lstat(at)); // made meanwhile
+      }
+    });
   }
 
   async tempPath(request: TempPathRequest): Promise<string> {
@@ -115,43 +115,44 @@ export class LocalBackend implements ProviderBackend {
     }
     await this.createDirAll(TEMP_DIRECTORY);
     const path = `${TEMP_DIRECTORY}/${prefix}${randomBytes(8).toString('hex')}${suffix}`;
-    const physical = await this.#jail.resolve(path);
-    try {
-      if (request.kind === 'directory') await mkdir(physical);
-      else await (await open(physical, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW)).close();
-    } catch (error) {
-      throw await this.#failure(error, path, 'temp_path', false);
-    }
+    await this.#jailed(path, 'temp_path', false, {}, async ({ at }) => {
+      if (request.kind === 'directory') await mkdir(at);
+      else await (await open(at, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW)).close();
+    });
     return path;
   }
 
   async exec(request: ExecRequest): Promise<ExecResult> {
     const cwdPath = request.cwd ?? '.';
-    const cwd = await this.#jail.resolve(cwdPath);
-    try {
-      if (!(await stat(cwd)).isDirectory()) throw new InvalidRequestError(`cwd ${cwdPath} is not a directory`, { path: cwdPath });
-    } catch (error) {
-      throw InvalidRequestError.isInstance(error) ? error : await this.#failure(error, cwdPath, 'exec', true);
-    }
-    this.groups.prune();
-    return runCommand({
-      command: request.command,
-      shell: request.shell ?? this.settings.shell,
-      cwd,
-      env: commandEnvironment(this.workspaceRoot, this.settings.env, request.env),
-      timeoutMs: request.timeoutMs,
-      maxOutputBytes: request.maxOutputBytes,
-      killGraceMs: this.settings.killGraceMs,
-      groups: this.groups,
+    // The command starts in the directory the walk holds open: the child's chdir goes through
+    // `/proc/self/fd/<fd>` (its own copy of the descriptor until exec), so no swap redirects it.
+    const directory = await this.#jailed(cwdPath, 'exec', true, {}, async ({ at, info }) => {
+      if (!info?.isDirectory()) throw info ? new InvalidRequestError(`cwd ${cwdPath} is not a directory`, { path: cwdPath }) : new PathNotFoundError(cwdPath);
+      return openDirectory(at);
     });
+    try {
+      this.groups.prune();
+      return await runCommand({
+        command: request.command,
+        shell: request.shell ?? this.settings.shell,
+        cwd: descriptorPath(directory),
+        env: commandEnvironment(this.workspaceRoot, this.settings.env, request.env),
+        timeoutMs: request.timeoutMs,
+        maxOutputBytes: request.maxOutputBytes,
+        killGraceMs: this.settings.killGraceMs,
+        groups: this.groups,
+      });
+    } finally {
+      await directory.close();
+    }
   }
 
   async glob(request: GlobRequest): Promise<SearchResult> {
-    return globFiles(workspaceSearchTree(this.workspaceRoot), await this.#searchBase(request.baseDir), request.pattern, request.limit);
+    return globFiles(workspaceSearchTree(this.#jail), await this.#searchBase(request.baseDir), request.pattern, request.limit);
   }
 
   async grep(request: GrepRequest): Promise<SearchResult> {
-    return grepFiles(workspaceSearchTree(this.workspaceRoot), await this.#searchBase(request.baseDir), {
+    return grepFiles(workspaceSearchTree(this.#jail), await this.#searchBase(request.baseDir), {
       query: request.query,
       mode: request.mode,
       limit: request.limit,
@@ -165,44 +166,46 @@ export class LocalBackend implements ProviderBackend {
     return { fileName: posix.basename(path), sizeBytes, content: handle.createReadStream() };
   }
 
+  /** The workspace-relative physical path of the search base, which search walks again through the jail. */
   async #searchBase(baseDir: string | undefined): Promise<string> {
-    return baseDir === undefined ? '' : this.#jail.relative(await this.#jail.resolve(baseDir));
+    if (baseDir === undefined) return '';
+    try {
+      return await this.#jail.within(baseDir, {}, async ({ relative }) => relative);
+    } catch (error) {
+      // A missing base finds nothing, as in every other provider; its files are listed (none) through the jail.
+      if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') return baseDir;
+      throw await this.#mapped(error, baseDir, 'search', true);
+    }
   }
 
   /** Opens an existing regular file, never blocking (see `openRegularFile`). */
   async #openRegular(path: string, flags: number, call: string): Promise<OpenedFile> {
-    const physical = await this.#jail.resolve(path);
+    return this.#jailed(path, call, true, {}, ({ at }) => openRegularFile(at, flags, path));
+  }
+
+  /** Opens the walked entry for writing (its parents exist); `created` tells whether the file is new. */
+  async #create({ at }: JailedEntry, path: string): Promise<{ handle: FileHandle; created: boolean }> {
     try {
-      return await openRegularFile(physical, flags, path);
+      return { handle: await open(at, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW), created: true };
     } catch (error) {
-      throw RuntimectlError.isInstance(error) ? error : await this.#failure(error, path, call, true);
+      if (errorCode(error) !== 'EEXIST') throw error;
+    }
+    // O_TRUNC does nothing to a FIFO or device, which is refused once opened.
+    return { handle: (await openRegularFile(at, O_WRONLY | O_TRUNC, path)).handle, created: false };
+  }
+
+  /** `use` on the jailed entry of `path`; file-system errors become core's errors (see `#failure`). */
+  async #jailed<T>(path: string, call: string, missingParentIsNotFound: boolean, options: WalkOptions, use: (entry: JailedEntry) => Promise<T>): Promise<T> {
+    try {
+      return await this.#jail.within(path, options, use);
+    } catch (error) {
+      throw await this.#mapped(error, path, call, missingParentIsNotFound);
     }
   }
 
-  /** Opens for writing, creating missing parents; `created` tells whether the file is new. */
-  async #create(physical: string, path: string): Promise<{ handle: FileHandle; created: boolean }> {
-    for (let attempt = 0; ; attempt += 1) {
-      try {
-        return { handle: await open(physical, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW), created: true };
-      } catch (error) {
-        const code = errorCode(error);
-        if (code === 'EEXIST') {
-          try {
-            // O_TRUNC does nothing to a FIFO or device, which is refused once opened.
-            return { handle: (await openRegularFile(physical, O_WRONLY | O_TRUNC, path)).handle, created: false };
-          } catch (overwriteError) {
-            throw RuntimectlError.isInstance(overwriteError) ? overwriteError : await this.#failure(overwriteError, path, 'write_bytes', false);
-          }
-        }
-        if (code !== 'ENOENT' || attempt > 0) throw await this.#failure(error, path, 'write_bytes', false);
-      }
-      await this.#assertPresent('write_bytes');
-      try {
-        await mkdir(dirname(physical), { recursive: true });
-      } catch (error) {
-        throw await this.#failure(error, path, 'write_bytes', false);
-      }
-    }
+  /** Core's errors pass; anything else is a file-system error, mapped by `#failure`. */
+  async #mapped(error: unknown, path: string, call: string, missingParentIsNotFound: boolean): Promise<Error> {
+    return RuntimectlError.isInstance(error) ? error : this.#failure(error, path, call, missingParentIsNotFound);
   }
 
   /** The error to throw for a failed file operation; `BackendGoneError` when the workspace itself vanished. */
@@ -218,4 +221,14 @@ export class LocalBackend implements ProviderBackend {
       throw workspaceGoneError(call, this.workspaceRoot);
     }
   }
+}
+
+function pathStat(info: Stats): PathStat {
+  const kind = info.isFile() ? 'file' : info.isDirectory() ? 'directory' : 'other';
+  return { exists: true, kind, sizeBytes: kind === 'file' ? info.size : 0, modifiedAtMs: Math.trunc(info.mtimeMs) };
+}
+
+/** `mkdir -p` succeeds on a directory; anything else standing there is EEXIST. */
+function requireDirectory(info: Stats): void {
+  if (!info.isDirectory()) throw Object.assign(new Error('exists and is not a directory'), { code: 'EEXIST' });
 }

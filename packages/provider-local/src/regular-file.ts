@@ -12,16 +12,16 @@ export interface OpenedFile {
 }
 
 /**
- * Opens `physical` (the jail's answer for `path`) without ever blocking and only if it is a
- * regular file. O_NONBLOCK: opening a FIFO otherwise waits for its other end, holding one of
- * libuv's four thread-pool threads for good (and with them every file call of the daemon).
- * O_NOFOLLOW: the jail has resolved every link, so one found now was swapped in. The kind is
- * checked with fstat on the OPENED descriptor, never on the path, so nothing can be swapped in
- * between: a FIFO, socket or device is closed again and refused before a byte moves (O_NONBLOCK
- * is harmless on a regular file). Errors of `open` itself are thrown as they are.
+ * Opens `at` (the jail's entry for `path`) without ever blocking and only if it is a regular
+ * file. O_NONBLOCK: opening a FIFO otherwise waits for its other end, holding one of libuv's
+ * four thread-pool threads for good (and with them every file call of the daemon). O_NOFOLLOW:
+ * the jail has resolved every link, so one found now was swapped in. The kind is checked with
+ * fstat on the OPENED descriptor, never on the path, so nothing can be swapped in between: a
+ * FIFO, socket or device is closed again and refused before a byte moves (O_NONBLOCK is harmless
+ * on a regular file). Errors of `open` itself are thrown as they are.
  */
-export async function openRegularFile(physical: string, flags: number, path: string): Promise<OpenedFile> {
-  const handle = await open(physical, flags | O_NONBLOCK | O_NOFOLLOW);
+export async function openRegularFile(at: string, flags: number, path: string): Promise<OpenedFile> {
+  const handle = await open(at, flags | O_NONBLOCK | O_NOFOLLOW);
   try {
     const info = await handle.stat();
     if (info.isFile()) return { handle, sizeBytes: info.size };

@@ -1,7 +1,9 @@
-import { lstat, readlink, realpath } from 'node:fs/promises';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { constants, existsSync, type Stats } from 'node:fs';
+import { lstat, mkdir, open, readlink, type FileHandle } from 'node:fs/promises';
 import { InvalidRequestError, WorkspacePaths } from '@runtimectl/core';
-import { errorCode, fileSystemError } from './fs-errors';
+import { errorCode } from './fs-errors';
+
+const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = constants;
 
 /** Linux limits: a name of at most 255 bytes, a path of at most 4,095. */
 const MAX_NAME_BYTES = 255;
@@ -10,51 +12,144 @@ const MAX_PATH_BYTES = 4095;
 const MAX_SYMLINK_HOPS = 40;
 
 const quoted = (path: string) => JSON.stringify(path);
+/** The walk needs Linux's magic links to open descriptors' entries. */
+const HAS_PROC_FD = existsSync('/proc/self/fd');
+
+/** One entry of the workspace, reached with no window for a swap (see `WorkspaceJail`). */
+export interface JailedEntry {
+  /**
+   * `/proc/self/fd/<directory>/<name>`: the kernel takes `<directory>` from the open descriptor
+   * and looks up only `<name>` in it. Use it with `O_NOFOLLOW`, `lstat`, `mkdir` — calls that
+   * never follow a last component — so a link swapped in now is refused, not followed.
+   */
+  readonly at: string;
+  /** `lstat` of the entry when the walk reached it (never a symbolic link); undefined: it does not exist. */
+  readonly info: Stats | undefined;
+  /** Its workspace-relative physical path ('' for the root), POSIX separators. */
+  readonly relative: string;
+}
+
+export interface WalkOptions {
+  /** Create missing directories on the way, as `mkdir -p` (the last component is left to the caller). */
+  createParents?: boolean;
+}
+
+/** The path of an open descriptor (or of `name` in the directory it holds) that the kernel resolves through the descriptor itself. */
+export const descriptorPath = (handle: FileHandle, name = '.') => `/proc/self/fd/${handle.fd}/${name}`;
+
+/** Opens a directory, never following a symbolic link as its last component (never blocks: not a FIFO). */
+export const openDirectory = (path: string) => open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK);
 
 /**
- * Confines file-API paths to one workspace directory. A path (relative to the workspace, or
- * absolute) is first resolved lexically by core's `WorkspacePaths` (the path rule every provider
- * shares: `..` that climbs out, or an absolute path elsewhere, is refused), then physically:
- * every symbolic link along it is followed (including a dangling one, which a write would
- * follow) and the result must still be inside the workspace. Callers operate
- * on the returned physical path, which contains no symbolic links, and open its last component
- * with O_NOFOLLOW, so a link swapped in after the check is refused rather than followed.
- * Every refusal is `InvalidRequestError` naming the caller's path.
+ * Confines file-API paths to one workspace directory with no window between check and use.
+ * A path (relative to the workspace, or absolute) is first resolved lexically by core's
+ * `WorkspacePaths` (the path rule every provider shares: `..` that climbs out, or an absolute
+ * path elsewhere, is refused; `a/b/../c` is `a/c`). Then it is walked from a descriptor of the
+ * workspace root, one component at a time, each directory opened with `O_NOFOLLOW` relative to
+ * the descriptor of the one before (Node has no `openat`: `/proc/self/fd/<fd>/<name>` does the
+ * same). A symbolic link on the way is read, never followed by the kernel, and its target walked
+ * the same way: from the root for an absolute target (refused unless under the workspace root),
+ * from the link's directory for a relative one, `..` back to the descriptor it came from
+ * (refused at the root) — so links that stay inside are followed as the kernel would, and no
+ * swap of any component, at any moment, can lead the walk out. Every descriptor is closed when
+ * `use` settles. Every refusal is `InvalidRequestError` naming the caller's path; file-system
+ * errors of the walk (ENOENT, ENOTDIR, EACCES…) are thrown as they are, for the caller to map.
  */
 export class WorkspaceJail {
   readonly #paths: WorkspacePaths;
+  readonly #rootNames: string[];
 
   /** `root` must already be a real path (no symbolic links in it). */
   constructor(readonly root: string) {
+    if (!HAS_PROC_FD) throw new Error('the local provider needs Linux /proc/self/fd to resolve workspace paths without a race');
     this.#paths = new WorkspacePaths(root);
+    this.#rootNames = root.split('/').filter(Boolean);
   }
 
-  /** The physical absolute path of `path`, inside the workspace. Throws `InvalidRequestError`. */
-  async resolve(path: string): Promise<string> {
-    const lexical = this.#lexical(path);
-    let physical: string;
+  /** Walks to `path` and hands its entry to `use`, holding the descriptors of its directories meanwhile. */
+  async within<T>(path: string, options: WalkOptions, use: (entry: JailedEntry) => Promise<T>): Promise<T> {
+    const pending = this.#underRoot(this.#lexical(path).split('/'))!.reverse();
+    const directories = [await openDirectory(this.root)];
     try {
-      physical = await physicalPath(lexical, 0);
-    } catch (error) {
-      if (errorCode(error) === 'ELOOP') throw new InvalidRequestError(`path ${quoted(path)} has too many symbolic links`, { path });
-      // Node's own message names the absolute host path (`realpath '/…/workspaces/bkd_…/…'`,
-      // e.g. ENAMETOOLONG for a path that passes PATH_MAX once the workspace root is in front):
-      // the public error names the caller's path only; the host path stays in the cause.
-      throw fileSystemError(error, path, 'resolve_path', true);
+      return await use(await this.#walk(path, pending, directories, options));
+    } finally {
+      await Promise.all(directories.map((directory) => directory.close()));
     }
-    if (!this.contains(physical)) {
-      throw new InvalidRequestError(`path ${quoted(path)} leads outside the workspace through a symbolic link`, { path });
-    }
-    return physical;
   }
 
-  /** Workspace-relative POSIX path of a physical path inside the workspace ('' for the root). */
-  relative(physical: string): string {
-    return relative(this.root, physical).split(sep).join('/');
+  /** `pending`: components still to walk, the next one last. `directories`: the root's descriptor, then one per level walked. */
+  async #walk(path: string, pending: string[], directories: FileHandle[], options: WalkOptions): Promise<JailedEntry> {
+    const names: string[] = [];
+    let hops = 0;
+    /** Walks on through the link `at` instead; false when `at` is no longer a link. */
+    const followed = async (at: string): Promise<boolean> => {
+      if ((hops += 1) > MAX_SYMLINK_HOPS) throw new InvalidRequestError(`path ${quoted(path)} has too many symbolic links`, { path });
+      const target = await linkTarget(at);
+      if (target === undefined) return false;
+      let parts = target.split('/');
+      if (target.startsWith('/')) {
+        parts = this.#underRoot(parts) ?? this.#refuseEscape(path);
+        await Promise.all(directories.splice(1).map((directory) => directory.close()));
+        names.length = 0;
+      }
+      pending.push(...parts.reverse());
+      return true;
+    };
+    for (;;) {
+      const top = directories.at(-1)!;
+      const name = pending.pop();
+      if (name === undefined) return { at: descriptorPath(top), info: await lstat(descriptorPath(top)), relative: names.join('/') };
+      if (name === '' || name === '.') continue;
+      if (name === '..') {
+        if (directories.length === 1) this.#refuseEscape(path);
+        await directories.pop()!.close();
+        names.pop();
+        continue;
+      }
+      const at = descriptorPath(top, name);
+      if (pending.length === 0) {
+        const info = await lstatIfPresent(at);
+        if (!info?.isSymbolicLink()) return { at, info, relative: [...names, name].join('/') };
+        // Swapped back to a file or directory since the lstat: look again.
+        if (!(await followed(at))) pending.push(name);
+        continue;
+      }
+      try {
+        directories.push(await openDirectory(at));
+        names.push(name);
+      } catch (error) {
+        const code = errorCode(error);
+        if (code === 'ENOENT' && options.createParents && (hops += 1) <= MAX_SYMLINK_HOPS) {
+          await mkdir(at).catch((mkdirError: unknown) => {
+            if (errorCode(mkdirError) !== 'EEXIST') throw mkdirError;
+          });
+          pending.push(name);
+        } else if (code === 'ENOTDIR' || code === 'ELOOP') {
+          // O_NOFOLLOW | O_DIRECTORY on a symbolic link: ENOTDIR (or ELOOP). Read it and walk its target.
+          if (!(await followed(at))) throw error;
+        } else {
+          throw error;
+        }
+      }
+    }
   }
 
-  contains(physical: string): boolean {
-    return physical === this.root || physical.startsWith(this.root.endsWith(sep) ? this.root : `${this.root}${sep}`);
+  /** The components of an absolute path after the workspace root, or undefined when it is not under the root. */
+  #underRoot(parts: string[]): string[] | undefined {
+    // The root's own components are real directories, so `..` among them is lexical.
+    const reached: string[] = [];
+    for (const [index, part] of parts.entries()) {
+      if (reached.length === this.#rootNames.length) return parts.slice(index);
+      if (part === '' || part === '.') continue;
+      if (part === '..') reached.pop();
+      else if (part === this.#rootNames[reached.length]) reached.push(part);
+      else return undefined;
+    }
+    return reached.length === this.#rootNames.length ? [] : undefined;
+  }
+
+  #refuseEscape(path: string): never {
+    throw new InvalidRequestError(`path ${quoted(path)} leads outside the workspace through a symbolic link`, { path });
   }
 
   #lexical(path: string): string {
@@ -74,34 +169,21 @@ export class WorkspaceJail {
   }
 }
 
-/**
- * Where the kernel would end up for `absolute`: the real path of its deepest existing ancestor
- * with the missing rest appended. A dangling symbolic link is followed to its target, because
- * creating the entry would create the target.
- */
-async function physicalPath(absolute: string, hops: number): Promise<string> {
-  const missing: string[] = [];
-  for (let existing = absolute; ; existing = dirname(existing)) {
-    try {
-      return join(await realpath(existing), ...missing);
-    } catch (error) {
-      const code = errorCode(error);
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
-    }
-    const target = await danglingLinkTarget(existing);
-    if (target !== undefined) {
-      if (hops >= MAX_SYMLINK_HOPS) throw Object.assign(new Error('too many symbolic links'), { code: 'ELOOP' });
-      return physicalPath(join(resolve(dirname(existing), target), ...missing), hops + 1);
-    }
-    if (dirname(existing) === existing) return join(existing, ...missing);
-    missing.unshift(basename(existing));
+async function lstatIfPresent(at: string): Promise<Stats | undefined> {
+  try {
+    return await lstat(at);
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return undefined;
+    throw error;
   }
 }
 
-async function danglingLinkTarget(path: string): Promise<string | undefined> {
+/** The target of the symbolic link `at`, or undefined when it is not (or no longer) one. */
+async function linkTarget(at: string): Promise<string | undefined> {
   try {
-    return (await lstat(path)).isSymbolicLink() ? await readlink(path) : undefined;
-  } catch {
-    return undefined;
+    return await readlink(at);
+  } catch (error) {
+    if (errorCode(error) === 'EINVAL' || errorCode(error) === 'ENOENT') return undefined;
+    throw error;
   }
 }

@@ -1,52 +1,72 @@
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { constants } from 'node:fs';
+import { readdir, type FileHandle } from 'node:fs/promises';
 import { InvalidRequestError, type SearchTree } from '@runtimectl/core';
 import { errorCode } from './fs-errors';
 import { openRegularFile } from './regular-file';
+import { descriptorPath, openDirectory, type WorkspaceJail } from './workspace-jail';
+
+/** A directory that vanished, became a file or a link, or cannot be read is passed over. */
+const PASSED_OVER = ['ENOENT', 'ENOTDIR', 'ELOOP', 'EACCES', 'ENXIO'];
 
 /**
  * The workspace as core's `globFiles`/`grepFiles` see it: regular files only, found by walking
  * directories without following symbolic links (as `grep -r` and ripgrep do by default), so a
- * link can neither lead the search outside the workspace nor loop. A directory that cannot be
- * read, or a file that vanished mid-search, is passed over.
+ * link can neither lead the search outside the workspace nor loop. The base directory is reached
+ * through the jail, and every directory below it is opened with `O_NOFOLLOW` relative to its
+ * parent's descriptor, so a directory swapped for a link mid-search is passed over, never
+ * followed; each file is read through the jail too. A directory that cannot be read, or a file
+ * that vanished mid-search, is passed over.
  */
-export function workspaceSearchTree(root: string): SearchTree {
+export function workspaceSearchTree(jail: WorkspaceJail): SearchTree {
   return {
     async listFiles(baseDir) {
       const files: string[] = [];
-      await walk(baseDir === '' ? root : join(root, baseDir), baseDir, files);
+      try {
+        await jail.within(baseDir, {}, async ({ at, info }) => {
+          if (info?.isDirectory()) await listUnder(at, baseDir, files);
+        });
+      } catch (error) {
+        if (!PASSED_OVER.includes(errorCode(error) ?? '') && !InvalidRequestError.isInstance(error)) throw error;
+      }
       return files;
     },
     async readFile(path) {
-      let handle;
       try {
         // Listed as a regular file, but it may have been replaced by a FIFO since: never block on one.
-        ({ handle } = await openRegularFile(join(root, path), constants.O_RDONLY, path));
+        return await jail.within(path, {}, async ({ at }) => {
+          const { handle } = await openRegularFile(at, constants.O_RDONLY, path);
+          try {
+            return await handle.readFile();
+          } finally {
+            await handle.close();
+          }
+        });
       } catch (error) {
-        if (['ENOENT', 'ELOOP', 'ENXIO'].includes(errorCode(error) ?? '') || InvalidRequestError.isInstance(error)) return new Uint8Array();
+        if (PASSED_OVER.includes(errorCode(error) ?? '') || InvalidRequestError.isInstance(error)) return new Uint8Array();
         throw error;
-      }
-      try {
-        return await handle.readFile();
-      } finally {
-        await handle.close();
       }
     },
   };
 }
 
-async function walk(directory: string, relative: string, files: string[]): Promise<void> {
-  let entries;
+/** Adds the regular files under the directory `at` (named `relative`) to `files`. */
+async function listUnder(at: string, relative: string, files: string[]): Promise<void> {
+  let directory: FileHandle;
   try {
-    entries = await readdir(directory, { withFileTypes: true });
+    directory = await openDirectory(at);
   } catch (error) {
-    if (['ENOENT', 'ENOTDIR', 'EACCES'].includes(errorCode(error) ?? '')) return;
+    if (PASSED_OVER.includes(errorCode(error) ?? '')) return;
     throw error;
   }
-  for (const entry of entries) {
-    const path = relative === '' ? entry.name : `${relative}/${entry.name}`;
-    if (entry.isDirectory()) await walk(join(directory, entry.name), path, files);
-    else if (entry.isFile()) files.push(path);
+  try {
+    for (const entry of await readdir(descriptorPath(directory), { withFileTypes: true })) {
+      const path = relative === '' ? entry.name : `${relative}/${entry.name}`;
+      if (entry.isDirectory()) await listUnder(descriptorPath(directory, entry.name), path, files);
+      else if (entry.isFile()) files.push(path);
+    }
+  } catch (error) {
+    if (!PASSED_OVER.includes(errorCode(error) ?? '')) throw error;
+  } finally {
+    await directory.close();
   }
 }

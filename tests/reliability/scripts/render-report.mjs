@@ -21,6 +21,7 @@ const intruders = load('intruders');
 const jail = load('path-jail');
 const special = load('special-files');
 const sockets = load('hostile-sockets');
+const race = load('symlink-race');
 
 const MiB = 1024 * 1024;
 const mib = (bytes) => `${(bytes / MiB).toFixed(1)} MiB`;
@@ -110,6 +111,8 @@ Same checkout, one Idempotency-Key: ${c.idempotentCheckoutRaces.map((race) => `$
 ${intruders.figures.authWalk.probes} requests (${intruders.figures.authWalk.routesInOpenApi} OpenAPI routes, the hidden ones and unknown routes) × ${intruders.figures.authWalk.credentials} bad credentials: ${intruders.figures.authWalk.refusals} refusals, all 401 with \`WWW-Authenticate: Bearer\`. Secret scan: ${intruders.figures.secretScan.replies} replies, ${intruders.figures.secretScan.logLines} log lines (${(intruders.figures.secretScan.logBytes / 1024).toFixed(0)} KiB) and /metrics (${(intruders.figures.secretScan.metricsBytes / 1024).toFixed(0)} KiB): neither the token nor the E2B key anywhere.
 
 ${hostileSocketsSection(sockets.figures)}
+
+${symlinkRaceSection(race.figures)}
 <!-- figures:end -->`;
 
 /** Hostile sockets held vs authorized latency (test/hostile-sockets.test.ts). */
@@ -125,6 +128,18 @@ Auth on, default caps (${f.perAddressCap} connections per source address, 4096 i
 ${table(['hostile sockets opened', 'held by the daemon', 'authorized latency ms'], rows)}
 
 Every hostile socket was closed by the daemon ${f.flood.allClosedAfterMs} ms after the first was opened (${f.flood.leftOpen} left open). ${f.refusedBodies.sockets} requests without a token trickling a body: ${f.refusedBodies.answered401} answered 401 and closed (after reading the rest of the body for at most 2 s), ${f.refusedBodies.leftOpenAfter3500ms} still open 3.5 s later.`;
+}
+
+/** Symlink-race attempts vs escapes (test/symlink-race.test.ts). */
+function symlinkRaceSection(f) {
+  const row = (name, n) => [name, String(n.attempts), String(n.ok), String(n.refused), String(n.escaped)];
+  const rows = Object.entries(f.byOperation).map(([name, n]) => row(name, n));
+  rows.push(row('**all**', { attempts: f.attempts, ok: f.ok, refused: f.refused, escaped: f.escapes }));
+  return `### Symlink race
+
+A runtime's own command (perl) swapped the workspace directory \`dir\` for a symbolic link to a directory outside and back (${f.swaps} times) while ${f.clients} clients sent the requests below under \`dir\` for ${f.raceMs / 1000} s (local provider). An escape is a reply holding outside content or an outside name, a \`stat\` saying an outside-only file exists, or anything created outside (${f.createdOutside} entries).
+
+${table(['request under the swapped directory', 'attempts', '200 inside', 'refused (400 / 404)', 'escapes'], rows)}`;
 }
 
 const text = readFileSync(readme, 'utf8');
