@@ -20,4 +20,13 @@ describe('read-file size limit', () => {
     await harness.write(runtimeId, 'big.bin', 'x'.repeat(8 * 1024 * 1024 + 1));
     expect((await rejectionOf(harness.read(runtimeId, 'big.bin'))).code).toBe('payload_too_large');
   });
+
+  it('grep passes over files bigger than the read-file limit instead of reading them whole', async () => {
+    const harness = createHarness({ files: { readMaxBytes: 16 } });
+    const runtimeId = await harness.open();
+    await harness.write(runtimeId, 'fits.txt', 'needle'.padEnd(16, '.'));
+    await harness.write(runtimeId, 'big.txt', 'needle'.padEnd(17, '.'));
+    const answer = await harness.service.search({ runtime_id: runtimeId, grep: { query: 'needle', mode: 'files_with_matches' } });
+    expect(answer).toEqual({ paths: ['fits.txt'], truncated: false });
+  });
 });

@@ -1,3 +1,4 @@
+import { FileTooLargeError } from '@runtimectl/core';
 import { shellQuote } from './exec/shell-quote';
 import type { ReadWorkspaceFile, RunScript } from './sandbox-search';
 
@@ -26,11 +27,12 @@ export class BatchedFileReader {
     this.#order = [...candidates].sort();
   }
 
-  async read(path: string): Promise<Uint8Array | undefined> {
+  async read(path: string, maxBytes?: number): Promise<Uint8Array | undefined> {
     if (!this.#cache.has(path)) await this.#fetchFrom(path);
     const cached = this.#cache.get(path);
     this.#cache.delete(path);
-    return cached ?? (await this.readSingle(path));
+    if (cached && maxBytes !== undefined && cached.byteLength > maxBytes) throw new FileTooLargeError(path, maxBytes);
+    return cached ?? (await this.readSingle(path, maxBytes));
   }
 
   async #fetchFrom(path: string): Promise<void> {

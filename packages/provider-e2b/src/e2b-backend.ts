@@ -111,13 +111,15 @@ export class E2BBackend implements ProviderBackend {
    */
   async readBytes(path: string, options: ReadBytesOptions = {}): Promise<Uint8Array> {
     const absolute = this.#paths.resolve(path);
-    const { maxBytes } = options;
-    return this.#call('read_bytes', path, () =>
-      this.#request(async (requestOptions) =>
-        maxBytes === undefined
-          ? this.sandbox.files.read(absolute, { format: 'bytes', ...requestOptions })
-          : readStreamAtMost(await this.sandbox.files.read(absolute, { format: 'stream', ...requestOptions }), maxBytes, path),
-      ),
+    return this.#call('read_bytes', path, () => this.#read(absolute, path, options.maxBytes));
+  }
+
+  /** One file's bytes through envd; with `maxBytes`, streamed and held to `maxBytes + 1` bytes. */
+  #read(absolute: string, path: string, maxBytes: number | undefined): Promise<Uint8Array> {
+    return this.#request(async (requestOptions) =>
+      maxBytes === undefined
+        ? this.sandbox.files.read(absolute, { format: 'bytes', ...requestOptions })
+        : readStreamAtMost(await this.sandbox.files.read(absolute, { format: 'stream', ...requestOptions }), maxBytes, path),
     );
   }
 
@@ -177,12 +179,7 @@ export class E2BBackend implements ProviderBackend {
   async grep(request: GrepRequest): Promise<SearchResult> {
     const baseDir = this.#paths.relative(request.baseDir ?? '');
     return this.#call('grep', undefined, () =>
-      grepFiles(this.#searchTree(request.query), baseDir, {
-        query: request.query,
-        mode: request.mode,
-        limit: request.limit,
-        ...(request.include ? { include: request.include } : {}),
-      }),
+      grepFiles(this.#searchTree(request.query), baseDir, request),
     );
   }
 
@@ -206,9 +203,9 @@ export class E2BBackend implements ProviderBackend {
       if (ran.kind === 'timed_out') throw new DOMException(`the search did not finish within ${SEARCH_COMMAND_TIMEOUT_MS} ms`, 'TimeoutError');
       return ran.stdout;
     };
-    const read = async (path: string) => {
+    const read = async (path: string, maxBytes?: number) => {
       try {
-        return await this.#request((options) => this.sandbox.files.read(posix.join(this.workspaceRoot, path), { format: 'bytes', ...options }));
+        return await this.#read(posix.join(this.workspaceRoot, path), path, maxBytes);
       } catch (error) {
         // Deleted or replaced by a directory since it was listed: passed over, as the local provider does.
         if (error instanceof FileNotFoundError || error instanceof InvalidArgumentError) return undefined;

@@ -4,8 +4,11 @@ import { shellQuote } from './exec/shell-quote';
 
 /** Runs a script in the sandbox and resolves with its stdout. */
 export type RunScript = (script: string) => Promise<string>;
-/** Reads a workspace file's bytes; undefined when it vanished or is no longer a file. */
-export type ReadWorkspaceFile = (path: string) => Promise<Uint8Array | undefined>;
+/**
+ * Reads a workspace file's bytes; undefined when it vanished or is no longer a file. With
+ * `maxBytes`, a larger file raises `FileTooLargeError` after at most `maxBytes + 1` bytes.
+ */
+export type ReadWorkspaceFile = (path: string, maxBytes?: number) => Promise<Uint8Array | undefined>;
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -61,8 +64,8 @@ export function sandboxSearchTree(root: string, run: RunScript, read: ReadWorksp
       if (status === '1') return listed([]);
       return findAll(baseDir);
     },
-    async readFile(path) {
-      return (await (reader ? reader.read(path) : read(path))) ?? new Uint8Array();
+    async readFile(path, maxBytes) {
+      return (await (reader ? reader.read(path, maxBytes) : read(path, maxBytes))) ?? new Uint8Array();
     },
   };
 }

@@ -152,12 +152,7 @@ export class LocalBackend implements ProviderBackend {
   }
 
   async grep(request: GrepRequest): Promise<SearchResult> {
-    return grepFiles(workspaceSearchTree(this.#jail), await this.#searchBase(request.baseDir), {
-      query: request.query,
-      mode: request.mode,
-      limit: request.limit,
-      ...(request.include ? { include: request.include } : {}),
-    });
+    return grepFiles(workspaceSearchTree(this.#jail), await this.#searchBase(request.baseDir), request);
   }
 
   async export(path: string): Promise<ExportedFile> {

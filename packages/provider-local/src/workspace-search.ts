@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import { readdir, type FileHandle } from 'node:fs/promises';
 import { InvalidRequestError, type SearchTree } from '@runtimectl/core';
 import { errorCode } from './fs-errors';
-import { openRegularFile } from './regular-file';
+import { openRegularFile, readAtMost } from './regular-file';
 import { descriptorPath, openDirectory, type WorkspaceJail } from './workspace-jail';
 
 /** A directory that vanished, became a file or a link, or cannot be read is passed over. */
@@ -30,15 +30,15 @@ export function workspaceSearchTree(jail: WorkspaceJail): SearchTree {
       }
       return files;
     },
-    async readFile(path) {
+    async readFile(path, maxBytes) {
       try {
         // Listed as a regular file, but it may have been replaced by a FIFO since: never block on one.
         return await jail.within(path, {}, async ({ at }) => {
-          const { handle } = await openRegularFile(at, constants.O_RDONLY, path);
+          const file = await openRegularFile(at, constants.O_RDONLY, path);
           try {
-            return await handle.readFile();
+            return await readAtMost(file, maxBytes ?? Number.MAX_SAFE_INTEGER, path);
           } finally {
-            await handle.close();
+            await file.handle.close();
           }
         });
       } catch (error) {

@@ -55,6 +55,11 @@ export interface GrepRequest {
   include?: string;
   mode: 'content' | 'files_with_matches';
   limit: number;
+  /**
+   * Files holding more bytes than this are passed over, unread beyond `maxFileBytes + 1` (as
+   * ripgrep's `--max-filesize`): core sends the daemon's read-file limit. No limit when absent.
+   */
+  maxFileBytes?: number;
 }
 
 export interface GrepLineMatch {

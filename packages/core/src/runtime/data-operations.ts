@@ -113,6 +113,8 @@ export function searchRuntime(ctx: ServiceContext, request: RuntimeSearchRequest
             limit,
             ...(request.grep!.base_dir ? { baseDir: request.grep!.base_dir } : {}),
             ...(request.grep!.include ? { include: request.grep!.include } : {}),
+            // grep reads no more of a file than read-file may: bigger files are passed over.
+            maxFileBytes: ctx.files.readMaxBytes,
           });
     return result.kind === 'paths'
       ? { paths: result.paths, truncated: result.truncated }

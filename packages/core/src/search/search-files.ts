@@ -1,5 +1,6 @@
 import picomatch from 'picomatch';
-import type { GrepLineMatch, SearchResult } from '../provider/operation-types';
+import { FileTooLargeError } from '../errors/request-errors';
+import type { GrepLineMatch, GrepRequest, SearchResult } from '../provider/operation-types';
 
 /**
  * The one definition of glob and grep answers, so every provider gives the same results for
@@ -10,7 +11,11 @@ import type { GrepLineMatch, SearchResult } from '../provider/operation-types';
 export interface SearchTree {
   /** Every regular file under the workspace-relative `baseDir`, workspace-relative. */
   listFiles(baseDir: string): Promise<string[]>;
-  readFile(path: string): Promise<Uint8Array>;
+  /**
+   * A listed file's bytes. With `maxBytes`, a file holding more raises `FileTooLargeError` after
+   * at most `maxBytes + 1` bytes were read (grep then passes it over).
+   */
+  readFile(path: string, maxBytes?: number): Promise<Uint8Array>;
 }
 
 const MAX_LINE_CHARS = 1000;
@@ -29,18 +34,18 @@ export async function globFiles(tree: SearchTree, baseDir: string, pattern: stri
   return { kind: 'paths', paths: matched.slice(0, limit), truncated: matched.length > limit };
 }
 
-/** Binary files (a NUL byte in their first 8,000 bytes) are skipped, as grep's -I does. */
-export async function grepFiles(
-  tree: SearchTree,
-  baseDir: string,
-  request: { query: string; include?: string; mode: 'content' | 'files_with_matches'; limit: number },
-): Promise<SearchResult> {
+/**
+ * Binary files (a NUL byte in their first 8,000 bytes) are skipped, as grep's -I does, and so are
+ * files over `request.maxFileBytes`, as ripgrep's --max-filesize does.
+ */
+export async function grepFiles(tree: SearchTree, baseDir: string, request: Omit<GrepRequest, 'baseDir'>): Promise<SearchResult> {
   const files = underBase(await tree.listFiles(baseDir), baseDir, request.include);
   const paths: string[] = [];
   const matches: GrepLineMatch[] = [];
   let truncated = false;
   for (const path of files) {
-    const bytes = await tree.readFile(path);
+    const bytes = await readUnlessTooLarge(tree, path, request.maxFileBytes);
+    if (bytes === undefined) continue;
     if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) continue;
     const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
     if (!text.includes(request.query)) continue;
@@ -67,4 +72,13 @@ export async function grepFiles(
   return request.mode === 'files_with_matches'
     ? { kind: 'paths', paths, truncated }
     : { kind: 'matches', matches, truncated };
+}
+
+async function readUnlessTooLarge(tree: SearchTree, path: string, maxBytes: number | undefined): Promise<Uint8Array | undefined> {
+  try {
+    return await tree.readFile(path, maxBytes);
+  } catch (error) {
+    if (FileTooLargeError.isInstance(error)) return undefined;
+    throw error;
+  }
 }

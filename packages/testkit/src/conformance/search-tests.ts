@@ -24,6 +24,25 @@ export function searchTests(options: ProviderConformanceOptions): void {
       });
     }
 
+    test('grep passes over a file larger than maxFileBytes, so a huge file never fills the daemon', async () => {
+      // The cap is the daemon's read-file limit: grep must not read more of a file than read-file may.
+      const { backend } = await harness.createBackend();
+      const maxFileBytes = 64 * 1024;
+      await backend.writeBytes('big/over.txt', new TextEncoder().encode(`needle\n${'x'.repeat(maxFileBytes)}`));
+      await backend.writeBytes('big/at-cap.txt', new TextEncoder().encode(`needle\n${'x'.repeat(maxFileBytes - 7)}`));
+      await backend.writeBytes('big/small.txt', new TextEncoder().encode('needle\n'));
+      const request = { query: 'needle', baseDir: 'big', limit: 10, maxFileBytes } as const;
+      expect(await backend.grep({ ...request, mode: 'files_with_matches' })).toEqual({ kind: 'paths', paths: ['big/at-cap.txt', 'big/small.txt'], truncated: false });
+      expect(await backend.grep({ ...request, mode: 'content' })).toEqual({
+        kind: 'matches',
+        matches: [
+          { path: 'big/at-cap.txt', line: 1, text: 'needle' },
+          { path: 'big/small.txt', line: 1, text: 'needle' },
+        ],
+        truncated: false,
+      });
+    });
+
     test('files a command wrote are found by search (needs capabilities.posixShell)', async (context) => {
       context.skip(!resolved.capabilities.posixShell, 'needs capabilities.posixShell to write a file from a command');
       const { backend } = await harness.createBackend();

@@ -77,12 +77,7 @@ export class MemoryBackend implements ProviderBackend {
 
   async grep(request: GrepRequest): Promise<SearchResult> {
     this.beforeCall('grep');
-    return grepFiles(this.#tree(), this.#base(request.baseDir), {
-      query: request.query,
-      mode: request.mode,
-      limit: request.limit,
-      ...(request.include ? { include: request.include } : {}),
-    });
+    return grepFiles(this.#tree(), this.#base(request.baseDir), request);
   }
 
   async export(path: string): Promise<ExportedFile> {
@@ -100,7 +95,11 @@ export class MemoryBackend implements ProviderBackend {
   #tree(): SearchTree {
     return {
       listFiles: async (baseDir) => this.fs.filesUnder(baseDir),
-      readFile: async (path) => this.fs.read(path),
+      readFile: async (path, maxBytes) => {
+        const content = this.fs.read(path);
+        if (maxBytes !== undefined && content.byteLength > maxBytes) throw new FileTooLargeError(path, maxBytes);
+        return content;
+      },
     };
   }
 
