@@ -24,8 +24,12 @@ export function unavailableReason(error: unknown): string | undefined {
   return undefined;
 }
 
-/** The error to throw for `error`: StoreUnavailableError when the database is unreachable, else `error` itself. */
+/**
+ * The error to throw for `error`: StoreUnavailableError when the database is unreachable, else
+ * `error` itself. The driver's error is NOT kept as the cause: node-postgres may hang its client
+ * (with the connection parameters, password included) on it, and a logged cause would print it.
+ */
 export function translateConnectionError(error: unknown, retryAfterMs: number): unknown {
   const reason = unavailableReason(error);
-  return reason === undefined ? error : new StoreUnavailableError(reason, retryAfterMs, error);
+  return reason === undefined ? error : new StoreUnavailableError(reason, retryAfterMs);
 }

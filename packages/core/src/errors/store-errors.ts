@@ -20,11 +20,9 @@ export class StoreUnavailableError extends RuntimectlError {
   constructor(
     reason: string,
     readonly retryAfterMs = 1_000,
-    cause?: unknown,
   ) {
     super('store_unavailable', `the store's database is unavailable (${reason}); retry shortly`, {
       details: { retry_after_ms: retryAfterMs },
-      cause,
     });
   }
 }
