@@ -1,22 +1,15 @@
-/**
- * One step of the schema. `version` is what `runtimectl_schema` records once `sql` has run;
- * versions are 1, 2, 3… with no gaps. A migration runs inside the same transaction as the
- * version bump (PostgreSQL DDL is transactional), so it is applied entirely or not at all.
- * `sql` names tables unqualified: it runs with `search_path` set to the store's schema.
- */
-export interface SchemaMigration {
-  version: number;
-  description: string;
-  sql: string;
-}
+import type { SchemaMigration } from '@runtimectl/core';
+
+// The version a step records is a row of `runtimectl_schema`. PostgreSQL DDL is transactional,
+// so a step and its row commit together. `sql` names tables unqualified: it runs with
+// `search_path` set to the store's schema.
+export type { SchemaMigration };
 
 /**
- * Every schema version this code understands, oldest first. A released entry is never edited:
- * a schema change is ONE new entry appended here.
- *
- * The same tables, columns and indexes as store-sqlite's schema (version 3 there), so both
- * stores hold the same records: ids and every text a lookup orders on are `COLLATE "C"` (byte
- * order, whatever the database's locale); foreign keys are DEFERRABLE INITIALLY DEFERRED
+ * Every schema version this code understands, oldest first. Version 1 has the same tables,
+ * columns and indexes as store-sqlite's schema (its version 3), so both stores hold the same
+ * records: ids and every text a lookup orders on are `COLLATE "C"` (byte order, whatever the
+ * database's locale); foreign keys are DEFERRABLE INITIALLY DEFERRED
  * (a batch may name a checkpoint before the session that owns it; the check runs at COMMIT);
  * JSON documents are TEXT (kept byte for byte); milliseconds are BIGINT.
  */

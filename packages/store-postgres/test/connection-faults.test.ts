@@ -1,27 +1,9 @@
 import { StoreUnavailableError } from '@runtimectl/core';
+import { sessionRecord as session } from '@runtimectl/testkit';
 import { startTestPostgres, testDatabaseUrl, type TestPostgres } from '@runtimectl/testkit/postgres';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { StoreStartError, openPostgresStore } from '../src/index';
 
-const session = (runtimeId: string) => ({
-  runtimeId,
-  conversationId: 'c',
-  senderId: 's',
-  status: 'idle' as const,
-  providerId: 'memory',
-  providerOptions: {},
-  backend: null,
-  sessionState: null,
-  metadata: {},
-  parentRuntimeId: null,
-  forkedFromCheckpointId: null,
-  headCheckpointId: null,
-  pausedCheckpointId: null,
-  lastError: null,
-  keepSnapshots: false,
-  createdAtMs: 1,
-  updatedAtMs: 1,
-});
 
 function withPassword(url: string, password: string): string {
   const parsed = new URL(url);

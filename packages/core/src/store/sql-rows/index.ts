@@ -10,3 +10,4 @@ export {
 } from './record-rows';
 export { intentToRow, intentFromRow, idempotencyToRow, idempotencyFromRow, type IntentRow, type IdempotencyRow } from './control-rows';
 export { SESSION_COLUMNS, CHECKPOINT_COLUMNS, INTENT_COLUMNS, IDEMPOTENCY_COLUMNS } from './columns';
+export type { SchemaMigration } from './schema-migration';
