@@ -16,6 +16,7 @@ import { measureHttpClean } from './src/sections/http-clean.mjs';
 import { measureHttpRuntimeOperations } from './src/sections/http-runtime-operations.mjs';
 import { measureE2BOverhead } from './src/sections/e2b-overhead.mjs';
 import { measureStore } from './src/sections/store.mjs';
+import { measureStorePostgres } from './src/sections/store-postgres.mjs';
 import { measureDaemonStartup } from './src/sections/daemon-startup.mjs';
 import { measureMemory } from './src/sections/memory.mjs';
 import { measureLocalProvider } from './src/sections/local-provider.mjs';
@@ -25,6 +26,7 @@ const SECTION_RUNNERS = {
   'http-operations': { title: 'HTTP checkpoint of a dirty runtime; checkout, pause, resume (runtimed)', run: measureHttpRuntimeOperations },
   e2b: { title: 'E2B provider against the emulator (packages/provider-e2b/bench)', run: measureE2BOverhead },
   store: { title: 'SQLite store with 100,000 checkpoints (packages/store-sqlite/bench)', run: measureStore },
+  'store-postgres': { title: 'PostgreSQL store with 100,000 checkpoints, against SQLite (packages/store-postgres)', run: measureStorePostgres },
   startup: { title: '`runtimed` start to ready', run: measureDaemonStartup },
   memory: { title: 'Resident memory of `runtimed`', run: measureMemory },
   local: { title: 'Local provider against raw Node (packages/provider-local/bench)', run: measureLocalProvider },
@@ -39,7 +41,9 @@ if (options.renderOnly) {
 }
 // The start-up measurement runs the daemon on the store section's 100,000-checkpoint file.
 if (options.sections.includes('startup') && !options.sections.includes('store')) options.sections.splice(options.sections.indexOf('startup'), 0, 'store');
-for (const built of [RUNTIMED, repoPath('packages', 'server-http', 'dist', 'index.js'), repoPath('packages', 'store-sqlite', 'dist', 'index.js')]) {
+// The PostgreSQL section reports its figures against the store section's SQLite ones.
+if (options.sections.includes('store-postgres') && !options.sections.includes('store')) options.sections.splice(options.sections.indexOf('store-postgres'), 0, 'store');
+for (const built of [RUNTIMED, repoPath('packages', 'server-http', 'dist', 'index.js'), repoPath('packages', 'store-sqlite', 'dist', 'index.js'), repoPath('packages', 'store-postgres', 'dist', 'index.js')]) {
   if (!existsSync(built)) {
     console.error(`bench: ${built} is missing; build first (npm run bench builds everything)`);
     process.exit(1);

@@ -6,6 +6,8 @@ export default defineConfig({
     // Tests spawn real daemons, emulators and shells; a loaded two-core machine needs room.
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // One real PostgreSQL for the run (or RUNTIMECTL_TEST_DATABASE_URL's) for the --store postgres tests.
+    globalSetup: ['./test/postgres-global-setup.ts'],
     reporters: ['default', ['json', { outputFile: 'test-results.json' }]],
   },
 });

@@ -2,7 +2,7 @@
 // the same measurements with fewer and shorter rounds (under two minutes on a 2-core machine).
 import { parseArgs } from 'node:util';
 
-export const SECTIONS = ['http-clean', 'http-operations', 'e2b', 'store', 'memory', 'local', 'startup'];
+export const SECTIONS = ['http-clean', 'http-operations', 'e2b', 'store', 'store-postgres', 'memory', 'local', 'startup'];
 
 const PROFILES = {
   full: {

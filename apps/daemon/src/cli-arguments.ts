@@ -30,7 +30,7 @@ export function parseDaemonArguments(argv: string[]): DaemonArguments {
     .option('-c, --config <file>', 'TOML configuration file')
     .option('--host <address>', 'address to listen on (http.host)')
     .addOption(new Option('--port <number>', 'port to listen on; 0 picks a free one (http.port)').argParser(parsePort))
-    .addOption(new Option('--store <kind>', 'where state is kept (store.kind)').choices(['memory', 'sqlite']))
+    .addOption(new Option('--store <kind>', 'where state is kept (store.kind)').choices(['memory', 'sqlite', 'postgres']))
     .option('--store-path <file>', 'SQLite file (store.path)')
     .option('--provider <id>', 'default provider for open (runtimes.default_provider)')
     .option('--state-dir <dir>', 'state directory (state_dir)')

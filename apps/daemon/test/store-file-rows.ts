@@ -1,3 +1,4 @@
+import pg from 'pg';
 import Database from 'better-sqlite3';
 
 export interface SessionRow {
@@ -40,5 +41,26 @@ export function readStoreFile(path: string): StoreFileRows {
     }))();
   } finally {
     db.close();
+  }
+}
+
+/**
+ * The same rows from a postgres store's schema (read committed, like a second daemon would):
+ * the crash test's view of what runtimed wrote, whatever the store.
+ */
+export async function readPostgresStoreRows(url: string, schema: string): Promise<StoreFileRows> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const sessions = await client.query<SessionRow>(
+      `SELECT runtime_id, status, backend_id, backend_resource, backend_source_snapshot_id, keep_snapshots, metadata FROM ${schema}.sessions`,
+    );
+    const checkpoints = await client.query<CheckpointRow>(`SELECT checkpoint_id, runtime_id, ref_provider_snapshot_id, metadata FROM ${schema}.checkpoints`);
+    const intents = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${schema}.intents`);
+    await client.query('COMMIT');
+    return { sessions: sessions.rows, checkpoints: checkpoints.rows, openIntents: intents.rows[0]!.n };
+  } finally {
+    await client.end();
   }
 }

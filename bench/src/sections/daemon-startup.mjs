@@ -9,9 +9,12 @@ import { cpuSecondsOf, dropPageCache, startRuntimed, stopChild } from '../proces
 import { median } from '../stats.mjs';
 import { figureRow } from '../report/figures.mjs';
 
-/** Starts the daemon and times it; with `countRuntimes`, also lists its runtimes over HTTP (after timing). */
-async function timeStart(stateDir, storePath, { countRuntimes = false } = {}) {
-  const daemon = await startRuntimed({ args: ['--state-dir', stateDir, ...(storePath ? ['--store-path', storePath] : [])] });
+/**
+ * Starts the daemon and times it; with `countRuntimes`, also lists its runtimes over HTTP (after
+ * timing). `store` points it at another store (flags and variables; the PostgreSQL section).
+ */
+export async function timeStart(stateDir, storePath, { countRuntimes = false, store = { args: [], env: {} } } = {}) {
+  const daemon = await startRuntimed({ args: ['--state-dir', stateDir, ...(storePath ? ['--store-path', storePath] : []), ...store.args], env: store.env });
   try {
     // CPU time until ready: unlike the wall clock, it barely moves when other work shares the machine.
     const cpuSeconds = cpuSecondsOf(daemon.child.pid);

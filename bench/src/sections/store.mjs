@@ -17,6 +17,8 @@ export async function measureStore({ profile, tmpRoot, shared }) {
   await runNodeScript(SCRIPT, [...args, '--keep', '--json', out], { label: 'store.bench', cwd: repoPath('packages', 'store-sqlite') });
   const report = JSON.parse(readFileSync(out, 'utf8'));
   shared.bigStore = { path: report.kept.bigPath, checkpoints: report.data.checkpoints, runtimes: report.data.runtimes };
+  // The PostgreSQL section sets its figures next to these (same records, same operations).
+  shared.sqliteLatenciesMs = report.latenciesMs;
   const previousCleanup = shared.cleanup;
   shared.cleanup = async () => {
     await previousCleanup?.();

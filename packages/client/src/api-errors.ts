@@ -49,6 +49,8 @@ export class ProviderCapacityError extends RuntimectlApiError {}
 export class UnsupportedBackendError extends RuntimectlApiError {}
 export class ProviderError extends RuntimectlApiError {}
 export class ProviderTimeoutError extends RuntimectlApiError {}
+/** 503: the daemon's database is unreachable for now; retry after `retryAfterMs`. */
+export class StoreUnavailableError extends RuntimectlApiError {}
 export class InternalServerError extends RuntimectlApiError {}
 
 /** One class per server code; the Record type makes a new code a compile error until mapped. */
@@ -74,6 +76,7 @@ const ERROR_CLASSES: Record<ErrorCode, new (init: ApiErrorInit) => RuntimectlApi
   unsupported_backend: UnsupportedBackendError,
   provider_error: ProviderError,
   provider_timeout: ProviderTimeoutError,
+  store_unavailable: StoreUnavailableError,
   internal: InternalServerError,
 };
 

@@ -26,5 +26,6 @@ export {
   UnsupportedBackendError,
   ProviderError,
   ProviderTimeoutError,
+  StoreUnavailableError,
   InternalServerError,
 } from './api-errors';

@@ -55,6 +55,7 @@ export type {
   RuntimeStore,
 } from './store/runtime-store';
 export { MemoryRuntimeStore } from './store/memory-store';
+export * from './store/sql-rows/index';
 
 export { createIdGenerator, checkoutRoot, type IdGenerator } from './runtime/ids';
 export type { ReconcileReport } from './runtime/reconcile';

@@ -1,13 +1,7 @@
-/**
- * One step of the schema. `version` is what the database records (`PRAGMA user_version`) once
- * `sql` has run; versions are 1, 2, 3… with no gaps. A migration runs inside the same
- * transaction as the version bump, so it is applied entirely or not at all.
- */
-export interface SchemaMigration {
-  version: number;
-  description: string;
-  sql: string;
-}
+import type { SchemaMigration } from '@runtimectl/core';
+
+// The version a step records is `PRAGMA user_version`.
+export type { SchemaMigration };
 
 /**
  * Every schema version this code understands, oldest first. A released entry is never edited:

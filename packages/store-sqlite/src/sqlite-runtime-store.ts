@@ -1,20 +1,27 @@
-import type {
-  CheckpointRecord,
-  IdempotencyRecord,
-  Page,
-  ProviderIntent,
-  RuntimeStore,
-  SessionListQuery,
-  SessionRecord,
-  StoreBatch,
-  StoreCheckpointListQuery,
-  StoredRuntimeStatus,
+import {
+  type CheckpointRecord,
+  type IdempotencyRecord,
+  type Page,
+  type ProviderIntent,
+  type RuntimeStore,
+  type SessionListQuery,
+  type SessionRecord,
+  type StoreBatch,
+  type StoreCheckpointListQuery,
+  type StoredRuntimeStatus,
+  checkpointFromRow,
+  checkpointToRow,
+  idempotencyFromRow,
+  idempotencyToRow,
+  intentFromRow,
+  intentToRow,
+  sessionFromRow,
+  sessionToRow,
+  type SessionRow,
 } from '@runtimectl/core';
 import type Database from 'better-sqlite3';
 import { openDatabase, type SqliteStoreSettings } from './open-database';
 import type { MigrationOutcome } from './migrate-schema';
-import { idempotencyFromRow, idempotencyToRow, intentFromRow, intentToRow } from './control-rows';
-import { checkpointFromRow, checkpointToRow, sessionFromRow, sessionToRow, type SessionRow } from './record-rows';
 import { prepareStatements, type StoreStatements } from './store-statements';
 
 export interface SqliteStoreDiagnostics {

@@ -1,4 +1,5 @@
 import { MemoryRuntimeStore, type RuntimeStore } from '@runtimectl/core';
+import { openPostgresStore } from '@runtimectl/store-postgres';
 import { createSqliteStore } from '@runtimectl/store-sqlite';
 import type { ResolvedConfig } from '../config/load-config';
 
@@ -9,5 +10,12 @@ export async function createStore(config: ResolvedConfig): Promise<RuntimeStore>
       return new MemoryRuntimeStore();
     case 'sqlite':
       return createSqliteStore({ path: config.storePath, synchronous: config.store.synchronous });
+    case 'postgres':
+      return openPostgresStore({
+        url: config.databaseUrl!,
+        schema: config.store.schema,
+        poolSize: config.store.pool_size,
+        statementTimeoutMs: config.store.statement_timeout_ms,
+      });
   }
 }

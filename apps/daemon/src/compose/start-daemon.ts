@@ -7,6 +7,7 @@ import type { ResolvedConfig } from '../config/load-config';
 import { DAEMON_VERSION } from '../version';
 import { assertSafeBind } from './bind-safety';
 import { createProviders } from './create-providers';
+import { describeTarget } from '@runtimectl/store-postgres';
 import { createStore } from './create-store';
 import { loadInstallationId } from './installation-id';
 import { MEMORY_STORE_WARNING, releaseNonDurableState } from './release-non-durable-state';
@@ -39,6 +40,13 @@ export interface RunningDaemon {
    * (sandboxes released, snapshots deleted at the providers).
    */
   close(): Promise<void>;
+}
+
+/** The store as the banner names it: never the database URL's user or password. */
+function describeStore(config: ResolvedConfig): string {
+  if (config.store.kind === 'sqlite') return `sqlite ${config.storePath}`;
+  if (config.store.kind === 'postgres') return `postgres ${describeTarget(config.databaseUrl!)} schema ${config.store.schema}`;
+  return 'memory (lost on exit)';
 }
 
 /**
@@ -102,7 +110,7 @@ export async function startDaemon(
   const providerList = providers
     .map((provider) => (provider.providerId === config.runtimes.default_provider ? `${provider.providerId} (default)` : provider.providerId))
     .join(', ');
-  const storeLabel = config.store.kind === 'sqlite' ? `sqlite ${config.storePath}` : 'memory (lost on exit)';
+  const storeLabel = describeStore(config);
   const banner = `runtimed ${DAEMON_VERSION} listening on ${url} · providers: ${providerList} · store: ${storeLabel} · auth: ${config.bearerToken ? 'bearer' : 'off'}`;
 
   let closing: Promise<void> | undefined;

@@ -1,3 +1,4 @@
+import { POSTGRES_SCHEMA_NAME, POSTGRES_SCHEMA_NAME_RULE } from '@runtimectl/store-postgres';
 import { z } from 'zod';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -55,11 +56,17 @@ const HttpSchema = z
   });
 
 const StoreSchema = z.strictObject({
-  kind: z.enum(['memory', 'sqlite']).default('sqlite'),
+  kind: z.enum(['memory', 'sqlite', 'postgres']).default('sqlite'),
   /** SQLite file; default <state_dir>/runtimectl.db */
   path: z.string().min(1).optional(),
   /** full: an acknowledged write survives power loss too; normal: a process kill (faster). */
   synchronous: z.enum(['full', 'normal']).default('full'),
+  /** PostgreSQL: the variable holding the URL (it holds a password, so it never goes in files). */
+  url_env: z.string().regex(ENV_NAME, 'an environment variable name').default('RUNTIMECTL_DATABASE_URL'),
+  /** PostgreSQL: the schema of the store's tables (several installations can share a database). */
+  schema: z.string().regex(POSTGRES_SCHEMA_NAME, POSTGRES_SCHEMA_NAME_RULE).default('runtimectl'),
+  pool_size: z.int().min(1).max(1_000).default(10),
+  statement_timeout_ms: z.int().min(100).max(3_600_000).default(30_000),
 });
 
 const LocalProviderSchema = z.strictObject({

@@ -95,6 +95,31 @@ describe('loadConfig', () => {
     expect(() => load({ RUNTIMECTL_HTTP_REQUEST_TIMEOUT_MS: '5000' })).toThrow(/http\.headers_timeout_ms: must not exceed request_timeout_ms/);
   });
 
+  it('[store] kind = "postgres" reads the database URL from the variable url_env names (RUNTIMECTL_DATABASE_URL by default)', () => {
+    const url = 'postgres://app:s3cret-pw@db.internal:5432/runtimectl';
+    const config = load({ RUNTIMECTL_DATABASE_URL: url }, { 'store.kind': 'postgres' });
+    expect(config.store).toMatchObject({ kind: 'postgres', url_env: 'RUNTIMECTL_DATABASE_URL', schema: 'runtimectl', pool_size: 10, statement_timeout_ms: 30_000 });
+    expect(config.databaseUrl).toBe(url);
+    const path = tempFile('pg.toml', '[store]\nkind = "postgres"\nurl_env = "TEAM_DB"\nschema = "team_a"\npool_size = 4\nstatement_timeout_ms = 5000\n');
+    const custom = load({ TEAM_DB: url }, {}, path);
+    expect(custom.store).toMatchObject({ schema: 'team_a', pool_size: 4, statement_timeout_ms: 5000 });
+    expect(custom.databaseUrl).toBe(url);
+    expect(load({}, { 'store.kind': 'sqlite' }).databaseUrl).toBeUndefined();
+  });
+
+  it('a postgres store without its URL, with a URL that is not postgres://, or with a bad schema is refused naming the key, never echoing the URL', () => {
+    expect(() => load({}, { 'store.kind': 'postgres' })).toThrow(
+      new ConfigError('store.url_env: environment variable RUNTIMECTL_DATABASE_URL is not set or empty (it holds the PostgreSQL URL)'),
+    );
+    const wrong = () => load({ RUNTIMECTL_DATABASE_URL: 'mysql://u:hunter2@h/db' }, { 'store.kind': 'postgres' });
+    expect(wrong).toThrow(ConfigError);
+    expect(wrong).toThrow(/^store\.url_env: RUNTIMECTL_DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL$/);
+    expect(() => load({ RUNTIMECTL_DATABASE_URL: 'postgres://h/db', RUNTIMECTL_STORE_SCHEMA: 'Team-A' }, { 'store.kind': 'postgres' })).toThrow(
+      /store\.schema: a lower-case SQL identifier/,
+    );
+    expect(() => load({ RUNTIMECTL_STORE_POOL_SIZE: '0' })).toThrow(/store\.pool_size/);
+  });
+
   it('every documented key is a real setting with a RUNTIMECTL_* variable', () => {
     const sample = { string: 'x', integer: '1', boolean: 'true', json: '{}', list: 'a,b' } as const;
     for (const key of CONFIG_KEYS) {

@@ -20,6 +20,8 @@ export interface ResolvedConfig extends DaemonConfig {
   stateDir: string;
   storePath: string;
   localRoot: string;
+  /** store.kind = postgres: the URL from the variable store.url_env names. Holds a password: never logged. */
+  databaseUrl: string | undefined;
   /** The bearer token to require, resolved from the file or its environment variable. Never logged. */
   bearerToken: string | undefined;
   configPath: string | undefined;
@@ -126,6 +128,7 @@ export function loadConfig(sources: ConfigSources): ResolvedConfig {
     stateDir,
     storePath: resolve(config.store.path ?? join(stateDir, 'runtimectl.db')),
     localRoot: resolve(config.providers.local.root ?? join(stateDir, 'workspaces')),
+    databaseUrl: resolveDatabaseUrl(config, sources.env),
     bearerToken: resolveBearerToken(config, sources.env),
     configPath,
   };
@@ -139,6 +142,16 @@ function enableDefaultProvider(tree: Tree): void {
   const section = providers[name];
   if (section === undefined) providers[name] = { enabled: true };
   else if (section && typeof section === 'object' && (section as Tree).enabled === undefined) (section as Tree).enabled = true;
+}
+
+/** The PostgreSQL URL of a postgres store. Errors name the key and the variable, never the URL (it holds a password). */
+function resolveDatabaseUrl(config: DaemonConfig, env: NodeJS.ProcessEnv): string | undefined {
+  if (config.store.kind !== 'postgres') return undefined;
+  const name = config.store.url_env;
+  const url = env[name]?.trim();
+  if (!url) throw new ConfigError(`store.url_env: environment variable ${name} is not set or empty (it holds the PostgreSQL URL)`);
+  if (!/^postgres(?:ql)?:\/\//.test(url)) throw new ConfigError(`store.url_env: ${name} must be a postgres:// or postgresql:// URL`);
+  return url;
 }
 
 function resolveBearerToken(config: DaemonConfig, env: NodeJS.ProcessEnv): string | undefined {

@@ -40,6 +40,7 @@ const EXIT_CODE_BY_ERROR_CODE: Record<ErrorCode, number> = {
   unsupported_backend: EXIT_CODES.failed,
   provider_error: EXIT_CODES.failed,
   provider_timeout: EXIT_CODES.failed,
+  store_unavailable: EXIT_CODES.failed,
   internal: EXIT_CODES.failed,
 };
 

@@ -24,6 +24,7 @@ export const ERROR_CODES = [
   'unsupported_backend',
   'provider_error',
   'provider_timeout',
+  'store_unavailable',
   'internal',
 ] as const;
 

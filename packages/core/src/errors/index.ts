@@ -20,4 +20,4 @@ export {
   ProviderTimeoutError,
   ProviderCapacityError,
 } from './provider-errors';
-export { StoreSchemaError } from './store-errors';
+export { StoreSchemaError, StoreUnavailableError } from './store-errors';

@@ -26,5 +26,6 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = Object.freeze({
   internal: 500,
   unsupported_backend: 501,
   provider_error: 502,
+  store_unavailable: 503,
   provider_timeout: 504,
 });

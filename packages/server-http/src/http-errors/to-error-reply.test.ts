@@ -3,6 +3,7 @@ import {
   ProviderCapacityError,
   RuntimectlError,
   SessionBusyError,
+  StoreUnavailableError,
 } from '@runtimectl/core';
 import { describe, expect, it } from 'vitest';
 import { toErrorReply } from './to-error-reply';
@@ -22,6 +23,12 @@ describe('toErrorReply', () => {
     expect(toErrorReply(new ProviderCapacityError('e2b', 'create', 'limit', 2_000), 'r').headers).toEqual({ 'retry-after': '2' });
     expect(toErrorReply(new ProviderCapacityError('e2b', 'create', 'limit', 2_001), 'r').headers).toEqual({ 'retry-after': '3' });
     expect(toErrorReply(new ProviderCapacityError('e2b', 'create', 'limit'), 'r').headers).toEqual({});
+  });
+
+  it('answers an unreachable store with 503 store_unavailable and a Retry-After, never naming the database', () => {
+    const reply = toErrorReply(new StoreUnavailableError('connection refused', 1_500), 'r');
+    expect(reply).toMatchObject({ status: 503, body: { code: 'store_unavailable', details: { retry_after_ms: 1_500 } } });
+    expect(reply.headers).toEqual({ 'retry-after': '2' });
   });
 
   it('maps fastify\'s own request errors: 413, 415 and bad JSON, 404', () => {

@@ -1,4 +1,4 @@
-import { ProviderCapacityError, RuntimectlError } from '@runtimectl/core';
+import { ProviderCapacityError, RuntimectlError, StoreUnavailableError } from '@runtimectl/core';
 import { errorReply, type ErrorReply } from './error-reply';
 
 interface FastifyLikeError {
@@ -54,9 +54,9 @@ function fastifyClientStatus(error: FastifyLikeError): number | undefined {
 export function toErrorReply(error: unknown, requestId: string): ErrorReply {
   if (RuntimectlError.isInstance(error) && error.code !== 'internal') {
     const headers: Record<string, string> = {};
-    if (ProviderCapacityError.isInstance(error) && error.retryAfterMs !== undefined) {
-      headers['retry-after'] = String(Math.max(0, Math.ceil(error.retryAfterMs / 1000)));
-    }
+    const retryAfterMs =
+      ProviderCapacityError.isInstance(error) || StoreUnavailableError.isInstance(error) ? error.retryAfterMs : undefined;
+    if (retryAfterMs !== undefined) headers['retry-after'] = String(Math.max(0, Math.ceil(retryAfterMs / 1000)));
     return errorReply(error.code, error.message, error.details, headers);
   }
   const fastifyError = (typeof error === 'object' && error !== null ? error : {}) as FastifyLikeError;

@@ -1,4 +1,6 @@
-import type { BackendResource, CheckpointRecord, JsonValue, SessionRecord, SessionSnapshot, StoredRuntimeStatus } from '@runtimectl/core';
+import type { BackendResource } from '../../provider/backend-provider-v1';
+import type { JsonValue } from '../../wire/common';
+import type { CheckpointRecord, SessionRecord, SessionSnapshot, StoredRuntimeStatus } from '../records';
 
 /** A `sessions` row as bound and as read back (column names are the SQL ones). */
 export interface SessionRow {

@@ -1,4 +1,4 @@
-import type { IdempotencyRecord, ProviderIntent } from '@runtimectl/core';
+import type { IdempotencyRecord, ProviderIntent } from '../records';
 
 /** An `intents` row. */
 export interface IntentRow {

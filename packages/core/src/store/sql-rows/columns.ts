@@ -1,0 +1,59 @@
+import type { IdempotencyRow, IntentRow } from './control-rows';
+import type { CheckpointRow, SessionRow } from './record-rows';
+
+/** The columns of each table, in the order the SQL stores bind and select them. */
+export const SESSION_COLUMNS = [
+  'runtime_id',
+  'conversation_id',
+  'sender_id',
+  'status',
+  'provider_id',
+  'provider_options',
+  'backend_id',
+  'backend_provider_id',
+  'backend_resource',
+  'backend_source_snapshot_id',
+  'session_state',
+  'metadata',
+  'parent_runtime_id',
+  'forked_from_checkpoint_id',
+  'head_checkpoint_id',
+  'paused_checkpoint_id',
+  'last_error',
+  'keep_snapshots',
+  'created_at_ms',
+  'updated_at_ms',
+] as const satisfies ReadonlyArray<keyof SessionRow>;
+
+export const CHECKPOINT_COLUMNS = [
+  'checkpoint_id',
+  'runtime_id',
+  'parent_checkpoint_id',
+  'kind',
+  'name',
+  'metadata',
+  'created_at_ms',
+  'session',
+  'ref_id',
+  'ref_provider_id',
+  'ref_source_backend_id',
+  'ref_provider_snapshot_id',
+  'ref_provider_snapshot_names',
+  'ref_snapshot_deleted_at_ms',
+  'ref_created_at_ms',
+] as const satisfies ReadonlyArray<keyof CheckpointRow>;
+
+export const INTENT_COLUMNS = ['intent_id', 'kind', 'provider_id', 'runtime_id', 'backend_id', 'created_at_ms'] as const satisfies ReadonlyArray<
+  keyof IntentRow
+>;
+
+export const IDEMPOTENCY_COLUMNS = [
+  'key',
+  'fingerprint',
+  'state',
+  'owner_id',
+  'status_code',
+  'response_body',
+  'created_at_ms',
+  'expires_at_ms',
+] as const satisfies ReadonlyArray<keyof IdempotencyRow>;

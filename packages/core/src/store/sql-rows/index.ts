@@ -1,0 +1,13 @@
+// The row shape shared by the SQL stores (store-sqlite, store-postgres): one column per field a
+// lookup filters or orders on, JSON text for documents, so both stores hold the same records.
+export {
+  sessionToRow,
+  sessionFromRow,
+  checkpointToRow,
+  checkpointFromRow,
+  type SessionRow,
+  type CheckpointRow,
+} from './record-rows';
+export { intentToRow, intentFromRow, idempotencyToRow, idempotencyFromRow, type IntentRow, type IdempotencyRow } from './control-rows';
+export { SESSION_COLUMNS, CHECKPOINT_COLUMNS, INTENT_COLUMNS, IDEMPOTENCY_COLUMNS } from './columns';
+export type { SchemaMigration } from './schema-migration';

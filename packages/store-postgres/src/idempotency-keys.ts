@@ -1,0 +1,59 @@
+import { IDEMPOTENCY_COLUMNS, idempotencyFromRow, idempotencyToRow, type IdempotencyRecord, type IdempotencyRow } from '@runtimectl/core';
+import type pg from 'pg';
+import type { PoolDatabase } from './pool-database';
+import { idempotencyStatements } from './store-statements';
+
+/** The parameters of an idempotency row, in IDEMPOTENCY_COLUMNS order. */
+export function idempotencyParams(record: IdempotencyRecord): unknown[] {
+  const row = idempotencyToRow(record);
+  return IDEMPOTENCY_COLUMNS.map((column) => row[column]);
+}
+
+/** A claim that found neither a live record nor room to insert retries this often at most (a key deleted in between). */
+const CLAIM_ATTEMPTS = 5;
+
+/**
+ * Every Idempotency-Key operation of the store, in one place: the claim, its completion, its
+ * removal and the expiry sweep. Writes inside a commit use `writeInTransaction`.
+ */
+export class PostgresIdempotencyKeys {
+  readonly #db: PoolDatabase;
+  readonly #sql: ReturnType<typeof idempotencyStatements>;
+
+  constructor(db: PoolDatabase, schema: string) {
+    this.#db = db;
+    this.#sql = idempotencyStatements(schema);
+  }
+
+  /**
+   * Inserts `record`, or replaces a record whose key expired by `record.createdAtMs`, in one
+   * statement (`INSERT … ON CONFLICT DO UPDATE … WHERE expired`): a live record is left alone
+   * and read back. Of concurrent claims one wins: PostgreSQL locks the conflicting row.
+   */
+  async claim(record: IdempotencyRecord): Promise<IdempotencyRecord | undefined> {
+    for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt += 1) {
+      const inserted = await this.#db.rows(this.#sql.claim, idempotencyParams(record));
+      if (inserted.length > 0) return undefined;
+      const [existing] = await this.#db.rows<IdempotencyRow>(this.#sql.get, [record.key]);
+      if (existing && existing.expires_at_ms > record.createdAtMs) return idempotencyFromRow(existing);
+      // Deleted or expired since the claim ran: claim again.
+    }
+    throw new Error(`could not claim Idempotency-Key ${record.key}: it changed under ${CLAIM_ATTEMPTS} claims in a row`);
+  }
+
+  async put(record: IdempotencyRecord): Promise<void> {
+    await this.#db.run(this.#sql.upsert, idempotencyParams(record));
+  }
+
+  async writeInTransaction(client: pg.PoolClient, record: IdempotencyRecord): Promise<void> {
+    await client.query(this.#sql.upsert, idempotencyParams(record));
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.#db.run(this.#sql.delete, [key]);
+  }
+
+  async deleteExpired(nowMs: number): Promise<number> {
+    return this.#db.run(this.#sql.deleteExpired, [nowMs]);
+  }
+}

@@ -1,0 +1,178 @@
+import {
+  CHECKPOINT_COLUMNS,
+  INTENT_COLUMNS,
+  SESSION_COLUMNS,
+  checkpointFromRow,
+  checkpointToRow,
+  intentFromRow,
+  intentToRow,
+  sessionFromRow,
+  sessionToRow,
+  type CheckpointRecord,
+  type CheckpointRow,
+  type IdempotencyRecord,
+  type IntentRow,
+  type Page,
+  type ProviderIntent,
+  type RuntimeStore,
+  type SessionListQuery,
+  type SessionRecord,
+  type SessionRow,
+  type StoreBatch,
+  type StoreCheckpointListQuery,
+  type StoredRuntimeStatus,
+} from '@runtimectl/core';
+import { PostgresIdempotencyKeys } from './idempotency-keys';
+import type { MigrationOutcome } from './migrate-schema';
+import type { PoolDatabase } from './pool-database';
+import { storeStatements, type StoreStatements } from './store-statements';
+
+function page<Row, T>(rows: Row[], limit: number, toRecord: (row: Row) => T, idOf: (record: T) => string): Page<T> {
+  const items = rows.slice(0, limit).map(toRecord);
+  const last = items.at(-1);
+  return { items, nextCursor: rows.length > limit && last !== undefined ? idOf(last) : null };
+}
+
+/** A row's values in `columns` order: the `$1…$n` of an upsert. */
+function params<Row>(row: Row, columns: ReadonlyArray<keyof Row>): unknown[] {
+  return columns.map((column) => row[column]);
+}
+
+/**
+ * The `RuntimeStore` on PostgreSQL (node-postgres pool): the same records, queries and
+ * guarantees as store-sqlite, in tables of one schema. `commit` is one transaction; reads
+ * build fresh objects from rows, so they are always copies. Open it with `openPostgresStore`,
+ * which migrates the schema first.
+ */
+export class PostgresRuntimeStore implements RuntimeStore {
+  readonly schema: string;
+  /** The schema version found at start and the one now in the database. */
+  readonly migration: MigrationOutcome;
+  readonly #db: PoolDatabase;
+  readonly #sql: StoreStatements;
+  readonly #idempotency: PostgresIdempotencyKeys;
+  #closed = false;
+
+  constructor(db: PoolDatabase, schema: string, migration: MigrationOutcome) {
+    this.#db = db;
+    this.schema = schema;
+    this.migration = migration;
+    this.#sql = storeStatements(schema);
+    this.#idempotency = new PostgresIdempotencyKeys(db, schema);
+  }
+
+  async getSession(runtimeId: string): Promise<SessionRecord | undefined> {
+    const [row] = await this.#db.rows<SessionRow>(this.#sql.getSession, [runtimeId]);
+    return row && sessionFromRow(row);
+  }
+
+  async listSessions(query: SessionListQuery): Promise<Page<SessionRecord>> {
+    // '' sorts before every runtime id, so "no cursor" and "after ''" are the same query.
+    const base = [query.cursor ?? '', query.limit + 1];
+    const { status, backendProviderId: providerId } = query;
+    const sql = this.#sql;
+    let rows: SessionRow[];
+    if (providerId === undefined) {
+      rows =
+        status === undefined
+          ? await this.#db.rows<SessionRow>(sql.listSessions, base)
+          : await this.#db.rows<SessionRow>(sql.listSessionsWithStatus, [...base, status]);
+    } else {
+      rows =
+        status === undefined
+          ? await this.#db.rows<SessionRow>(sql.listSessionsOnProvider, [...base, providerId])
+          : await this.#db.rows<SessionRow>(sql.listSessionsOnProviderWithStatus, [...base, providerId, status]);
+    }
+    return page(rows, query.limit, sessionFromRow, (record) => record.runtimeId);
+  }
+
+  async listChildSessions(runtimeId: string): Promise<SessionRecord[]> {
+    return (await this.#db.rows<SessionRow>(this.#sql.listChildSessions, [runtimeId])).map(sessionFromRow);
+  }
+
+  async listSessionsBySourceSnapshot(providerId: string, snapshotId: string): Promise<SessionRecord[]> {
+    return (await this.#db.rows<SessionRow>(this.#sql.listSessionsBySourceSnapshot, [providerId, snapshotId])).map(sessionFromRow);
+  }
+
+  async listSessionsByBackend(backendId: string): Promise<SessionRecord[]> {
+    return (await this.#db.rows<SessionRow>(this.#sql.listSessionsByBackend, [backendId])).map(sessionFromRow);
+  }
+
+  async countSessionsByStatus(): Promise<Record<StoredRuntimeStatus, number>> {
+    const counts: Record<StoredRuntimeStatus, number> = { idle: 0, paused: 0, failed: 0, closed: 0 };
+    for (const { status, count } of await this.#db.rows<{ status: string; count: number }>(this.#sql.countSessionsByStatus)) {
+      counts[status as StoredRuntimeStatus] = count;
+    }
+    return counts;
+  }
+
+  async getCheckpoint(checkpointId: string): Promise<CheckpointRecord | undefined> {
+    const [row] = await this.#db.rows<CheckpointRow>(this.#sql.getCheckpoint, [checkpointId]);
+    return row && checkpointFromRow(row);
+  }
+
+  async listCheckpoints(runtimeId: string, query: StoreCheckpointListQuery): Promise<Page<CheckpointRecord>> {
+    const limit = query.limit + 1;
+    const rows =
+      query.cursor === undefined
+        ? await this.#db.rows<CheckpointRow>(this.#sql.listCheckpoints, [runtimeId, limit])
+        : await this.#db.rows<CheckpointRow>(this.#sql.listCheckpointsAfter, [runtimeId, limit, query.cursor]);
+    return page(rows, query.limit, checkpointFromRow, (record) => record.checkpointId);
+  }
+
+  async listCheckpointsBySnapshot(providerId: string, snapshotId: string): Promise<CheckpointRecord[]> {
+    return (await this.#db.rows<CheckpointRow>(this.#sql.listCheckpointsBySnapshot, [providerId, snapshotId])).map(checkpointFromRow);
+  }
+
+  async listSnapshotIdsOfRuntime(runtimeId: string): Promise<Array<{ providerId: string; snapshotId: string }>> {
+    const rows = await this.#db.rows<{ providerId: string; snapshotId: string }>(this.#sql.listSnapshotIdsOfRuntime, [runtimeId]);
+    return rows.map(({ providerId, snapshotId }) => ({ providerId, snapshotId }));
+  }
+
+  /**
+   * Writes the batch in one transaction and resolves once PostgreSQL committed it. Rejects, with
+   * nothing applied, when a record cannot be stored (not serialisable, or naming a runtime or
+   * checkpoint that does not exist by the end of the batch: the deferred keys are checked at
+   * COMMIT), and with StoreUnavailableError when the database cannot be reached.
+   * Checkpoints go first, as in store-sqlite.
+   */
+  async commit(batch: StoreBatch): Promise<void> {
+    const sql = this.#sql;
+    await this.#db.transaction(async (client) => {
+      for (const record of batch.checkpoints ?? []) {
+        await client.query(sql.upsertCheckpoint, params(checkpointToRow(record), CHECKPOINT_COLUMNS));
+      }
+      for (const record of batch.sessions ?? []) await client.query(sql.upsertSession, params(sessionToRow(record), SESSION_COLUMNS));
+      for (const intent of batch.intents ?? []) await client.query(sql.upsertIntent, params(intentToRow(intent), INTENT_COLUMNS));
+      for (const intentId of batch.resolvedIntentIds ?? []) await client.query(sql.deleteIntent, [intentId]);
+      for (const record of batch.idempotencyRecords ?? []) await this.#idempotency.writeInTransaction(client, record);
+    });
+  }
+
+  async listIntents(): Promise<ProviderIntent[]> {
+    return (await this.#db.rows<IntentRow>(this.#sql.listIntents)).map(intentFromRow);
+  }
+
+  async claimIdempotencyKey(record: IdempotencyRecord): Promise<IdempotencyRecord | undefined> {
+    return this.#idempotency.claim(record);
+  }
+
+  async putIdempotencyRecord(record: IdempotencyRecord): Promise<void> {
+    await this.#idempotency.put(record);
+  }
+
+  async deleteIdempotencyKey(key: string): Promise<void> {
+    await this.#idempotency.delete(key);
+  }
+
+  async deleteExpiredIdempotencyKeys(nowMs: number): Promise<number> {
+    return this.#idempotency.deleteExpired(nowMs);
+  }
+
+  /** Ends the pool once its clients are idle. Idempotent. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#db.pool.end();
+  }
+}

@@ -1,0 +1,119 @@
+import type { SchemaMigration } from '@runtimectl/core';
+
+// The version a step records is a row of `runtimectl_schema`. PostgreSQL DDL is transactional,
+// so a step and its row commit together. `sql` names tables unqualified: it runs with
+// `search_path` set to the store's schema.
+export type { SchemaMigration };
+
+/**
+ * Every schema version this code understands, oldest first. Version 1 has the same tables,
+ * columns and indexes as store-sqlite's schema (its version 3), so both stores hold the same
+ * records: ids and every text a lookup orders on are `COLLATE "C"` (byte order, whatever the
+ * database's locale); foreign keys are DEFERRABLE INITIALLY DEFERRED
+ * (a batch may name a checkpoint before the session that owns it; the check runs at COMMIT);
+ * JSON documents are TEXT (kept byte for byte); milliseconds are BIGINT.
+ */
+export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
+  {
+    version: 1,
+    description: 'runtimes, checkpoints, provider intents and Idempotency-Key records, with an index for every lookup',
+    sql: `
+      CREATE TABLE sessions (
+        runtime_id                 TEXT COLLATE "C" NOT NULL PRIMARY KEY,
+        conversation_id            TEXT COLLATE "C" NOT NULL,
+        sender_id                  TEXT COLLATE "C" NOT NULL,
+        status                     TEXT COLLATE "C" NOT NULL,
+        provider_id                TEXT COLLATE "C" NOT NULL,
+        provider_options           TEXT    NOT NULL,
+        backend_id                 TEXT COLLATE "C",
+        backend_provider_id        TEXT COLLATE "C",
+        backend_resource           TEXT,
+        backend_source_snapshot_id TEXT COLLATE "C",
+        session_state              TEXT    NOT NULL,
+        metadata                   TEXT    NOT NULL,
+        parent_runtime_id          TEXT COLLATE "C" REFERENCES sessions (runtime_id) DEFERRABLE INITIALLY DEFERRED,
+        forked_from_checkpoint_id  TEXT COLLATE "C",
+        head_checkpoint_id         TEXT COLLATE "C",
+        paused_checkpoint_id       TEXT COLLATE "C",
+        last_error                 TEXT,
+        keep_snapshots             INTEGER NOT NULL CHECK (keep_snapshots IN (0, 1)),
+        created_at_ms              BIGINT  NOT NULL,
+        updated_at_ms              BIGINT  NOT NULL,
+        CHECK ((backend_id IS NULL) = (backend_provider_id IS NULL)),
+        CHECK ((backend_id IS NULL) = (backend_resource IS NULL))
+      );
+
+      CREATE TABLE checkpoints (
+        checkpoint_id               TEXT COLLATE "C" NOT NULL PRIMARY KEY,
+        runtime_id                  TEXT COLLATE "C" NOT NULL REFERENCES sessions (runtime_id) DEFERRABLE INITIALLY DEFERRED,
+        parent_checkpoint_id        TEXT COLLATE "C" REFERENCES checkpoints (checkpoint_id) DEFERRABLE INITIALLY DEFERRED,
+        kind                        TEXT COLLATE "C" NOT NULL,
+        name                        TEXT,
+        metadata                    TEXT    NOT NULL,
+        created_at_ms               BIGINT  NOT NULL,
+        session                     TEXT    NOT NULL,
+        ref_id                      TEXT COLLATE "C",
+        ref_provider_id             TEXT COLLATE "C",
+        ref_source_backend_id       TEXT COLLATE "C",
+        ref_provider_snapshot_id    TEXT COLLATE "C",
+        ref_provider_snapshot_names TEXT,
+        ref_snapshot_deleted_at_ms  BIGINT,
+        ref_created_at_ms           BIGINT,
+        CHECK ((ref_id IS NULL) = (ref_provider_id IS NULL)),
+        CHECK ((ref_id IS NULL) = (ref_source_backend_id IS NULL)),
+        CHECK ((ref_id IS NULL) = (ref_provider_snapshot_names IS NULL)),
+        CHECK ((ref_id IS NULL) = (ref_created_at_ms IS NULL))
+      );
+
+      -- The session -> checkpoint keys, once both tables exist.
+      ALTER TABLE sessions
+        ADD FOREIGN KEY (forked_from_checkpoint_id) REFERENCES checkpoints (checkpoint_id) DEFERRABLE INITIALLY DEFERRED,
+        ADD FOREIGN KEY (head_checkpoint_id) REFERENCES checkpoints (checkpoint_id) DEFERRABLE INITIALLY DEFERRED,
+        ADD FOREIGN KEY (paused_checkpoint_id) REFERENCES checkpoints (checkpoint_id) DEFERRABLE INITIALLY DEFERRED;
+
+      CREATE INDEX sessions_by_status ON sessions (status, runtime_id);
+      CREATE INDEX sessions_by_parent ON sessions (parent_runtime_id, runtime_id) WHERE parent_runtime_id IS NOT NULL;
+      CREATE INDEX sessions_by_backend ON sessions (backend_id, runtime_id) WHERE backend_id IS NOT NULL;
+      CREATE INDEX sessions_by_source_snapshot ON sessions (backend_provider_id, backend_source_snapshot_id, runtime_id)
+        WHERE backend_source_snapshot_id IS NOT NULL;
+      CREATE INDEX sessions_by_backend_provider ON sessions (backend_provider_id, runtime_id) WHERE backend_provider_id IS NOT NULL;
+      CREATE INDEX sessions_by_backend_provider_status ON sessions (backend_provider_id, status, runtime_id)
+        WHERE backend_provider_id IS NOT NULL;
+      -- Referencing columns of the checkpoint keys: a checkpoint's delete or key check finds them by index.
+      CREATE INDEX sessions_by_head ON sessions (head_checkpoint_id) WHERE head_checkpoint_id IS NOT NULL;
+      CREATE INDEX sessions_by_paused_head ON sessions (paused_checkpoint_id) WHERE paused_checkpoint_id IS NOT NULL;
+      CREATE INDEX sessions_by_fork_point ON sessions (forked_from_checkpoint_id) WHERE forked_from_checkpoint_id IS NOT NULL;
+
+      CREATE INDEX checkpoints_by_runtime ON checkpoints (runtime_id, checkpoint_id);
+      CREATE INDEX checkpoints_by_snapshot ON checkpoints (ref_provider_id, ref_provider_snapshot_id, checkpoint_id)
+        WHERE ref_provider_snapshot_id IS NOT NULL;
+      CREATE INDEX checkpoints_by_parent ON checkpoints (parent_checkpoint_id) WHERE parent_checkpoint_id IS NOT NULL;
+
+      -- No foreign key to sessions: an open records its intent before the runtime exists.
+      CREATE TABLE intents (
+        intent_id     TEXT COLLATE "C" NOT NULL PRIMARY KEY,
+        kind          TEXT COLLATE "C" NOT NULL CHECK (kind IN ('backend', 'snapshot')),
+        provider_id   TEXT COLLATE "C" NOT NULL,
+        runtime_id    TEXT COLLATE "C" NOT NULL,
+        backend_id    TEXT COLLATE "C" NOT NULL,
+        created_at_ms BIGINT NOT NULL
+      );
+      CREATE INDEX intents_by_age ON intents (created_at_ms, intent_id);
+
+      CREATE TABLE idempotency_keys (
+        key           TEXT COLLATE "C" NOT NULL PRIMARY KEY,
+        fingerprint   TEXT    NOT NULL,
+        state         TEXT COLLATE "C" NOT NULL CHECK (state IN ('in_flight', 'completed')),
+        owner_id      TEXT COLLATE "C" NOT NULL,
+        status_code   INTEGER,
+        response_body TEXT,
+        created_at_ms BIGINT  NOT NULL,
+        expires_at_ms BIGINT  NOT NULL
+      );
+      CREATE INDEX idempotency_keys_by_expiry ON idempotency_keys (expires_at_ms);
+    `,
+  },
+];
+
+/** The schema version this code writes and the newest it can open. */
+export const LATEST_SCHEMA_VERSION = SCHEMA_MIGRATIONS.at(-1)?.version ?? 0;

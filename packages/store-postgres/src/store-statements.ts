@@ -1,0 +1,72 @@
+import { CHECKPOINT_COLUMNS, IDEMPOTENCY_COLUMNS, INTENT_COLUMNS, SESSION_COLUMNS } from '@runtimectl/core';
+import { quoted } from './sql-names';
+
+/**
+ * Upsert by id as an UPDATE of the existing row (never delete + insert, which would trip the
+ * foreign keys pointing at it). Parameters are `$1…$n` in `columns` order.
+ */
+function upsertSql(table: string, key: string, columns: readonly string[]): string {
+  const updates = columns.filter((column) => column !== key).map((column) => `${column} = excluded.${column}`);
+  return (
+    `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((_, index) => `$${index + 1}`).join(', ')}) ` +
+    `ON CONFLICT (${key}) DO UPDATE SET ${updates.join(', ')}`
+  );
+}
+
+/**
+ * The SQL of every statement the store runs, on the tables of `schema` (names qualified, so
+ * nothing depends on the connection's search_path). The same queries as store-sqlite's: every
+ * list is ordered by id (byte order through `COLLATE "C"` columns) and fetches `limit + 1` rows
+ * to learn whether a next page exists.
+ */
+export function storeStatements(schema: string) {
+  const table = (name: string) => `${quoted(schema)}.${name}`;
+  const sessions = `SELECT ${SESSION_COLUMNS.join(', ')} FROM ${table('sessions')}`;
+  const checkpoints = `SELECT ${CHECKPOINT_COLUMNS.join(', ')} FROM ${table('checkpoints')}`;
+  return {
+    upsertSession: upsertSql(table('sessions'), 'runtime_id', SESSION_COLUMNS),
+    upsertCheckpoint: upsertSql(table('checkpoints'), 'checkpoint_id', CHECKPOINT_COLUMNS),
+    upsertIntent: upsertSql(table('intents'), 'intent_id', INTENT_COLUMNS),
+    deleteIntent: `DELETE FROM ${table('intents')} WHERE intent_id = $1`,
+    getSession: `${sessions} WHERE runtime_id = $1`,
+    // $1 cursor ('' sorts before every id), $2 limit, then the optional filters.
+    listSessions: `${sessions} WHERE runtime_id > $1 ORDER BY runtime_id LIMIT $2`,
+    listSessionsWithStatus: `${sessions} WHERE status = $3 AND runtime_id > $1 ORDER BY runtime_id LIMIT $2`,
+    listSessionsOnProvider: `${sessions} WHERE backend_provider_id = $3 AND runtime_id > $1 ORDER BY runtime_id LIMIT $2`,
+    listSessionsOnProviderWithStatus:
+      `${sessions} WHERE backend_provider_id = $3 AND status = $4 AND runtime_id > $1 ` + 'ORDER BY runtime_id LIMIT $2',
+    listChildSessions: `${sessions} WHERE parent_runtime_id = $1 ORDER BY runtime_id`,
+    listSessionsBySourceSnapshot: `${sessions} WHERE backend_provider_id = $1 AND backend_source_snapshot_id = $2 ORDER BY runtime_id`,
+    listSessionsByBackend: `${sessions} WHERE backend_id = $1 ORDER BY runtime_id`,
+    countSessionsByStatus: `SELECT status, count(*) AS count FROM ${table('sessions')} GROUP BY status`,
+    getCheckpoint: `${checkpoints} WHERE checkpoint_id = $1`,
+    listCheckpoints: `${checkpoints} WHERE runtime_id = $1 ORDER BY checkpoint_id DESC LIMIT $2`,
+    listCheckpointsAfter: `${checkpoints} WHERE runtime_id = $1 AND checkpoint_id < $3 ORDER BY checkpoint_id DESC LIMIT $2`,
+    listCheckpointsBySnapshot: `${checkpoints} WHERE ref_provider_id = $1 AND ref_provider_snapshot_id = $2 ORDER BY checkpoint_id`,
+    listSnapshotIdsOfRuntime:
+      `SELECT DISTINCT ref_provider_id AS "providerId", ref_provider_snapshot_id AS "snapshotId" FROM ${table('checkpoints')} ` +
+      'WHERE runtime_id = $1 AND ref_provider_snapshot_id IS NOT NULL ORDER BY "providerId", "snapshotId"',
+    listIntents: `SELECT ${INTENT_COLUMNS.join(', ')} FROM ${table('intents')} ORDER BY created_at_ms, intent_id`,
+  };
+}
+
+export type StoreStatements = ReturnType<typeof storeStatements>;
+
+/** The idempotency-key statements (kept together: the only place this store touches those rows). */
+export function idempotencyStatements(schema: string) {
+  const table = `${quoted(schema)}.idempotency_keys`;
+  const columns = IDEMPOTENCY_COLUMNS;
+  const createdAt = columns.indexOf('created_at_ms') + 1;
+  return {
+    upsert: upsertSql(table, 'key', columns),
+    /**
+     * The claim, in one statement: inserts the key, or takes over a record that expired by the
+     * claim's time; a live record is left as it is (the conflict then updates nothing and
+     * returns no row). PostgreSQL locks the conflicting row, so of concurrent claims one wins.
+     */
+    claim: `${upsertSql(table, 'key', columns)} WHERE ${table}.expires_at_ms <= $${createdAt} RETURNING key`,
+    get: `SELECT ${columns.join(', ')} FROM ${table} WHERE key = $1`,
+    delete: `DELETE FROM ${table} WHERE key = $1`,
+    deleteExpired: `DELETE FROM ${table} WHERE expires_at_ms <= $1`,
+  };
+}

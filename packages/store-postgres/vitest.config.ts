@@ -1,0 +1,10 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    name: 'store-postgres',
+    // One real PostgreSQL for the run (or RUNTIMECTL_TEST_DATABASE_URL's); each test its own schema.
+    globalSetup: ['./test/postgres-global-setup.ts'],
+    reporters: ['default', ['json', { outputFile: 'test-results.json' }]],
+  },
+});
