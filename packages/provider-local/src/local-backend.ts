@@ -6,6 +6,7 @@ import {
   globFiles,
   grepFiles,
   InvalidRequestError,
+  ProviderError,
   RuntimectlError,
   type BackendResource,
   type ExecRequest,
@@ -20,9 +21,13 @@ import {
   type TempPathRequest,
 } from '@runtimectl/core';
 import { commandEnvironment } from './exec/command-environment';
+import { fileSizeLimitPrefix } from './exec/file-size-limit';
 import type { ProcessGroups } from './exec/process-groups';
-import { runCommand } from './exec/run-command';
+import { watchQuota } from './exec/quota-watchdog';
+import { runCommand, type RunCommandOptions } from './exec/run-command';
+import { shellPath } from './exec/shell-path';
 import { errorCode, fileSystemError, workspaceGoneError } from './fs-errors';
+import type { WorkspaceQuota } from './quota/workspace-quota';
 import { openRegularFile, readAtMost, type OpenedFile } from './regular-file';
 import { WorkspaceJail } from './workspace-jail';
 import { workspaceSearchTree } from './workspace-search';
@@ -36,6 +41,8 @@ export interface LocalBackendSettings {
   shell: string;
   env: Record<string, string>;
   killGraceMs: number;
+  /** The provider's workspace quota; none when disabled. */
+  quota?: WorkspaceQuota;
 }
 
 /**
@@ -82,6 +89,7 @@ export class LocalBackend implements ProviderBackend {
 
   async writeBytes(path: string, content: Uint8Array): Promise<{ path: string; created: boolean }> {
     const physical = await this.#jail.resolve(path);
+    const replacedBytes = await this.#quotaCheck(physical, path, content.byteLength);
     const { handle, created } = await this.#create(physical, path);
     try {
       await handle.writeFile(content);
@@ -90,6 +98,7 @@ export class LocalBackend implements ProviderBackend {
     } finally {
       await handle.close();
     }
+    this.settings.quota?.wrote(this.workspaceRoot, content.byteLength - replacedBytes);
     return { path, created };
   }
 
@@ -134,7 +143,7 @@ export class LocalBackend implements ProviderBackend {
       throw InvalidRequestError.isInstance(error) ? error : await this.#failure(error, cwdPath, 'exec', true);
     }
     this.groups.prune();
-    return runCommand({
+    const options: RunCommandOptions = {
       command: request.command,
       shell: request.shell ?? this.settings.shell,
       cwd,
@@ -143,7 +152,22 @@ export class LocalBackend implements ProviderBackend {
       maxOutputBytes: request.maxOutputBytes,
       killGraceMs: this.settings.killGraceMs,
       groups: this.groups,
-    });
+    };
+    return runCommand(this.settings.quota ? await this.#withinQuota(options, this.settings.quota) : options);
+  }
+
+  /**
+   * A command under the quota: no file it writes may grow past the quota (RLIMIT_FSIZE), and a
+   * watchdog stops its process group when the workspace grows over the quota (see watchQuota).
+   */
+  async #withinQuota(options: RunCommandOptions, quota: WorkspaceQuota): Promise<RunCommandOptions> {
+    const startBytes = await quota.usage(this.workspaceRoot).catch(() => 0);
+    const prefix = fileSizeLimitPrefix(quota.quotaBytes);
+    return {
+      ...options,
+      ...(prefix.length > 0 ? { prefix, shell: await shellPath(options.shell, options.cwd, options.env) } : {}),
+      watch: (pgid) => watchQuota(pgid, this.workspaceRoot, quota, startBytes, this.settings.killGraceMs),
+    };
   }
 
   async glob(request: GlobRequest): Promise<SearchResult> {
@@ -163,6 +187,24 @@ export class LocalBackend implements ProviderBackend {
     const { handle, sizeBytes } = await this.#openRegular(path, O_RDONLY, 'export');
     // A file stream reads the next chunk only when the consumer asks: back-pressure end to end.
     return { fileName: posix.basename(path), sizeBytes, content: handle.createReadStream() };
+  }
+
+  /** Refuses a write over the quota; resolves the size of the file it replaces (0 when new). */
+  async #quotaCheck(physical: string, path: string, addBytes: number): Promise<number> {
+    const quota = this.settings.quota;
+    if (!quota) return 0;
+    const replacedBytes = await stat(physical).then(
+      (info) => (info.isFile() ? info.size : 0),
+      () => 0,
+    );
+    try {
+      await quota.assertWriteFits(this.workspaceRoot, path, addBytes, replacedBytes);
+    } catch (error) {
+      if (RuntimectlError.isInstance(error)) throw error;
+      await this.#assertPresent('write_bytes');
+      throw new ProviderError('local', 'write_bytes', 'could not measure the workspace usage', error);
+    }
+    return replacedBytes;
   }
 
   async #searchBase(baseDir: string | undefined): Promise<string> {

@@ -20,6 +20,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = Object.freeze({
   runtime_exists: 409,
   snapshot_in_use: 409,
   checkpoint_snapshot_deleted: 410,
+  idempotent_response_not_kept: 410,
   payload_too_large: 413,
   idempotency_key_reused: 422,
   provider_capacity: 429,
@@ -27,4 +28,5 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = Object.freeze({
   unsupported_backend: 501,
   provider_error: 502,
   provider_timeout: 504,
+  workspace_quota_exceeded: 507,
 });

@@ -1,0 +1,65 @@
+import type { WorkspaceQuota } from '../quota/workspace-quota';
+import { groupAlive, terminateGroup } from './process-groups';
+
+/** Sampling period floor; a slow `du` (a big tree) stretches it to FOLLOW_MEASUREMENT × its duration. */
+const MIN_INTERVAL_MS = 200;
+const FOLLOW_MEASUREMENT = 5;
+
+export interface QuotaWatch {
+  /** Called once the command returned: the stderr note for its answer, if the quota was reached. */
+  finish(): Promise<string | undefined>;
+}
+
+/**
+ * Samples the workspace's usage while process group `pgid` runs (background jobs included, after
+ * exec returned) and kills the group when it took the workspace over the quota. A command that
+ * starts over the quota (`startBytes`, measured before it) is only stopped if it grows the usage
+ * further, so `rm` can still clean up.
+ */
+export function watchQuota(pgid: number, root: string, quota: WorkspaceQuota, startBytes: number, killGraceMs: number): QuotaWatch {
+  let killed = false;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let sampling: Promise<void> = Promise.resolve();
+
+  const sample = async (): Promise<void> => {
+    const began = Date.now();
+    let used: number;
+    try {
+      used = await quota.usage(root, true);
+    } catch {
+      used = -1;
+    }
+    if (used > quota.quotaBytes && used > startBytes && !killed && groupAlive(pgid)) {
+      killed = true;
+      quota.refused('exec');
+      await terminateGroup(pgid, killGraceMs);
+    }
+    if (stopped || killed || !groupAlive(pgid)) return;
+    schedule(Math.max(MIN_INTERVAL_MS, FOLLOW_MEASUREMENT * (Date.now() - began)));
+  };
+  const schedule = (ms: number) => {
+    timer = setTimeout(() => {
+      sampling = sample();
+    }, ms);
+    timer.unref();
+  };
+  schedule(MIN_INTERVAL_MS);
+
+  return {
+    async finish() {
+      await sampling;
+      if (killed) return note(quota.quotaBytes, 'the command was stopped');
+      if (!groupAlive(pgid)) {
+        stopped = true;
+        clearTimeout(timer);
+      }
+      const used = await quota.usage(root, true).catch(() => 0);
+      return used >= quota.quotaBytes ? note(quota.quotaBytes, 'writes beyond it fail until files are deleted') : undefined;
+    },
+  };
+}
+
+function note(quotaBytes: number, outcome: string): string {
+  return `\nruntimectl: workspace quota of ${quotaBytes} bytes reached: ${outcome}\n`;
+}
