@@ -161,7 +161,9 @@ export class LocalBackend implements ProviderBackend {
    * watchdog stops its process group when the workspace grows over the quota (see watchQuota).
    */
   async #withinQuota(options: RunCommandOptions, quota: WorkspaceQuota): Promise<RunCommandOptions> {
-    const startBytes = await quota.usage(this.workspaceRoot).catch(() => 0);
+    // Any earlier measurement will do as the baseline: it only tells a clean-up (rm) of a
+    // workspace already over the quota from a command that grows it.
+    const startBytes = quota.lastKnown(this.workspaceRoot) ?? (await quota.usage(this.workspaceRoot).catch(() => 0));
     const prefix = fileSizeLimitPrefix(quota.quotaBytes);
     return {
       ...options,

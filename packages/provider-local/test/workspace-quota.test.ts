@@ -51,8 +51,9 @@ describe('local provider workspace quota', () => {
     expect(size).toBeLessThanOrEqual(QUOTA);
   });
 
-  it('kills a command that spreads the quota over many files, and lets a later command clean up', async () => {
-    const { provider } = await localProvider(temporary, { workspaceQuotaBytes: QUOTA });
+  it('kills a command that spreads the quota over many files, reports it, and lets a later command clean up', async () => {
+    const refused: string[] = [];
+    const { provider } = await localProvider(temporary, { workspaceQuotaBytes: QUOTA, quotaObserver: { refused: (operation) => refused.push(operation) } });
     const { backend } = await createBackend(provider);
     const result = await backend.exec({
       command: 'i=0; while true; do i=$((i+1)); head -c 65536 /dev/zero > part-$i.bin; done',
@@ -61,7 +62,8 @@ describe('local provider workspace quota', () => {
     });
     expect(result.timedOut).toBe(false);
     expect(result.exitCode).toBeNull();
-    expect(text(result.stderr)).toContain('workspace quota');
+    expect(text(result.stderr)).toContain('workspace quota of 524288 bytes reached: the command was stopped');
+    expect(refused).toEqual(['exec']);
     const cleanup = await backend.exec({ command: 'rm -f part-*.bin && echo clean', timeoutMs: 10_000, maxOutputBytes: 64 * KiB });
     expect(text(cleanup.stdout)).toBe('clean\n');
     await backend.writeBytes('after.txt', utf8('fits again'));

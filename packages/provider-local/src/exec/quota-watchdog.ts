@@ -6,8 +6,12 @@ const MIN_INTERVAL_MS = 200;
 const FOLLOW_MEASUREMENT = 5;
 
 export interface QuotaWatch {
-  /** Called once the command returned: the stderr note for its answer, if the quota was reached. */
-  finish(): Promise<string | undefined>;
+  /**
+   * Called once the command returned: the stderr note for its answer when the watchdog stopped
+   * it, or when it `failed` (non-zero exit or a signal: a writer past RLIMIT_FSIZE gets SIGXFSZ)
+   * and the workspace is at its quota. A command that succeeded costs no measurement here.
+   */
+  finish(failed: boolean): Promise<string | undefined>;
 }
 
 /**
@@ -47,13 +51,15 @@ export function watchQuota(pgid: number, root: string, quota: WorkspaceQuota, st
   schedule(MIN_INTERVAL_MS);
 
   return {
-    async finish() {
+    async finish(failed) {
       await sampling;
+      quota.invalidate(root);
       if (killed) return note(quota.quotaBytes, 'the command was stopped');
       if (!groupAlive(pgid)) {
         stopped = true;
         clearTimeout(timer);
       }
+      if (!failed) return undefined;
       const used = await quota.usage(root, true).catch(() => 0);
       return used >= quota.quotaBytes ? note(quota.quotaBytes, 'writes beyond it fail until files are deleted') : undefined;
     },

@@ -24,7 +24,7 @@ export interface RunCommandOptions {
   /** Argv put before `<shell> -c <command>`: a program that sets limits, then execs the rest. */
   prefix?: string[];
   /** Watches the started process group; its note (if any) ends the answer's stderr. */
-  watch?: (pgid: number) => { finish(): Promise<string | undefined> };
+  watch?: (pgid: number) => { finish(failed: boolean): Promise<string | undefined> };
 }
 
 async function started(child: ChildProcess, shell: string): Promise<number> {
@@ -91,7 +91,7 @@ export async function runCommand(options: RunCommandOptions): Promise<ExecResult
   }
   if (killing) await killing;
   if (!groupAlive(pgid)) options.groups.prune();
-  const note = await watch?.finish();
+  const note = await watch?.finish(timedOut || exitCode !== 0);
 
   return {
     stdout: stdout.bytes(),

@@ -74,6 +74,17 @@ export class WorkspaceQuota {
     }
   }
 
+  /** A command ran: the next `usage` measures again (the last value stays known, see `lastKnown`). */
+  invalidate(root: string): void {
+    const last = this.#measured.get(root);
+    if (last) last.atMs = 0;
+  }
+
+  /** The last measurement, however old; undefined before the first. */
+  lastKnown(root: string): number | undefined {
+    return this.#measured.get(root)?.bytes;
+  }
+
   /** The workspace was released: its usage no longer counts. */
   forget(root: string): void {
     this.#measured.delete(root);
