@@ -99,7 +99,7 @@ describe('disk bounds', () => {
     expect(daemon.alive()).toBe(true);
   });
 
-  it('a command spreading its writes over many files is stopped near the quota; write-file over it is 507', async () => {
+  it('a command spreading its writes over many files is stopped near the quota; write-file over it is 413 workspace_quota_exceeded', async () => {
     await exec(hostile, 'rm -f fill.bin');
     const reply = await exec(hostile, 'i=0; while :; do i=$((i+1)); head -c 1048576 /dev/zero > part-$i.bin || exit 9; done');
     expect(reply.status).toBe(200);
@@ -111,7 +111,7 @@ describe('disk bounds', () => {
       { runtime_id: hostile, path: 'more.bin', content_base64: Buffer.alloc(2 * MiB).toString('base64') },
       { timeoutMs: CLIENT_BOUND_MS },
     );
-    expect(write.status, write.text.slice(0, 300)).toBe(507);
+    expect(write.status, write.text.slice(0, 300)).toBe(413);
     expect(errorShapeProblem(write)).toBeUndefined();
     expect((write.json as { code: string }).code).toBe('workspace_quota_exceeded');
     expect(write.text).not.toContain(daemon.stateDir);

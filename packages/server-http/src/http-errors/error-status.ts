@@ -22,11 +22,11 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = Object.freeze({
   checkpoint_snapshot_deleted: 410,
   idempotent_response_not_kept: 410,
   payload_too_large: 413,
+  workspace_quota_exceeded: 413,
   idempotency_key_reused: 422,
   provider_capacity: 429,
   internal: 500,
   unsupported_backend: 501,
   provider_error: 502,
   provider_timeout: 504,
-  workspace_quota_exceeded: 507,
 });
