@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RuntimectlError } from '@runtimectl/core';
-import { createBackend, localProvider, text, useTemporaryDirectories, utf8 } from './local-fixture';
+import { createBackend, eventually, isRunning, localProvider, text, useTemporaryDirectories, utf8 } from './local-fixture';
 
 const KiB = 1024;
 const QUOTA = 512 * KiB;
@@ -67,6 +67,21 @@ describe('local provider workspace quota', () => {
     const cleanup = await backend.exec({ command: 'rm -f part-*.bin && echo clean', timeoutMs: 10_000, maxOutputBytes: 64 * KiB });
     expect(text(cleanup.stdout)).toBe('clean\n');
     await backend.writeBytes('after.txt', utf8('fits again'));
+  });
+
+  it('stops a background job that fills the workspace after exec returned', async () => {
+    const { provider } = await localProvider(temporary, { workspaceQuotaBytes: QUOTA });
+    const { backend } = await createBackend(provider);
+    const started = await backend.exec({
+      command: "nohup sh -c 'i=0; while true; do i=$((i+1)); head -c 65536 /dev/zero > bg-$i.bin; sleep 0.01; done' >/dev/null 2>&1 & echo $!",
+      timeoutMs: 10_000,
+      maxOutputBytes: 64 * KiB,
+    });
+    const pid = Number(text(started.stdout).trim());
+    expect(await eventually(async () => !(await isRunning(pid)), 8_000)).toBe(true);
+    const usage = await backend.exec({ command: 'du -sk . | cut -f1', timeoutMs: 10_000, maxOutputBytes: 64 * KiB });
+    // Background jobs are sampled once a second: the overshoot is what this one writes in about a second.
+    expect(Number(text(usage.stdout).trim()) * KiB).toBeLessThan(QUOTA + 4096 * KiB);
   });
 
   it('reports usage and refusals to its observer', async () => {

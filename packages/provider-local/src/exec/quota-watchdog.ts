@@ -4,6 +4,12 @@ import { groupAlive, terminateGroup } from './process-groups';
 /** Sampling period floor; a slow `du` (a big tree) stretches it to FOLLOW_MEASUREMENT × its duration. */
 const MIN_INTERVAL_MS = 200;
 const FOLLOW_MEASUREMENT = 5;
+/**
+ * Once exec returned, background jobs left in the group (a dev server) are sampled this rarely,
+ * re-using any measurement under a second old: a long-lived job costs at most one `du` a second
+ * per workspace (not one every 200 ms), and may overshoot the quota by what it writes in a second.
+ */
+const BACKGROUND_INTERVAL_MS = 1_000;
 
 export interface QuotaWatch {
   /**
@@ -25,12 +31,13 @@ export function watchQuota(pgid: number, root: string, quota: WorkspaceQuota, st
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let sampling: Promise<void> = Promise.resolve();
+  let background = false;
 
   const sample = async (): Promise<void> => {
     const began = Date.now();
     let used: number;
     try {
-      used = await quota.usage(root, true);
+      used = await quota.usage(root, !background);
     } catch {
       used = -1;
     }
@@ -40,7 +47,7 @@ export function watchQuota(pgid: number, root: string, quota: WorkspaceQuota, st
       await terminateGroup(pgid, killGraceMs);
     }
     if (stopped || killed || !groupAlive(pgid)) return;
-    schedule(Math.max(MIN_INTERVAL_MS, FOLLOW_MEASUREMENT * (Date.now() - began)));
+    schedule(Math.max(background ? BACKGROUND_INTERVAL_MS : MIN_INTERVAL_MS, FOLLOW_MEASUREMENT * (Date.now() - began)));
   };
   const schedule = (ms: number) => {
     timer = setTimeout(() => {
@@ -53,6 +60,7 @@ export function watchQuota(pgid: number, root: string, quota: WorkspaceQuota, st
   return {
     async finish(failed) {
       await sampling;
+      background = true;
       quota.invalidate(root);
       if (killed) return note(quota.quotaBytes, 'the command was stopped');
       if (!groupAlive(pgid)) {
