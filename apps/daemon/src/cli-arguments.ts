@@ -35,6 +35,9 @@ export function parseDaemonArguments(argv: string[]): DaemonArguments {
     .option('--provider <id>', 'default provider for open (runtimes.default_provider)')
     .option('--state-dir <dir>', 'state directory (state_dir)')
     .option('--allowed-host <name...>', 'without auth, a Host name served besides loopback ones; repeatable (http.allowed_hosts)')
+    .addOption(
+      new Option('--workspace-quota-bytes <bytes>', 'disk bytes one local workspace may use; 0 for none (providers.local.workspace_quota_bytes)').argParser(parseBytes),
+    )
     .option('--allow-insecure-bind', 'listen on a non-loopback address without auth (http.allow_insecure_bind)')
     .addOption(new Option('--log-level <level>', 'log level (log.level)').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']))
     .addHelpText('after', EXAMPLE)
@@ -51,6 +54,7 @@ export function parseDaemonArguments(argv: string[]): DaemonArguments {
     stateDir?: string;
     allowInsecureBind?: boolean;
     allowedHost?: string[];
+    workspaceQuotaBytes?: number;
     logLevel?: string;
   }>();
   return {
@@ -64,6 +68,7 @@ export function parseDaemonArguments(argv: string[]): DaemonArguments {
       state_dir: options.stateDir,
       'http.allow_insecure_bind': options.allowInsecureBind,
       'http.allowed_hosts': options.allowedHost,
+      'providers.local.workspace_quota_bytes': options.workspaceQuotaBytes,
       'log.level': options.logLevel,
     },
   };
@@ -73,4 +78,10 @@ function parsePort(value: string): number {
   const port = Number(value);
   if (!/^\d+$/.test(value) || port > 65535) throw new Error(`--port: expected 0-65535, got "${value}"`);
   return port;
+}
+
+function parseBytes(value: string): number {
+  const bytes = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(bytes)) throw new Error(`--workspace-quota-bytes: expected a whole number of bytes, got "${value}"`);
+  return bytes;
 }

@@ -45,6 +45,8 @@ export class SnapshotInUseError extends RuntimectlApiError {}
 export class CheckpointSnapshotDeletedError extends RuntimectlApiError {}
 export class PayloadTooLargeError extends RuntimectlApiError {}
 export class IdempotencyKeyReusedError extends RuntimectlApiError {}
+export class IdempotentResponseNotKeptError extends RuntimectlApiError {}
+export class WorkspaceQuotaExceededError extends RuntimectlApiError {}
 export class ProviderCapacityError extends RuntimectlApiError {}
 export class UnsupportedBackendError extends RuntimectlApiError {}
 export class ProviderError extends RuntimectlApiError {}
@@ -72,6 +74,8 @@ const ERROR_CLASSES: Record<ErrorCode, new (init: ApiErrorInit) => RuntimectlApi
   checkpoint_snapshot_deleted: CheckpointSnapshotDeletedError,
   payload_too_large: PayloadTooLargeError,
   idempotency_key_reused: IdempotencyKeyReusedError,
+  idempotent_response_not_kept: IdempotentResponseNotKeptError,
+  workspace_quota_exceeded: WorkspaceQuotaExceededError,
   provider_capacity: ProviderCapacityError,
   unsupported_backend: UnsupportedBackendError,
   provider_error: ProviderError,

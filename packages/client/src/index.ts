@@ -22,6 +22,8 @@ export {
   CheckpointSnapshotDeletedError,
   PayloadTooLargeError,
   IdempotencyKeyReusedError,
+  IdempotentResponseNotKeptError,
+  WorkspaceQuotaExceededError,
   ProviderCapacityError,
   UnsupportedBackendError,
   ProviderError,

@@ -43,6 +43,7 @@ export type {
   ProviderIntent,
   IdempotencyRecord,
 } from './store/records';
+export { idempotencyRecordBytes } from './store/records';
 export type {
   Page,
   SessionListQuery,

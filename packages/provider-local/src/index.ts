@@ -1,1 +1,2 @@
-export { createLocalProvider, LocalProvider, type LocalProviderSettings } from './local-provider';
+export { createLocalProvider, DEFAULT_WORKSPACE_QUOTA_BYTES, LocalProvider, type LocalProviderSettings } from './local-provider';
+export type { WorkspaceQuotaObserver } from './quota/workspace-quota';

@@ -7,6 +7,7 @@ import {
   grepFiles,
   InvalidRequestError,
   PathNotFoundError,
+  ProviderError,
   RuntimectlError,
   type BackendResource,
   type ExecRequest,
@@ -21,9 +22,13 @@ import {
   type TempPathRequest,
 } from '@runtimectl/core';
 import { commandEnvironment } from './exec/command-environment';
+import { fileSizeLimitPrefix } from './exec/file-size-limit';
 import type { ProcessGroups } from './exec/process-groups';
-import { runCommand } from './exec/run-command';
+import { watchQuota } from './exec/quota-watchdog';
+import { runCommand, type RunCommandOptions } from './exec/run-command';
+import { shellPath } from './exec/shell-path';
 import { errorCode, fileSystemError, workspaceGoneError } from './fs-errors';
+import type { WorkspaceQuota } from './quota/workspace-quota';
 import { openRegularFile, readAtMost, type OpenedFile } from './regular-file';
 import { descriptorPath, openDirectory, WorkspaceJail, type JailedEntry, type WalkOptions } from './workspace-jail';
 import { workspaceSearchTree } from './workspace-search';
@@ -37,6 +42,8 @@ export interface LocalBackendSettings {
   shell: string;
   env: Record<string, string>;
   killGraceMs: number;
+  /** The provider's workspace quota; none when disabled. */
+  quota?: WorkspaceQuota;
 }
 
 /**
@@ -80,7 +87,10 @@ export class LocalBackend implements ProviderBackend {
   }
 
   async writeBytes(path: string, content: Uint8Array): Promise<{ path: string; created: boolean }> {
-    const { handle, created } = await this.#jailed(path, 'write_bytes', false, { createParents: true }, (entry) => this.#create(entry, path));
+    const { handle, created, replacedBytes } = await this.#jailed(path, 'write_bytes', false, { createParents: true }, async (entry) => {
+      const replaced = await this.#quotaCheck(entry, path, content.byteLength);
+      return { ...(await this.#create(entry, path)), replacedBytes: replaced };
+    });
     try {
       await handle.writeFile(content);
     } catch (error) {
@@ -88,6 +98,7 @@ export class LocalBackend implements ProviderBackend {
     } finally {
       await handle.close();
     }
+    this.settings.quota?.wrote(this.workspaceRoot, content.byteLength - replacedBytes);
     return { path, created };
   }
 
@@ -132,7 +143,7 @@ export class LocalBackend implements ProviderBackend {
     });
     try {
       this.groups.prune();
-      return await runCommand({
+      const options: RunCommandOptions = {
         command: request.command,
         shell: request.shell ?? this.settings.shell,
         cwd: descriptorPath(directory),
@@ -141,10 +152,27 @@ export class LocalBackend implements ProviderBackend {
         maxOutputBytes: request.maxOutputBytes,
         killGraceMs: this.settings.killGraceMs,
         groups: this.groups,
-      });
+      };
+      return await runCommand(this.settings.quota ? await this.#withinQuota(options, this.settings.quota) : options);
     } finally {
       await directory.close();
     }
+  }
+
+  /**
+   * A command under the quota: no file it writes may grow past the quota (RLIMIT_FSIZE), and a
+   * watchdog stops its process group when the workspace grows over the quota (see watchQuota).
+   */
+  async #withinQuota(options: RunCommandOptions, quota: WorkspaceQuota): Promise<RunCommandOptions> {
+    // Any earlier measurement will do as the baseline: it only tells a clean-up (rm) of a
+    // workspace already over the quota from a command that grows it.
+    const startBytes = quota.lastKnown(this.workspaceRoot) ?? (await quota.usage(this.workspaceRoot).catch(() => 0));
+    const prefix = fileSizeLimitPrefix(quota.quotaBytes);
+    return {
+      ...options,
+      ...(prefix.length > 0 ? { prefix, shell: await shellPath(options.shell, options.cwd, options.env) } : {}),
+      watch: (pgid) => watchQuota(pgid, this.workspaceRoot, quota, startBytes, this.settings.killGraceMs),
+    };
   }
 
   async glob(request: GlobRequest): Promise<SearchResult> {
@@ -159,6 +187,22 @@ export class LocalBackend implements ProviderBackend {
     const { handle, sizeBytes } = await this.#openRegular(path, O_RDONLY, 'export');
     // A file stream reads the next chunk only when the consumer asks: back-pressure end to end.
     return { fileName: posix.basename(path), sizeBytes, content: handle.createReadStream() };
+  }
+
+  /** Refuses a write over the quota; resolves the size of the file it replaces (0 when new). */
+  async #quotaCheck({ info }: JailedEntry, path: string, addBytes: number): Promise<number> {
+    const quota = this.settings.quota;
+    if (!quota) return 0;
+    // The walk's lstat of the entry (links resolved): what the write replaces.
+    const replacedBytes = info?.isFile() ? info.size : 0;
+    try {
+      await quota.assertWriteFits(this.workspaceRoot, path, addBytes, replacedBytes);
+    } catch (error) {
+      if (RuntimectlError.isInstance(error)) throw error;
+      await this.#assertPresent('write_bytes');
+      throw new ProviderError('local', 'write_bytes', 'could not measure the workspace usage', error);
+    }
+    return replacedBytes;
   }
 
   /** The workspace-relative physical path of the search base, which search walks again through the jail. */

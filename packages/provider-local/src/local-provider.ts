@@ -13,6 +13,7 @@ import { checkConfiguredEnvironment } from './exec/command-environment';
 import { ProcessGroups } from './exec/process-groups';
 import { errorCode, workspaceGoneError } from './fs-errors';
 import { LocalBackend, type LocalBackendSettings } from './local-backend';
+import { WorkspaceQuota, type WorkspaceQuotaObserver } from './quota/workspace-quota';
 import { removeWorkspace } from './remove-workspace';
 import { resourceOf, workspaceNameIn, workspaceNameOf } from './workspace-names';
 import { WorkspaceOwners } from './workspace-owners';
@@ -29,7 +30,18 @@ export interface LocalProviderSettings {
   keepWorkspaces?: boolean;
   /** Variables every command gets, on top of the minimal PATH, HOME and LANG. */
   env?: Record<string, string>;
+  /**
+   * Bytes (on disk) one workspace may occupy: write-file over it is refused with
+   * `workspace_quota_exceeded`, no file a command writes may grow past it, and a command that
+   * grows the workspace over it is stopped. 0 disables. Default 10 GiB (`DEFAULT_WORKSPACE_QUOTA_BYTES`).
+   */
+  workspaceQuotaBytes?: number;
+  /** Told of quota refusals (for metrics; the provider itself has none). */
+  quotaObserver?: WorkspaceQuotaObserver;
 }
+
+/** 10 GiB: far above a code checkout with its build output, far below a disk a runaway `yes` fills. */
+export const DEFAULT_WORKSPACE_QUOTA_BYTES = 10 * 1024 ** 3;
 
 /** Between SIGTERM and SIGKILL to a timed-out command's process group. */
 const KILL_GRACE_MS = 300;
@@ -57,11 +69,19 @@ export class LocalProvider implements BackendProviderV1 {
     if (typeof settings.root !== 'string' || settings.root === '') throw new TypeError('createLocalProvider needs a root directory');
     this.#configuredRoot = resolve(settings.root);
     this.#keepWorkspaces = settings.keepWorkspaces ?? false;
+    const quotaBytes = settings.workspaceQuotaBytes ?? DEFAULT_WORKSPACE_QUOTA_BYTES;
+    if (!Number.isSafeInteger(quotaBytes) || quotaBytes < 0) throw new TypeError('workspaceQuotaBytes must be a whole number of bytes, 0 for none');
     this.#settings = {
       shell: settings.shell ?? '/bin/sh',
       env: checkConfiguredEnvironment(settings.env ?? {}),
       killGraceMs: KILL_GRACE_MS,
+      ...(quotaBytes > 0 ? { quota: new WorkspaceQuota(quotaBytes, settings.quotaObserver) } : {}),
     };
+  }
+
+  /** Workspaces measured since start and the bytes they last measured (read by the usage metric; never walks a tree). */
+  workspaceUsage(): { workspaces: number; bytesUsed: number } {
+    return this.#settings.quota?.total() ?? { workspaces: 0, bytesUsed: 0 };
   }
 
   /** Creates the backend's workspace directory, named after `backendId`. */
@@ -113,6 +133,7 @@ export class LocalProvider implements BackendProviderV1 {
     await this.#groups.get(name)?.killAll(RELEASE_KILL_WAIT_MS);
     this.#groups.delete(name);
     const root = await this.#rootPath();
+    this.#settings.quota?.forget(join(root, name));
     await new WorkspaceOwners(root).forget(name);
     if (this.#keepWorkspaces) {
       if (!(await exists(join(root, name)))) return;

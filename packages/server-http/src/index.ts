@@ -14,6 +14,7 @@ export {
   ServerTelemetry,
   type ServerTelemetryOptions,
   type RuntimeCountSource,
+  type WorkspaceUsageSource,
 } from './telemetry/server-telemetry';
 export { providerTimingOf, type RequestTiming } from './provider-timing';
 export { BearerTokenVerifier } from './auth/bearer-auth';

@@ -1,5 +1,6 @@
 import { createMemoryProvider, delegatingProvider } from '@runtimectl/testkit';
 import { describe, expect, it } from 'vitest';
+import type { IdempotencyOptions } from '../src/index';
 import { apiClient } from './api-client';
 import { createTestServer } from './test-server';
 
@@ -12,6 +13,51 @@ async function withRuntime() {
   const opened = await api.post(`${API}/open`, { conversation_id: 'c', sender_id: 's' });
   return { server, api, runtimeId: opened.body.runtime.runtime_id as string };
 }
+
+/** A server whose `exec` prints `bytes` of output per call and counts the calls. */
+async function withLoudExec(bytes: number, idempotency: Partial<IdempotencyOptions>) {
+  const counter = { execs: 0 };
+  const provider = createMemoryProvider({
+    execHandler: async () => {
+      counter.execs += 1;
+      return { stdout: 'y\n'.repeat(bytes / 2) };
+    },
+  });
+  const server = createTestServer({ providers: [provider], idempotency });
+  const api = apiClient(server.app);
+  const opened = await api.post(`${API}/open`, { conversation_id: 'c', sender_id: 's' });
+  return { api, counter, runtimeId: opened.body.runtime.runtime_id as string };
+}
+
+describe('Idempotency-Key bounds', () => {
+  it('60 execs with distinct keys and large output keep at most the total: the oldest responses are evicted first', async () => {
+    const { api, counter, runtimeId } = await withLoudExec(100_000, { maxTotalBytes: 1_000_000 });
+    for (let i = 0; i < 60; i += 1) await api.post(`${API}/exec`, { runtime_id: runtimeId, command: `loud ${i}` }, key(`loud-${i}`));
+    const replayed: number[] = [];
+    for (const i of [0, 1, 30, 50, 58, 59]) {
+      const retry = await api.post(`${API}/exec`, { runtime_id: runtimeId, command: `loud ${i}` }, key(`loud-${i}`));
+      expect(retry.status).toBe(200);
+      if (retry.headers['idempotent-replayed'] === 'true') replayed.push(i);
+    }
+    // About 133 KB a response (base64 of 100 KB): 7 fit in 1 MB, and they are the newest.
+    expect(replayed).toEqual([58, 59]);
+    expect(counter.execs).toBe(64);
+  });
+
+  it('a response over the per-response maximum is not kept: a retry gets 410 idempotent_response_not_kept and the work is not repeated', async () => {
+    const { api, counter, runtimeId } = await withLoudExec(100_000, { maxResponseBytes: 50_000 });
+    const first = await api.post(`${API}/exec`, { runtime_id: runtimeId, command: 'loud' }, key('too-big'));
+    expect(first.status).toBe(200);
+    const retry = await api.post(`${API}/exec`, { runtime_id: runtimeId, command: 'loud' }, key('too-big'));
+    expect(retry.status).toBe(410);
+    expect(retry.body).toMatchObject({ code: 'idempotent_response_not_kept', details: { idempotency_key: 'key-too-big', status_code: 200 } });
+    expect(counter.execs).toBe(1);
+    const small = await withLoudExec(1_000, { maxResponseBytes: 50_000 });
+    await small.api.post(`${API}/exec`, { runtime_id: small.runtimeId, command: 'quiet' }, key('small'));
+    const smallRetry = await small.api.post(`${API}/exec`, { runtime_id: small.runtimeId, command: 'quiet' }, key('small'));
+    expect(smallRetry.headers['idempotent-replayed']).toBe('true');
+  });
+});
 
 describe('Idempotency-Key', () => {
   it('a retried checkout returns the stored response and creates exactly one child', async () => {

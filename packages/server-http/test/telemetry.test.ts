@@ -200,6 +200,20 @@ describe('GET /metrics', () => {
     ).toEqual([3, 2, 1, 0, 1, 2, 1]);
   });
 
+  it('reports workspace bytes used (summed over its sources at scrape time) and quota refusals by operation', async () => {
+    let bytesUsed = 1000;
+    server.telemetry.watchWorkspaceUsage(() => ({ bytesUsed }));
+    server.telemetry.watchWorkspaceUsage(() => ({ bytesUsed: 24 }));
+    server.telemetry.recordWorkspaceQuotaRefusal('write');
+    server.telemetry.recordWorkspaceQuotaRefusal('write');
+    server.telemetry.recordWorkspaceQuotaRefusal('exec');
+    bytesUsed = 2000;
+    const samples = await scrape();
+    expect(sampleValue(samples, 'runtimectl_workspace_bytes_used')).toBe(2024);
+    expect(sampleValue(samples, 'runtimectl_workspace_quota_refusals_total', { operation: 'write' })).toBe(2);
+    expect(sampleValue(samples, 'runtimectl_workspace_quota_refusals_total', { operation: 'exec' })).toBe(1);
+  });
+
   it('uses its own registry: two telemetries never share metrics', async () => {
     const first = createServerTelemetry({ processMetrics: false });
     const second = createServerTelemetry({ processMetrics: false });

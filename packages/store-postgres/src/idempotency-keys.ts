@@ -9,6 +9,9 @@ export function idempotencyParams(record: IdempotencyRecord): unknown[] {
   return IDEMPOTENCY_COLUMNS.map((column) => row[column]);
 }
 
+/** Rows read per step while evicting (oldest first). */
+const EVICTION_BATCH = 64;
+
 /** A claim that found neither a live record nor room to insert retries this often at most (a key deleted in between). */
 const CLAIM_ATTEMPTS = 5;
 
@@ -55,5 +58,31 @@ export class PostgresIdempotencyKeys {
 
   async deleteExpired(nowMs: number): Promise<number> {
     return this.#db.run(this.#sql.deleteExpired, [nowMs]);
+  }
+
+  /**
+   * Deletes the oldest completed records (by creation, then key) until all records together
+   * weigh at most `maxTotalBytes`; in-flight claims count but stay. One transaction, holding the
+   * total's row: under the bound it reads that row alone.
+   */
+  async evict(maxTotalBytes: number): Promise<number> {
+    return this.#db.transaction(async (client) => {
+      const [totalRow] = (await client.query<{ stored_bytes: number }>(this.#sql.lockTotalBytes)).rows;
+      let total = totalRow?.stored_bytes ?? 0;
+      let removed = 0;
+      while (total > maxTotalBytes) {
+        const oldest = (await client.query<{ key: string; stored_bytes: number }>(this.#sql.oldestCompleted, [EVICTION_BATCH])).rows;
+        if (oldest.length === 0) break;
+        const keys: string[] = [];
+        for (const { key, stored_bytes } of oldest) {
+          if (total <= maxTotalBytes) break;
+          keys.push(key);
+          total -= stored_bytes;
+        }
+        await client.query(this.#sql.deleteKeys, [keys]);
+        removed += keys.length;
+      }
+      return removed;
+    });
   }
 }

@@ -169,6 +169,10 @@ export class PostgresRuntimeStore implements RuntimeStore {
     return this.#idempotency.deleteExpired(nowMs);
   }
 
+  async evictIdempotencyRecords(maxTotalBytes: number): Promise<number> {
+    return this.#idempotency.evict(maxTotalBytes);
+  }
+
   /** Ends the pool once its clients are idle. Idempotent. */
   async close(): Promise<void> {
     if (this.#closed) return;

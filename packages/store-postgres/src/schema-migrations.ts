@@ -113,6 +113,35 @@ export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
       CREATE INDEX idempotency_keys_by_expiry ON idempotency_keys (expires_at_ms);
     `,
   },
+  {
+    version: 2,
+    description: 'Idempotency-Key records weighed (idempotencyRecordBytes) with a running total, so eviction is bounded work',
+    // As store-sqlite's version 4. The trigger function keeps the search_path of the migration
+    // (the store's schema): the store's own statements name the schema instead of setting it.
+    sql: `
+      ALTER TABLE idempotency_keys ADD COLUMN stored_bytes BIGINT NOT NULL DEFAULT 0;
+      UPDATE idempotency_keys SET stored_bytes =
+        octet_length(key) + octet_length(fingerprint) + coalesce(octet_length(response_body), 0);
+      CREATE TABLE idempotency_totals (
+        id           INTEGER NOT NULL PRIMARY KEY CHECK (id = 1),
+        stored_bytes BIGINT  NOT NULL
+      );
+      INSERT INTO idempotency_totals (id, stored_bytes) SELECT 1, coalesce(sum(stored_bytes), 0) FROM idempotency_keys;
+      CREATE FUNCTION idempotency_keys_weigh() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+      BEGIN
+        UPDATE idempotency_totals
+          SET stored_bytes = stored_bytes
+            + CASE WHEN TG_OP = 'DELETE' THEN 0 ELSE NEW.stored_bytes END
+            - CASE WHEN TG_OP = 'INSERT' THEN 0 ELSE OLD.stored_bytes END
+          WHERE id = 1;
+        RETURN NULL;
+      END
+      $$;
+      CREATE TRIGGER idempotency_keys_weigh AFTER INSERT OR DELETE OR UPDATE OF stored_bytes ON idempotency_keys
+        FOR EACH ROW EXECUTE FUNCTION idempotency_keys_weigh();
+      CREATE INDEX idempotency_keys_completed_by_age ON idempotency_keys (created_at_ms, key) WHERE state = 'completed';
+    `,
+  },
 ];
 
 /** The schema version this code writes and the newest it can open. */

@@ -68,5 +68,9 @@ export function idempotencyStatements(schema: string) {
     get: `SELECT ${columns.join(', ')} FROM ${table} WHERE key = $1`,
     delete: `DELETE FROM ${table} WHERE key = $1`,
     deleteExpired: `DELETE FROM ${table} WHERE expires_at_ms <= $1`,
+    /** The running total the trigger keeps, locked: evictions of several daemons take turns. */
+    lockTotalBytes: `SELECT stored_bytes FROM ${quoted(schema)}.idempotency_totals WHERE id = 1 FOR UPDATE`,
+    oldestCompleted: `SELECT key, stored_bytes FROM ${table} WHERE state = 'completed' ORDER BY created_at_ms, key LIMIT $1`,
+    deleteKeys: `DELETE FROM ${table} WHERE key = ANY($1)`,
   };
 }

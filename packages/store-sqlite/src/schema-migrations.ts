@@ -122,6 +122,30 @@ export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
         WHERE backend_provider_id IS NOT NULL;
     `,
   },
+  {
+    version: 4,
+    description: 'Idempotency-Key records weighed (idempotencyRecordBytes) with a running total, so eviction is bounded work',
+    sql: `
+      ALTER TABLE idempotency_keys ADD COLUMN stored_bytes INTEGER NOT NULL DEFAULT 0;
+      UPDATE idempotency_keys SET stored_bytes =
+        length(CAST(key AS BLOB)) + length(CAST(fingerprint AS BLOB)) + coalesce(length(CAST(response_body AS BLOB)), 0);
+      CREATE TABLE idempotency_totals (
+        id           INTEGER NOT NULL PRIMARY KEY CHECK (id = 1),
+        stored_bytes INTEGER NOT NULL
+      ) STRICT;
+      INSERT INTO idempotency_totals (id, stored_bytes) SELECT 1, coalesce(sum(stored_bytes), 0) FROM idempotency_keys;
+      CREATE TRIGGER idempotency_keys_weigh_insert AFTER INSERT ON idempotency_keys BEGIN
+        UPDATE idempotency_totals SET stored_bytes = stored_bytes + NEW.stored_bytes WHERE id = 1;
+      END;
+      CREATE TRIGGER idempotency_keys_weigh_update AFTER UPDATE OF stored_bytes ON idempotency_keys BEGIN
+        UPDATE idempotency_totals SET stored_bytes = stored_bytes + NEW.stored_bytes - OLD.stored_bytes WHERE id = 1;
+      END;
+      CREATE TRIGGER idempotency_keys_weigh_delete AFTER DELETE ON idempotency_keys BEGIN
+        UPDATE idempotency_totals SET stored_bytes = stored_bytes - OLD.stored_bytes WHERE id = 1;
+      END;
+      CREATE INDEX idempotency_keys_completed_by_age ON idempotency_keys (created_at_ms, key) WHERE state = 'completed';
+    `,
+  },
 ];
 
 /** The schema version this code writes and the newest it can open. */

@@ -33,6 +33,8 @@ export interface SqliteStoreDiagnostics {
   busyTimeoutMs: number;
 }
 
+/** Rows read per step while evicting Idempotency-Key records (oldest first). */
+const EVICTION_BATCH = 64;
 const SYNCHRONOUS_NAMES: Record<number, string> = { 0: 'off', 1: 'normal', 2: 'full', 3: 'extra' };
 
 function page<Row, T>(rows: Row[], limit: number, toRecord: (row: Row) => T, idOf: (record: T) => string): Page<T> {
@@ -55,6 +57,7 @@ export class SqliteRuntimeStore implements RuntimeStore {
   readonly #statements: StoreStatements;
   readonly #commit: (batch: StoreBatch) => void;
   readonly #claim: (record: IdempotencyRecord) => IdempotencyRecord | undefined;
+  readonly #evict: (maxTotalBytes: number) => number;
 
   constructor(settings: SqliteStoreSettings) {
     const { db, migration } = openDatabase(settings);
@@ -83,6 +86,23 @@ export class SqliteRuntimeStore implements RuntimeStore {
       return undefined;
     });
     this.#claim = (record) => claim.immediate(record);
+    // The total is one row the triggers keep: under the bound, eviction reads nothing else.
+    const evict = db.transaction((maxTotalBytes: number) => {
+      let total = statements.idempotencyTotalBytes.get()?.stored_bytes ?? 0;
+      let removed = 0;
+      while (total > maxTotalBytes) {
+        const oldest = statements.oldestCompletedIdempotencyKeys.all(EVICTION_BATCH);
+        if (oldest.length === 0) break;
+        for (const { key, stored_bytes } of oldest) {
+          if (total <= maxTotalBytes) break;
+          statements.deleteIdempotencyKey.run(key);
+          total -= stored_bytes;
+          removed += 1;
+        }
+      }
+      return removed;
+    });
+    this.#evict = (maxTotalBytes) => evict.immediate(maxTotalBytes);
   }
 
   async getSession(runtimeId: string): Promise<SessionRecord | undefined> {
@@ -177,6 +197,10 @@ export class SqliteRuntimeStore implements RuntimeStore {
 
   async deleteExpiredIdempotencyKeys(nowMs: number): Promise<number> {
     return this.#statements.deleteExpiredIdempotencyKeys.run(nowMs).changes;
+  }
+
+  async evictIdempotencyRecords(maxTotalBytes: number): Promise<number> {
+    return this.#evict(maxTotalBytes);
   }
 
   /** What the connection actually runs with, read back from SQLite (for start-up logs and tests). */

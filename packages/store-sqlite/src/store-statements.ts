@@ -52,6 +52,8 @@ export interface StoreStatements {
   upsertIdempotencyKey: Statement<[IdempotencyRow]>;
   deleteIdempotencyKey: Statement<[string]>;
   deleteExpiredIdempotencyKeys: Statement<[number]>;
+  idempotencyTotalBytes: Statement<[], { stored_bytes: number }>;
+  oldestCompletedIdempotencyKeys: Statement<[number], { key: string; stored_bytes: number }>;
 }
 
 /**
@@ -88,6 +90,9 @@ export const STATEMENT_SQL = {
   upsertIdempotencyKey: upsertSql('idempotency_keys', 'key', IDEMPOTENCY_COLUMNS),
   deleteIdempotencyKey: 'DELETE FROM idempotency_keys WHERE key = ?',
   deleteExpiredIdempotencyKeys: 'DELETE FROM idempotency_keys WHERE expires_at_ms <= ?',
+  idempotencyTotalBytes: 'SELECT stored_bytes FROM idempotency_totals WHERE id = 1',
+  oldestCompletedIdempotencyKeys:
+    "SELECT key, stored_bytes FROM idempotency_keys WHERE state = 'completed' ORDER BY created_at_ms, key LIMIT ?",
 } as const satisfies Record<keyof StoreStatements, string>;
 
 /** Prepares every statement once per connection (better-sqlite3 statements are reusable). */

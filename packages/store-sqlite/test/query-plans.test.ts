@@ -24,6 +24,7 @@ const EXPECTED_INDEX: Partial<Record<keyof typeof STATEMENT_SQL, string>> = {
   listIntents: 'intents_by_age',
   getIdempotencyKey: 'sqlite_autoindex_idempotency_keys_1',
   deleteExpiredIdempotencyKeys: 'idempotency_keys_by_expiry',
+  oldestCompletedIdempotencyKeys: 'idempotency_keys_completed_by_age',
 };
 
 /** Placeholder values for a statement's parameters, positional or named. */

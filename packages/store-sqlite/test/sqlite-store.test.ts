@@ -1,5 +1,5 @@
 import { LATEST_SCHEMA_VERSION } from '../src/schema-migrations';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkpointIdOf, checkpointRecord, sessionRecord } from '@runtimectl/testkit';
@@ -54,6 +54,21 @@ describe('the SQLite store beyond the shared contract', () => {
     await expect(store.commit({ sessions: [sessionRecord('rt-1', { headCheckpointId: checkpointIdOf(9) })] })).rejects.toThrow(/FOREIGN KEY/);
     expect(await store.getSession('rt-1')).toBeUndefined();
     await store.close();
+  });
+
+  it('60 large Idempotency-Key responses, each followed by eviction to 1 MB, leave the database file bounded', async () => {
+    const store = createSqliteStore({ path });
+    const body = JSON.stringify({ stdout_base64: 'eQp5Cnk'.repeat(20_000) });
+    for (let i = 0; i < 60; i += 1) {
+      const key = `exec-${i}`;
+      const record = { key, fingerprint: 'sha256:x', ownerId: 'd', createdAtMs: 1_000 + i, expiresAtMs: 9e15 };
+      await store.claimIdempotencyKey({ ...record, state: 'in_flight', statusCode: null, responseBody: null });
+      await store.putIdempotencyRecord({ ...record, state: 'completed', statusCode: 200, responseBody: body });
+      await store.evictIdempotencyRecords(1_000_000);
+    }
+    await store.close();
+    // 60 × 140 KB would be 8.4 MB; what is kept is at most 1 MB, and freed pages are reused.
+    expect(statSync(path).size + (existsSync(`${path}-wal`) ? statSync(`${path}-wal`).size : 0)).toBeLessThan(3_000_000);
   });
 
   it('close is idempotent, and the store refuses calls after it', async () => {

@@ -22,6 +22,7 @@ const jail = load('path-jail');
 const special = load('special-files');
 const sockets = load('hostile-sockets');
 const race = load('symlink-race');
+const disk = load('disk-bounds');
 
 const MiB = 1024 * 1024;
 const mib = (bytes) => `${(bytes / MiB).toFixed(1)} MiB`;
@@ -113,7 +114,33 @@ ${intruders.figures.authWalk.probes} requests (${intruders.figures.authWalk.rout
 ${hostileSocketsSection(sockets.figures)}
 
 ${symlinkRaceSection(race.figures)}
+
+${diskBoundsSection(disk.figures)}
 <!-- figures:end -->`;
+
+/** Workspace quota and bounded Idempotency-Key responses (test/disk-bounds.test.ts). */
+function diskBoundsSection(f) {
+  const rows = [
+    ['`yes > fill.bin`', `stopped after ${f.yes.elapsedMs} ms, exit code ${f.yes.exitCode}${f.yes.exitCode === 153 ? ' (SIGXFSZ)' : ''}, stderr note`, `fill.bin ${mib(f.yes.fileBytes)}`, `${f.yes.bystanderMaxMs} ms`],
+    [
+      'loop writing 1 MiB files',
+      `stopped by the watchdog, then write-file ${f.manyFiles.writeStatus} \`workspace_quota_exceeded\`; refusals counted: write ${f.manyFiles.refusals.write}, exec ${f.manyFiles.refusals.exec}`,
+      `${mib(f.manyFiles.usedBytes)} used (${mib(f.manyFiles.overshootBytes)} over, one sampling interval)`,
+      '–',
+    ],
+    [
+      `${f.idempotency.execs} execs, distinct Idempotency-Keys`,
+      `${mib(f.idempotency.responseBytes)} answered; newest key ${f.idempotency.newestReplayed ? 'replayed' : 'NOT replayed'}, oldest ${f.idempotency.oldestReplayed ? 'still kept' : 'evicted (runs again)'}`,
+      `database + WAL grew ${mib(f.idempotency.databaseBytesAfter - f.idempotency.databaseBytesBefore)} (without the bound: every answer, 24 h)`,
+      '–',
+    ],
+  ];
+  return `### Disk bounds
+
+Workspace quota ${mib(f.quotaBytes)}, Idempotency-Key responses kept at most ${mib(f.idempotencyTotalBytes)} in all (local provider, SQLite store):
+
+${table(['case', 'outcome', 'workspace / database', "other runtime's slowest call"], rows)}`;
+}
 
 /** Hostile sockets held vs authorized latency (test/hostile-sockets.test.ts). */
 function hostileSocketsSection(f) {

@@ -1,17 +1,25 @@
 import type { BackendProviderV1 } from '@runtimectl/core';
 import { createLocalProvider } from '@runtimectl/provider-local';
+import type { ServerTelemetry } from '@runtimectl/server-http';
 import { createMemoryProvider } from '@runtimectl/testkit/memory-provider';
 import { ConfigError } from '../config/config-error';
 import type { ResolvedConfig } from '../config/load-config';
 
-/** The providers the configuration enables, in a stable order. */
-export async function createProviders(config: ResolvedConfig): Promise<BackendProviderV1[]> {
+/** The providers the configuration enables, in a stable order; `telemetry` gets the local provider's quota metrics. */
+export async function createProviders(config: ResolvedConfig, telemetry?: ServerTelemetry): Promise<BackendProviderV1[]> {
   const providers: BackendProviderV1[] = [];
   const local = config.providers.local;
   if (local.enabled) {
-    providers.push(
-      createLocalProvider({ root: config.localRoot, shell: local.shell, keepWorkspaces: local.keep_workspaces, env: local.env }),
-    );
+    const provider = createLocalProvider({
+      root: config.localRoot,
+      shell: local.shell,
+      keepWorkspaces: local.keep_workspaces,
+      env: local.env,
+      workspaceQuotaBytes: local.workspace_quota_bytes,
+      quotaObserver: { refused: (operation) => telemetry?.recordWorkspaceQuotaRefusal(operation) },
+    });
+    telemetry?.watchWorkspaceUsage(() => provider.workspaceUsage());
+    providers.push(provider);
   }
   if (config.providers.memory.enabled) providers.push(createMemoryProvider());
   if (config.providers.e2b.enabled) providers.push(await createE2B(config.providers.e2b));

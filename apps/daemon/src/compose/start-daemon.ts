@@ -59,11 +59,11 @@ export async function startDaemon(
   logger: Logger = pino({ level: config.log.level }, turnBatchedDestination(2)),
 ): Promise<RunningDaemon> {
   assertSafeBind(config.http.host, config.bearerToken !== undefined, config.http.allow_insecure_bind);
-  const providers = await createProviders(config);
+  const telemetry = createServerTelemetry();
+  const providers = await createProviders(config, telemetry);
   const store = await createStore(config);
   const durable = config.store.kind !== 'memory';
   if (!durable) logger.warn(MEMORY_STORE_WARNING);
-  const telemetry = createServerTelemetry();
   const service = new RuntimeService({
     store,
     providers,
@@ -85,7 +85,12 @@ export async function startDaemon(
     service,
     telemetry,
     logger,
-    idempotency: { store, retentionMs: config.http.idempotency_retention_ms },
+    idempotency: {
+      store,
+      retentionMs: config.http.idempotency_retention_ms,
+      maxResponseBytes: config.http.idempotency_max_response_bytes,
+      maxTotalBytes: config.http.idempotency_max_total_bytes,
+    },
     config: {
       version: DAEMON_VERSION,
       bodyLimitBytes: config.http.body_limit_bytes,

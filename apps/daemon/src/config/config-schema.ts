@@ -40,6 +40,9 @@ const HttpSchema = z
   allow_insecure_bind: z.boolean().default(false),
   shutdown_timeout_ms: z.int().min(0).max(600_000).default(10_000),
   idempotency_retention_ms: z.int().min(1000).max(30 * 86_400_000).default(86_400_000),
+  /** Idempotency-Key responses: a bigger one is not kept (a retry gets 410), and the oldest go beyond the total. */
+  idempotency_max_response_bytes: z.int().min(1024).max(1024 * MiB).default(4 * MiB),
+  idempotency_max_total_bytes: z.int().min(1024).max(64 * 1024 * MiB).default(128 * MiB),
   /** Without auth, `Host` names served besides loopback ones (DNS rebinding); ignored with auth. */
   allowed_hosts: z.array(z.string().regex(HOST_NAME, 'a host name without a port, e.g. runtimed.internal')).default([]),
   /** Hostile callers: a trickled request is cut off, idle sockets closed, connections capped. */
@@ -75,6 +78,8 @@ const LocalProviderSchema = z.strictObject({
   root: z.string().min(1).optional(),
   shell: z.string().min(1).default('/bin/sh'),
   keep_workspaces: z.boolean().default(false),
+  /** Disk bytes one workspace may use (write-file refused, commands stopped beyond); 0: no quota. */
+  workspace_quota_bytes: z.int().min(0).max(Number.MAX_SAFE_INTEGER).default(10 * 1024 * MiB),
   /** Variables every command gets (the daemon's own environment never leaks into commands). */
   env: z.record(z.string().regex(ENV_NAME), z.string()).default({}),
 });

@@ -120,6 +120,16 @@ describe('loadConfig', () => {
     expect(() => load({ RUNTIMECTL_STORE_POOL_SIZE: '0' })).toThrow(/store\.pool_size/);
   });
 
+  it('disk bounds: a 10 GiB workspace quota (0 turns it off) and bounded Idempotency-Key responses, from variables and flags', () => {
+    const defaults = load();
+    expect(defaults.providers.local.workspace_quota_bytes).toBe(10 * 1024 ** 3);
+    expect(defaults.http).toMatchObject({ idempotency_max_response_bytes: 4 * 1024 ** 2, idempotency_max_total_bytes: 128 * 1024 ** 2 });
+    expect(load({ RUNTIMECTL_PROVIDERS_LOCAL_WORKSPACE_QUOTA_BYTES: '0' }).providers.local.workspace_quota_bytes).toBe(0);
+    expect(load({}, { 'providers.local.workspace_quota_bytes': 1_048_576 }).providers.local.workspace_quota_bytes).toBe(1_048_576);
+    expect(() => load({ RUNTIMECTL_PROVIDERS_LOCAL_WORKSPACE_QUOTA_BYTES: '-1' })).toThrow(/providers\.local\.workspace_quota_bytes/);
+    expect(load({ RUNTIMECTL_HTTP_IDEMPOTENCY_MAX_TOTAL_BYTES: '65536' }).http.idempotency_max_total_bytes).toBe(65_536);
+  });
+
   it('every documented key is a real setting with a RUNTIMECTL_* variable', () => {
     const sample = { string: 'x', integer: '1', boolean: 'true', json: '{}', list: 'a,b' } as const;
     for (const key of CONFIG_KEYS) {

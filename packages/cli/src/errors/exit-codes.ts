@@ -37,6 +37,8 @@ const EXIT_CODE_BY_ERROR_CODE: Record<ErrorCode, number> = {
   provider_capacity: EXIT_CODES.conflict,
   payload_too_large: EXIT_CODES.failed,
   idempotency_key_reused: EXIT_CODES.failed,
+  idempotent_response_not_kept: EXIT_CODES.failed,
+  workspace_quota_exceeded: EXIT_CODES.failed,
   unsupported_backend: EXIT_CODES.failed,
   provider_error: EXIT_CODES.failed,
   provider_timeout: EXIT_CODES.failed,

@@ -1,6 +1,6 @@
 export { ERROR_CODES, type ErrorCode } from './error-codes';
 export { RuntimectlError, type RuntimectlErrorOptions } from './runtimectl-error';
-export { InvalidRequestError, IdempotencyKeyReusedError, FileTooLargeError } from './request-errors';
+export { InvalidRequestError, IdempotencyKeyReusedError, FileTooLargeError, WorkspaceQuotaExceededError } from './request-errors';
 export { RuntimeNotFoundError, CheckpointNotFoundError, PathNotFoundError } from './not-found-errors';
 export {
   SessionBusyError,

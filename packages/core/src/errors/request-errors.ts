@@ -26,3 +26,13 @@ export class IdempotencyKeyReusedError extends RuntimectlError {
     super('idempotency_key_reused', `Idempotency-Key ${idempotencyKey} was already used with a different request`);
   }
 }
+
+/**
+ * A write (or a command) would take a runtime's workspace over its disk quota. `details` holds
+ * the request's workspace path (never a host path) and the quota; nothing was written.
+ */
+export class WorkspaceQuotaExceededError extends RuntimectlError {
+  constructor(message: string, details: { path?: string; quota_bytes: number }) {
+    super('workspace_quota_exceeded', message, { details });
+  }
+}

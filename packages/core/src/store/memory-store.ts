@@ -1,6 +1,6 @@
 import { immutableCopy } from './immutable-record';
 import { lowerBound, SortedIdIndex } from './sorted-id-index';
-import type { CheckpointRecord, IdempotencyRecord, ProviderIntent, SessionRecord, StoredRuntimeStatus } from './records';
+import { idempotencyRecordBytes, type CheckpointRecord, type IdempotencyRecord, type ProviderIntent, type SessionRecord, type StoredRuntimeStatus } from './records';
 import type {
   CheckpointListQuery,
   Page,
@@ -25,6 +25,7 @@ export class MemoryRuntimeStore implements RuntimeStore {
   readonly #checkpointsBySnapshot = new SortedIdIndex();
   readonly #intents = new Map<string, ProviderIntent>();
   readonly #idempotency = new Map<string, IdempotencyRecord>();
+  #idempotencyBytes = 0;
 
   async getSession(runtimeId: string): Promise<SessionRecord | undefined> {
     return this.#sessions.get(runtimeId);
@@ -101,7 +102,7 @@ export class MemoryRuntimeStore implements RuntimeStore {
     for (const record of checkpoints) this.#putCheckpoint(record);
     for (const intent of intents) this.#intents.set(intent.intentId, intent);
     for (const id of batch.resolvedIntentIds ?? []) this.#intents.delete(id);
-    for (const record of idempotencyRecords) this.#idempotency.set(record.key, record);
+    for (const record of idempotencyRecords) this.#setIdempotency(record);
   }
 
   async listIntents(): Promise<ProviderIntent[]> {
@@ -111,27 +112,55 @@ export class MemoryRuntimeStore implements RuntimeStore {
   async claimIdempotencyKey(record: IdempotencyRecord): Promise<IdempotencyRecord | undefined> {
     const existing = this.#idempotency.get(record.key);
     if (existing && existing.expiresAtMs > record.createdAtMs) return existing;
-    this.#idempotency.set(record.key, immutableCopy(record));
+    this.#setIdempotency(immutableCopy(record));
     return undefined;
   }
 
   async putIdempotencyRecord(record: IdempotencyRecord): Promise<void> {
-    this.#idempotency.set(record.key, immutableCopy(record));
+    this.#setIdempotency(immutableCopy(record));
   }
 
   async deleteIdempotencyKey(key: string): Promise<void> {
-    this.#idempotency.delete(key);
+    this.#deleteIdempotency(key);
   }
 
   async deleteExpiredIdempotencyKeys(nowMs: number): Promise<number> {
     let removed = 0;
     for (const [key, record] of this.#idempotency) {
       if (record.expiresAtMs <= nowMs) {
-        this.#idempotency.delete(key);
+        this.#deleteIdempotency(key);
         removed += 1;
       }
     }
     return removed;
+  }
+
+  async evictIdempotencyRecords(maxTotalBytes: number): Promise<number> {
+    if (this.#idempotencyBytes <= maxTotalBytes) return 0;
+    const oldestFirst = [...this.#idempotency.values()]
+      .filter((record) => record.state === 'completed')
+      .sort((a, b) => a.createdAtMs - b.createdAtMs || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    let removed = 0;
+    for (const record of oldestFirst) {
+      if (this.#idempotencyBytes <= maxTotalBytes) break;
+      this.#deleteIdempotency(record.key);
+      removed += 1;
+    }
+    return removed;
+  }
+
+  /** Keeps `#idempotencyBytes` (the weight of every record) in step with the map. */
+  #setIdempotency(record: IdempotencyRecord): void {
+    this.#deleteIdempotency(record.key);
+    this.#idempotency.set(record.key, record);
+    this.#idempotencyBytes += idempotencyRecordBytes(record);
+  }
+
+  #deleteIdempotency(key: string): void {
+    const existing = this.#idempotency.get(key);
+    if (!existing) return;
+    this.#idempotency.delete(key);
+    this.#idempotencyBytes -= idempotencyRecordBytes(existing);
   }
 
   async close(): Promise<void> {}

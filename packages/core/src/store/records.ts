@@ -98,8 +98,20 @@ export interface IdempotencyRecord {
   /** The daemon process that claimed it; a claim left by a process that is gone may be taken over. */
   ownerId: string;
   statusCode: number | null;
-  /** The response body, as sent. */
+  /**
+   * The response body, as sent. null while in flight, and on a completed record whose response
+   * was too large to keep (a retry is told so, and the work is not repeated).
+   */
   responseBody: string | null;
   createdAtMs: number;
   expiresAtMs: number;
+}
+
+/**
+ * What an Idempotency-Key record weighs toward the stores' total bound: the UTF-8 bytes of its
+ * key, fingerprint and response body. Every store measures with this, so the bound means the
+ * same everywhere (a SQL store may keep it in a column).
+ */
+export function idempotencyRecordBytes(record: Pick<IdempotencyRecord, 'key' | 'fingerprint' | 'responseBody'>): number {
+  return Buffer.byteLength(record.key) + Buffer.byteLength(record.fingerprint) + (record.responseBody === null ? 0 : Buffer.byteLength(record.responseBody));
 }

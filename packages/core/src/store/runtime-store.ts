@@ -90,6 +90,13 @@ export interface IdempotencyStore {
   deleteIdempotencyKey(key: string): Promise<void>;
   /** Removes records that expired at or before `nowMs`; resolves how many. */
   deleteExpiredIdempotencyKeys(nowMs: number): Promise<number>;
+  /**
+   * Bounds the space the records take: while all records together weigh more than
+   * `maxTotalBytes` (each by `idempotencyRecordBytes`), deletes the oldest completed record
+   * (smallest `createdAtMs`, then smallest key). Claims in flight count but are never deleted.
+   * Resolves how many records it deleted. Atomic with respect to the other methods.
+   */
+  evictIdempotencyRecords(maxTotalBytes: number): Promise<number>;
 }
 
 /**

@@ -21,6 +21,10 @@ export interface RunCommandOptions {
   /** Between SIGTERM and SIGKILL to the command's process group on timeout. */
   killGraceMs: number;
   groups: ProcessGroups;
+  /** Argv put before `<shell> -c <command>`: a program that sets limits, then execs the rest. */
+  prefix?: string[];
+  /** Watches the started process group; its note (if any) ends the answer's stderr. */
+  watch?: (pgid: number) => { finish(failed: boolean): Promise<string | undefined> };
 }
 
 async function started(child: ChildProcess, shell: string): Promise<number> {
@@ -49,7 +53,8 @@ function closedWithin(closed: Promise<unknown>, ms: number): Promise<boolean> {
  * /dev/null; stdout and stderr are read to the end and capped at `maxOutputBytes` each.
  */
 export async function runCommand(options: RunCommandOptions): Promise<ExecResult> {
-  const child = spawn(options.shell, ['-c', options.command], {
+  const [file, ...args] = [...(options.prefix ?? []), options.shell, '-c', options.command];
+  const child = spawn(file!, args, {
     cwd: options.cwd,
     env: options.env,
     detached: true,
@@ -66,6 +71,7 @@ export async function runCommand(options: RunCommandOptions): Promise<ExecResult
 
   const pgid = await started(child, options.shell);
   options.groups.add(pgid);
+  const watch = options.watch?.(pgid);
 
   let timedOut = false;
   let killing: Promise<void> | undefined;
@@ -85,10 +91,11 @@ export async function runCommand(options: RunCommandOptions): Promise<ExecResult
   }
   if (killing) await killing;
   if (!groupAlive(pgid)) options.groups.prune();
+  const note = await watch?.finish(timedOut || exitCode !== 0);
 
   return {
     stdout: stdout.bytes(),
-    stderr: stderr.bytes(),
+    stderr: note === undefined ? stderr.bytes() : Buffer.concat([stderr.bytes(), Buffer.from(note)]),
     exitCode: timedOut ? null : exitCode,
     timedOut,
     truncated: stdout.truncated || stderr.truncated,

@@ -12,12 +12,21 @@ export interface IdempotencyOptions {
   /** This process's id in claims; a claim left by another (a crashed daemon) is taken over. */
   ownerId?: string;
   clock?: () => number;
+  /**
+   * Largest response body (UTF-8 bytes) kept for replay. A bigger one is recorded as "not kept":
+   * a retry gets 410 `idempotent_response_not_kept` and the work is not done again. Default 4 MiB.
+   */
+  maxResponseBytes?: number;
+  /** Bound on all kept records together (`idempotencyRecordBytes`); the oldest are evicted first. Default 128 MiB. */
+  maxTotalBytes?: number;
 }
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'idempotent-replayed';
 const DEFAULT_RETENTION_MS = 24 * 60 * 60 * 1000;
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+const DEFAULT_MAX_TOTAL_BYTES = 128 * 1024 * 1024;
 
 interface Claim {
   record: IdempotencyRecord;
@@ -48,12 +57,17 @@ function sendError(reply: FastifyReply, ...args: Parameters<typeof errorReply>):
  * done again; the same key with another body is refused with 422 `idempotency_key_reused`; a
  * retry that arrives while the first is still running waits for it. Only replayable outcomes are
  * kept (see isReplayableStatus): after a 409/429/5xx the key is released and a retry runs again.
+ * Space is bounded: a response over `maxResponseBytes` is recorded without its body (a retry
+ * gets 410 `idempotent_response_not_kept`), and after each completion the store evicts the
+ * oldest completed records beyond `maxTotalBytes` (their keys then run again, as expired ones do).
  */
 export function installIdempotencyHooks(app: FastifyInstance, options: IdempotencyOptions): void {
   const { store } = options;
   const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
   const ownerId = options.ownerId ?? `daemon-${randomUUID()}`;
   const clock = options.clock ?? Date.now;
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const maxTotalBytes = options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES;
   const running = new Map<string, Promise<void>>();
 
   const sweep = setInterval(() => void store.deleteExpiredIdempotencyKeys(clock()).catch(() => {}), SWEEP_INTERVAL_MS);
@@ -102,6 +116,14 @@ export function installIdempotencyHooks(app: FastifyInstance, options: Idempoten
           idempotency_key: key,
         });
       }
+      if (existing.state === 'completed' && existing.responseBody === null) {
+        return sendError(
+          reply,
+          'idempotent_response_not_kept',
+          `the request with Idempotency-Key ${key} completed (it is not run again), but its response was too large to keep for replay`,
+          { idempotency_key: key, status_code: existing.statusCode },
+        );
+      }
       if (existing.state === 'completed') return send(reply, existing.statusCode!, existing.responseBody!, true);
       const first = running.get(key);
       if (!first) {
@@ -118,7 +140,10 @@ export function installIdempotencyHooks(app: FastifyInstance, options: Idempoten
     claims.delete(request);
     try {
       if (isReplayableStatus(reply.statusCode) && typeof payload === 'string') {
-        await store.putIdempotencyRecord({ ...claim.record, state: 'completed', statusCode: reply.statusCode, responseBody: payload });
+        const responseBody = Buffer.byteLength(payload) > maxResponseBytes ? null : payload;
+        await store.putIdempotencyRecord({ ...claim.record, state: 'completed', statusCode: reply.statusCode, responseBody });
+        // The response is kept: a failed eviction only delays the bound to the next completion.
+        await store.evictIdempotencyRecords(maxTotalBytes).catch((error: unknown) => request.log.warn({ err: error }, 'idempotency eviction failed'));
       } else {
         await store.deleteIdempotencyKey(claim.record.key);
       }

@@ -8,6 +8,9 @@ export interface ServerTelemetryOptions {
   processMetrics?: boolean;
 }
 
+/** What the workspace-usage gauge reads at scrape time (e.g. the local provider's `workspaceUsage`). */
+export type WorkspaceUsageSource = () => { bytesUsed: number };
+
 /** What the live-runtimes gauge reads at scrape time. */
 export type RuntimeCountSource = Pick<RuntimeService, 'runtimeCounts'>;
 
@@ -30,7 +33,9 @@ export class ServerTelemetry {
   readonly #operations: Counter<'operation' | 'provider' | 'outcome'>;
   readonly #providerCallSeconds: Histogram<'provider' | 'call' | 'outcome'>;
   readonly #reconciled: Counter<'action'>;
+  readonly #quotaRefusals: Counter<'operation'>;
   #runtimeSource: RuntimeCountSource | undefined;
+  readonly #workspaceUsageSources: WorkspaceUsageSource[] = [];
 
   constructor(options: ServerTelemetryOptions = {}) {
     const prefix = options.prefix ?? 'runtimectl_';
@@ -67,6 +72,21 @@ export class ServerTelemetry {
       labelNames: ['action'],
       registers,
     });
+    this.#quotaRefusals = new Counter({
+      name: `${prefix}workspace_quota_refusals_total`,
+      help: 'Workspace quota refusals: write (a write-file refused) or exec (a command stopped).',
+      labelNames: ['operation'],
+      registers,
+    });
+    const usageSources = this.#workspaceUsageSources;
+    new Gauge({
+      name: `${prefix}workspace_bytes_used`,
+      help: 'Disk bytes of the workspaces measured since start (their last measurement), read at scrape time.',
+      registers,
+      collect() {
+        this.set(usageSources.reduce((sum, source) => sum + source().bytesUsed, 0));
+      },
+    });
     const source = () => this.#runtimeSource;
     new Gauge({
       name: `${prefix}runtimes`,
@@ -100,6 +120,16 @@ export class ServerTelemetry {
   /** The service whose runtimes the gauge counts. `buildServer` binds the service it serves. */
   countRuntimesOf(source: RuntimeCountSource): void {
     this.#runtimeSource = source;
+  }
+
+  /** Adds a provider's workspace usage to the `workspace_bytes_used` gauge. */
+  watchWorkspaceUsage(source: WorkspaceUsageSource): void {
+    this.#workspaceUsageSources.push(source);
+  }
+
+  /** A workspace quota refused a write or stopped a command. */
+  recordWorkspaceQuotaRefusal(operation: 'write' | 'exec'): void {
+    this.#quotaRefusals.inc({ operation });
   }
 
   recordRequest(method: string, route: string, statusCode: number, durationMs: number): void {

@@ -1,5 +1,5 @@
 import { describe, expect } from 'vitest';
-import type { IdempotencyRecord } from '@runtimectl/core';
+import { idempotencyRecordBytes, type IdempotencyRecord } from '@runtimectl/core';
 import { resolveStoreConformanceOptions, type StoreConformanceOptions } from './store-conformance-options';
 import { sessionRecord } from './store-fixtures';
 import { storeTest, useStoreHarness } from './store-harness';
@@ -85,6 +85,55 @@ export function idempotencyTests(options: StoreConformanceOptions): void {
       expect(await harness.store.deleteExpiredIdempotencyKeys(NOW + 10)).toBe(2);
       expect(await harness.store.claimIdempotencyKey(claim('live'))).toMatchObject({ key: 'live' });
       expect(await harness.store.claimIdempotencyKey(claim('old'))).toBeUndefined();
+    });
+
+    /** A completed record of `key` claimed at NOW + `age` with a `bodyBytes`-byte body. */
+    const completedAt = (key: string, age: number, bodyBytes: number) =>
+      claim(key, { state: 'completed', statusCode: 200, responseBody: 'x'.repeat(bodyBytes), createdAtMs: NOW + age });
+    /** Whether the store still holds `key` (a probe claim that wins is deleted again, leaving the weight unchanged). */
+    const held = async (key: string) => {
+      const existing = await harness.store.claimIdempotencyKey(claim(key, { fingerprint: 'sha256:probe' }));
+      if (existing === undefined) await harness.store.deleteIdempotencyKey(key);
+      return existing !== undefined;
+    };
+
+    test('evictIdempotencyRecords deletes completed records oldest first until the rest weigh at most the total', async () => {
+      const records = [completedAt('k3', 3, 1000), completedAt('k1', 1, 1000), completedAt('k2', 2, 1000), completedAt('k4', 4, 1000)];
+      for (const record of records) await harness.store.putIdempotencyRecord(record);
+      const each = idempotencyRecordBytes(records[0]!);
+      expect(await harness.store.evictIdempotencyRecords(2 * each)).toBe(2);
+      expect([await held('k1'), await held('k2'), await held('k3'), await held('k4')]).toEqual([false, false, true, true]);
+      expect(await harness.store.evictIdempotencyRecords(2 * each)).toBe(0);
+    });
+
+    test('evictIdempotencyRecords breaks a tie of age by key, counts multi-byte characters as UTF-8 bytes, and never deletes a claim in flight', async () => {
+      const inFlight = claim('in-flight', { createdAtMs: NOW - 100 });
+      await harness.store.claimIdempotencyKey(inFlight);
+      const wide = claim('b-wide', { state: 'completed', statusCode: 200, responseBody: 'é'.repeat(500), createdAtMs: NOW });
+      await harness.store.putIdempotencyRecord(wide);
+      await harness.store.putIdempotencyRecord(completedAt('a-narrow', 0, 500));
+      expect(idempotencyRecordBytes(wide)).toBeGreaterThan(1000);
+      expect(await harness.store.evictIdempotencyRecords(idempotencyRecordBytes(inFlight) + idempotencyRecordBytes(wide))).toBe(1);
+      expect([await held('a-narrow'), await held('b-wide')]).toEqual([false, true]);
+      expect(await harness.store.evictIdempotencyRecords(0)).toBe(1);
+      expect(await held('in-flight')).toBe(true);
+    });
+
+    test('evictIdempotencyRecords weighs a record by idempotencyRecordBytes: a store holding exactly the total deletes nothing', async () => {
+      const records = [completedAt('k1', 1, 700), completedAt('k2', 2, 1300)];
+      for (const record of records) await harness.store.putIdempotencyRecord(record);
+      const total = records.reduce((sum, record) => sum + idempotencyRecordBytes(record), 0);
+      expect(await harness.store.evictIdempotencyRecords(total)).toBe(0);
+      expect(await harness.store.evictIdempotencyRecords(total - 1)).toBe(1);
+      expect([await held('k1'), await held('k2')]).toEqual([false, true]);
+      const reopened = await harness.restart();
+      expect(await reopened.evictIdempotencyRecords(idempotencyRecordBytes(records[1]!))).toBe(0);
+    });
+
+    test('a completed record whose response was not kept (null body) reads back as such', async () => {
+      const notKept = claim('k1', { state: 'completed', statusCode: 200, responseBody: null });
+      await harness.store.putIdempotencyRecord(notKept);
+      expect(await harness.store.claimIdempotencyKey(claim('k1'))).toStrictEqual(notKept);
     });
   });
 }

@@ -56,4 +56,5 @@ export const IDEMPOTENCY_COLUMNS = [
   'response_body',
   'created_at_ms',
   'expires_at_ms',
+  'stored_bytes',
 ] as const satisfies ReadonlyArray<keyof IdempotencyRow>;

@@ -1,4 +1,4 @@
-import type { IdempotencyRecord, ProviderIntent } from '../records';
+import { idempotencyRecordBytes, type IdempotencyRecord, type ProviderIntent } from '../records';
 
 /** An `intents` row. */
 export interface IntentRow {
@@ -20,6 +20,8 @@ export interface IdempotencyRow {
   response_body: string | null;
   created_at_ms: number;
   expires_at_ms: number;
+  /** `idempotencyRecordBytes` of the record; triggers keep `idempotency_totals` in step. */
+  stored_bytes: number;
 }
 
 export function intentToRow(intent: ProviderIntent): IntentRow {
@@ -54,6 +56,7 @@ export function idempotencyToRow(record: IdempotencyRecord): IdempotencyRow {
     response_body: record.responseBody,
     created_at_ms: record.createdAtMs,
     expires_at_ms: record.expiresAtMs,
+    stored_bytes: idempotencyRecordBytes(record),
   };
 }
 
