@@ -1,0 +1,66 @@
+/**
+ * The shell that builds a sandbox's root inside fresh user, mount and PID namespaces (it runs as
+ * PID 1 of the new PID namespace, root of the new user namespace, before anything untrusted):
+ *
+ * - a tmpfs becomes the new root, mounted on an empty host directory (`rootMountPoint`);
+ * - the system's tools are bound in read-only: /usr, /bin, /sbin, /lib* (symbolic links stay
+ *   links), and a short list of /etc entries programs need (users, name resolution, the dynamic
+ *   linker, certificates, time zone) — never all of /etc, where a daemon's config may live;
+ * - a private /tmp and /dev/shm (tmpfs), a minimal /dev (null, zero, full, random, urandom, tty
+ *   bound from the host) and a /proc of the new PID namespace only;
+ * - each requested directory is bound read-write at its target (later binds may cover /tmp);
+ * - `pivot_root` into it and the old root is detached, so nothing else of the host is reachable
+ *   (unlike `chroot`, which root can climb out of), and the new root is made read-only.
+ *
+ * Positional parameters: root mount point, network (`on`: the host's network; `off`: a new
+ * network namespace whose loopback is brought up), cwd, mode (`holder`: print `ready <host pid>`
+ * once built and run the command with stdio on /dev/null; `run`: run the command in the
+ * caller's stdio and environment), the number of binds, `source target` per bind, then the command's argv.
+ * Every value arrives as a parameter, never spliced into the script text.
+ */
+export const SETUP_SCRIPT = String.raw`set -e
+PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+read -r host_pid _ < /proc/self/stat
+R="$1"; network="$2"; cwd="$3"; mode="$4"; binds="$5"; shift 5
+mount -t tmpfs -o mode=0755 sandbox-root "$R"
+for d in usr bin sbin lib lib32 lib64 libx32; do
+  if [ -L "/$d" ]; then ln -s "$(readlink "/$d")" "$R/$d"
+  elif [ -d "/$d" ]; then mkdir "$R/$d"; mount --rbind "/$d" "$R/$d"; mount -o remount,bind,ro "$R/$d"
+  fi
+done
+mkdir "$R/etc"
+for e in passwd group hosts hostname resolv.conf nsswitch.conf host.conf services protocols alternatives ld.so.cache ld.so.conf ld.so.conf.d ssl ca-certificates ca-certificates.conf localtime timezone os-release mime.types; do
+  if [ -d "/etc/$e" ] && [ ! -L "/etc/$e" ]; then mkdir "$R/etc/$e"
+  elif [ -e "/etc/$e" ]; then : > "$R/etc/$e"
+  else continue
+  fi
+  mount --bind "/etc/$e" "$R/etc/$e"; mount -o remount,bind,ro "$R/etc/$e"
+done
+mkdir "$R/tmp" "$R/proc" "$R/dev"
+mount -t tmpfs -o mode=1777 sandbox-tmp "$R/tmp"
+mount -t tmpfs -o mode=0755 sandbox-dev "$R/dev"
+for n in null zero full random urandom tty; do : > "$R/dev/$n"; mount --bind "/dev/$n" "$R/dev/$n"; done
+ln -s /proc/self/fd "$R/dev/fd"; ln -s /proc/self/fd/0 "$R/dev/stdin"; ln -s /proc/self/fd/1 "$R/dev/stdout"; ln -s /proc/self/fd/2 "$R/dev/stderr"
+mkdir "$R/dev/shm"; mount -t tmpfs -o mode=1777 sandbox-shm "$R/dev/shm"
+while [ "$binds" -gt 0 ]; do
+  mkdir -p "$R$2"; mount --bind "$1" "$R$2"; shift 2; binds=$((binds - 1))
+done
+mount -t proc proc "$R/proc"
+if [ "$network" = off ]; then ip link set lo up; fi
+cd "$R"; mkdir .old-root; pivot_root . .old-root; umount -l /.old-root; rmdir /.old-root
+mount -o remount,bind,ro /
+cd -- "$cwd"
+unset OLDPWD
+if [ "$mode" = holder ]; then echo "ready $host_pid"; exec env -i "PATH=$PATH" "$@" </dev/null >/dev/null 2>&1; fi
+exec "$@"
+`;
+
+/**
+ * PID 1 of a long-lived sandbox: it waits forever and, being a shell in `wait`, reaps every
+ * orphan the namespace's commands leave (background jobs whose shell exited), so they never
+ * linger as zombies. When it dies the kernel kills everything else in the PID namespace.
+ */
+export const HOLDER_INIT = ['/bin/sh', '-c', 'trap "" HUP INT TERM; while :; do sleep 86400 & wait $!; done'];
+
+/** Runs a command inside a sandbox entered with `nsenter --root`: enter `cwd`, then exec the rest. */
+export const ENTER_SCRIPT = 'cd -- "$1" || exit 126; shift; exec "$@"';
