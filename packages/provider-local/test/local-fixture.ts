@@ -63,3 +63,21 @@ export const text = (bytes: Uint8Array) => Buffer.from(bytes).toString('utf8');
 export async function workspacesIn(root: string): Promise<string[]> {
   return (await readdir(root)).filter((name) => !name.startsWith('.')).sort();
 }
+
+/** A number no other process's command line will hold: `sleep <it>` marks a process to find from the host. */
+export const uniqueSleep = () => `${300_000 + Math.floor(Math.random() * 600_000)}.${Math.floor(Math.random() * 1000)}`;
+
+/** Host pids of running processes whose command line is exactly `sleep <seconds>` (they may run in a namespace). */
+export async function sleepersOf(seconds: string): Promise<number[]> {
+  const pids: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8');
+      if (cmdline === `sleep\0${seconds}\0` && (await isRunning(Number(entry)))) pids.push(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return pids;
+}
