@@ -22,6 +22,7 @@ import {
 import { commandEnvironment } from './exec/command-environment';
 import type { ProcessGroups } from './exec/process-groups';
 import { runCommand } from './exec/run-command';
+import type { WorkspaceSandboxes } from './exec/workspace-sandboxes';
 import { errorCode, fileSystemError, workspaceGoneError } from './fs-errors';
 import { openRegularFile, readAtMost, type OpenedFile } from './regular-file';
 import { WorkspaceJail } from './workspace-jail';
@@ -36,12 +37,15 @@ export interface LocalBackendSettings {
   shell: string;
   env: Record<string, string>;
   killGraceMs: number;
+  /** Where commands run: the workspace's namespace sandbox, or host processes. */
+  sandboxes: WorkspaceSandboxes;
 }
 
 /**
  * One workspace directory on the host. File operations go through the workspace jail; commands
- * run as child process groups tracked in `groups` (shared with the provider, which kills them
- * on release).
+ * run in the workspace's namespace sandbox (or as host processes with isolation "none"), each
+ * a process group tracked in `groups` (shared with the provider, which kills them and the
+ * sandbox on release).
  */
 export class LocalBackend implements ProviderBackend {
   readonly #jail: WorkspaceJail;
@@ -52,6 +56,8 @@ export class LocalBackend implements ProviderBackend {
     readonly workspaceRoot: string,
     private readonly groups: ProcessGroups,
     private readonly settings: LocalBackendSettings,
+    /** The workspace's directory name under the provider root. */
+    private readonly workspaceName: string,
   ) {
     this.#jail = new WorkspaceJail(workspaceRoot);
   }
@@ -143,6 +149,7 @@ export class LocalBackend implements ProviderBackend {
       maxOutputBytes: request.maxOutputBytes,
       killGraceMs: this.settings.killGraceMs,
       groups: this.groups,
+      launch: (argv) => this.settings.sandboxes.launch(this.workspaceName, this.workspaceRoot, cwd, argv),
     });
   }
 

@@ -11,6 +11,7 @@ import {
 } from '@runtimectl/core';
 import { checkConfiguredEnvironment } from './exec/command-environment';
 import { ProcessGroups } from './exec/process-groups';
+import { WorkspaceSandboxes, type IsolationInForce, type LocalIsolation } from './exec/workspace-sandboxes';
 import { errorCode, workspaceGoneError } from './fs-errors';
 import { LocalBackend, type LocalBackendSettings } from './local-backend';
 import { removeWorkspace } from './remove-workspace';
@@ -29,6 +30,15 @@ export interface LocalProviderSettings {
   keepWorkspaces?: boolean;
   /** Variables every command gets, on top of the minimal PATH, HOME and LANG. */
   env?: Record<string, string>;
+  /**
+   * Where commands run. `namespace`: each workspace's commands in its own user, mount and PID
+   * namespaces, seeing the workspace, the system's tools read-only, a private /tmp and /proc —
+   * not the daemon's process, files or other workspaces; `none`: host processes as the daemon's
+   * user; `auto` (default): `namespace` where this machine allows it, else `none` (see `isolation()`).
+   */
+  isolation?: LocalIsolation;
+  /** With namespace isolation, false gives commands their own network namespace (loopback only). Default true. */
+  network?: boolean;
 }
 
 /** Between SIGTERM and SIGKILL to a timed-out command's process group. */
@@ -51,17 +61,30 @@ export class LocalProvider implements BackendProviderV1 {
   readonly #keepWorkspaces: boolean;
   readonly #configuredRoot: string;
   readonly #groups = new Map<string, ProcessGroups>();
+  readonly #sandboxes: WorkspaceSandboxes;
   #root: Promise<string> | undefined;
 
   constructor(settings: LocalProviderSettings) {
     if (typeof settings.root !== 'string' || settings.root === '') throw new TypeError('createLocalProvider needs a root directory');
     this.#configuredRoot = resolve(settings.root);
     this.#keepWorkspaces = settings.keepWorkspaces ?? false;
+    const isolation = settings.isolation ?? 'auto';
+    if (!['auto', 'namespace', 'none'].includes(isolation)) throw new TypeError('createLocalProvider: isolation is auto, namespace or none');
+    this.#sandboxes = new WorkspaceSandboxes(() => this.#rootPath(), isolation, settings.network ?? true);
     this.#settings = {
       shell: settings.shell ?? '/bin/sh',
       env: checkConfiguredEnvironment(settings.env ?? {}),
       killGraceMs: KILL_GRACE_MS,
+      sandboxes: this.#sandboxes,
     };
+  }
+
+  /**
+   * The isolation commands get, decided once by a real probe (unless `none`). Rejects when
+   * `namespace` was required and this machine cannot do it; a daemon awaits it before serving.
+   */
+  isolation(): Promise<IsolationInForce> {
+    return this.#sandboxes.inForce();
   }
 
   /** Creates the backend's workspace directory, named after `backendId`. */
@@ -103,7 +126,8 @@ export class LocalProvider implements BackendProviderV1 {
   }
 
   /**
-   * Kills whatever the workspace's commands left running (their process groups), then removes
+   * Kills whatever the workspace's commands left running (their process groups and the
+   * workspace's sandbox, with everything in it — `setsid` children too), then removes
    * the workspace directory — or, with `keepWorkspaces`, marks it released and leaves it.
    * Idempotent; a resource that names no workspace of ours is ignored.
    */
@@ -112,6 +136,7 @@ export class LocalProvider implements BackendProviderV1 {
     if (!name) return;
     await this.#groups.get(name)?.killAll(RELEASE_KILL_WAIT_MS);
     this.#groups.delete(name);
+    await this.#sandboxes.kill(name);
     const root = await this.#rootPath();
     await new WorkspaceOwners(root).forget(name);
     if (this.#keepWorkspaces) {
@@ -134,7 +159,7 @@ export class LocalProvider implements BackendProviderV1 {
       groups = new ProcessGroups();
       this.#groups.set(name, groups);
     }
-    return new LocalBackend(resourceOf(name), workspaceRoot, groups, this.#settings);
+    return new LocalBackend(resourceOf(name), workspaceRoot, groups, this.#settings, name);
   }
 
   /** The real path of `root`, created on first use. */

@@ -6,10 +6,14 @@ import { afterEach } from 'vitest';
 import type { ProviderBackend } from '@runtimectl/core';
 import { createLocalProvider, type LocalProvider, type LocalProviderSettings } from '../src/index';
 
-/** Temporary directories made by a test, removed after it. */
+/** Backends `createBackend` made, released after the test so no workspace sandbox outlives it. */
+const createdBackends: { provider: LocalProvider; request: { backendId: string; resource: ProviderBackend['resource'] } }[] = [];
+
+/** Temporary directories made by a test, removed after it (after releasing every backend it created). */
 export function useTemporaryDirectories(): (label: string) => Promise<string> {
   const made: string[] = [];
   afterEach(async () => {
+    for (const { provider, request } of createdBackends.splice(0)) await provider.release(request).catch(() => undefined);
     for (const directory of made.splice(0)) await rm(directory, { recursive: true, force: true });
   });
   return async (label) => {
@@ -26,7 +30,9 @@ export async function createBackend(
   backendId = newBackendId(),
 ): Promise<{ backend: ProviderBackend; request: { backendId: string; resource: ProviderBackend['resource'] } }> {
   const backend = await provider.create({ backendId, runtimeId: 'local-test', options: {}, labels: {} });
-  return { backend, request: { backendId, resource: backend.resource } };
+  const request = { backendId, resource: backend.resource };
+  createdBackends.push({ provider, request });
+  return { backend, request };
 }
 
 export async function localProvider(

@@ -21,6 +21,11 @@ export interface RunCommandOptions {
   /** Between SIGTERM and SIGKILL to the command's process group on timeout. */
   killGraceMs: number;
   groups: ProcessGroups;
+  /**
+   * How to start `<shell> -c <command>` inside the workspace's sandbox (a program and arguments
+   * that enter `cwd` themselves); absent or undefined: a host process in `cwd`.
+   */
+  launch?: (argv: string[]) => Promise<{ file: string; args: string[] } | undefined>;
 }
 
 async function started(child: ChildProcess, shell: string): Promise<number> {
@@ -49,8 +54,10 @@ function closedWithin(closed: Promise<unknown>, ms: number): Promise<boolean> {
  * /dev/null; stdout and stderr are read to the end and capped at `maxOutputBytes` each.
  */
 export async function runCommand(options: RunCommandOptions): Promise<ExecResult> {
-  const child = spawn(options.shell, ['-c', options.command], {
-    cwd: options.cwd,
+  const argv = [options.shell, '-c', options.command];
+  const sandboxed = await options.launch?.(argv);
+  const child = spawn(sandboxed?.file ?? options.shell, sandboxed?.args ?? argv.slice(1), {
+    cwd: sandboxed ? '/' : options.cwd,
     env: options.env,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
