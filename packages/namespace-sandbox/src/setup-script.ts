@@ -19,6 +19,7 @@
  * Every value arrives as a parameter, never spliced into the script text.
  */
 export const SETUP_SCRIPT = String.raw`set -e
+caller_path="$PATH"
 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 read -r host_pid _ < /proc/self/stat
 R="$1"; network="$2"; cwd="$3"; mode="$4"; binds="$5"; shift 5
@@ -52,6 +53,7 @@ mount -o remount,bind,ro /
 cd -- "$cwd"
 unset OLDPWD
 if [ "$mode" = holder ]; then echo "ready $host_pid"; exec env -i "PATH=$PATH" "$@" </dev/null >/dev/null 2>&1; fi
+PATH="$caller_path"
 exec "$@"
 `;
 

@@ -118,6 +118,14 @@ describe.skipIf(!probe.available)('a namespace sandbox', () => {
     }
   });
 
+  it("runs one command with the caller's environment, PATH included", async () => {
+    const { file, args } = launchOnce(spec, workspace, ['/bin/sh', '-c', 'echo "$PATH $GREETING"']);
+    const result = await new Promise<string>((resolve) => {
+      execFile(file, args, { env: { PATH: '/bin:/usr/bin', GREETING: 'hi' } }, (_error, stdout) => resolve(stdout));
+    });
+    expect(result).toBe('/bin:/usr/bin hi\n');
+  });
+
   it('runs one command in a sandbox of its own that ends with it', async () => {
     const { file, args } = launchOnce(spec, workspace, ['/bin/sh', '-c', 'cat mine.txt; echo " pid $$"']);
     expect((await run(file, args)).stdout).toBe('mine pid 1\n');

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { IsolationProbe } from './isolation.js';
-import { namespacedArgv } from './isolation.js';
+import { namespacedLaunch } from './isolation.js';
 import { ConnectRpcError } from './connect-framing.js';
 import { normalizeSandboxPath, resolveSandboxPath, SANDBOX_HOME } from '../sandbox/sandbox-paths.js';
 import type { SandboxProcess } from '../sandbox/sandbox-processes.js';
@@ -43,6 +43,8 @@ const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/b
 export async function startSandboxProcess(
   sandbox: SandboxRecord,
   isolation: IsolationProbe,
+  /** The emulator's root directory (namespace sandboxes mount their root on a directory in it). */
+  emulatorRoot: string,
   config: ProcessConfig,
   options: { stdin: boolean; tag: string | undefined },
 ): Promise<StartedProcess> {
@@ -65,8 +67,9 @@ export async function startSandboxProcess(
     ...config.envs,
   };
   const command = [config.cmd, ...config.args];
-  const child = namespaced
-    ? spawn('unshare', namespacedArgv(sandbox.directory, sandboxCwd, command), spawnOptions(env, undefined, options.stdin))
+  const launch = namespaced ? namespacedLaunch(emulatorRoot, sandbox.directory, sandboxCwd, command) : undefined;
+  const child = launch
+    ? spawn(launch.file, launch.args, spawnOptions(env, undefined, options.stdin))
     : spawn(config.cmd, config.args, spawnOptions(env, hostCwd, options.stdin));
   const pid = await spawned(child);
   // A command that exits without reading its stdin must not crash the emulator with EPIPE.
@@ -143,7 +146,7 @@ async function resolveCwd(sandbox: SandboxRecord, isolation: IsolationProbe, san
   let hostCwd: string;
   if (insideSandbox) hostCwd = (await resolveSandboxPath(sandbox.directory, sandboxCwd, true)).hostPath;
   else if (sandboxCwd === '/home' || sandboxCwd.startsWith('/home/')) hostCwd = '';
-  else hostCwd = sandboxCwd; // outside /home/user and /tmp the namespace shows the host
+  else hostCwd = sandboxCwd; // outside /home/user and /tmp the namespace shows the host's system directories
   const stats = hostCwd ? await stat(hostCwd).catch(() => undefined) : undefined;
   if (!stats?.isDirectory()) {
     throw new ConnectRpcError('internal', `error starting process: chdir ${sandboxCwd}: no such file or directory`);
