@@ -35,6 +35,8 @@ export function parseDaemonArguments(argv: string[]): DaemonArguments {
     .option('--provider <id>', 'default provider for open (runtimes.default_provider)')
     .option('--state-dir <dir>', 'state directory (state_dir)')
     .option('--allowed-host <name...>', 'without auth, a Host name served besides loopback ones; repeatable (http.allowed_hosts)')
+    .addOption(new Option('--local-isolation <mode>', 'how local commands are isolated (providers.local.isolation)').choices(['auto', 'namespace', 'none']))
+    .addOption(new Option('--local-network <on|off>', 'network for isolated local commands (providers.local.network)').choices(['on', 'off']))
     .option('--allow-insecure-bind', 'listen on a non-loopback address without auth (http.allow_insecure_bind)')
     .addOption(new Option('--log-level <level>', 'log level (log.level)').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']))
     .addHelpText('after', EXAMPLE)
@@ -51,6 +53,8 @@ export function parseDaemonArguments(argv: string[]): DaemonArguments {
     stateDir?: string;
     allowInsecureBind?: boolean;
     allowedHost?: string[];
+    localIsolation?: string;
+    localNetwork?: 'on' | 'off';
     logLevel?: string;
   }>();
   return {
@@ -64,6 +68,8 @@ export function parseDaemonArguments(argv: string[]): DaemonArguments {
       state_dir: options.stateDir,
       'http.allow_insecure_bind': options.allowInsecureBind,
       'http.allowed_hosts': options.allowedHost,
+      'providers.local.isolation': options.localIsolation,
+      'providers.local.network': options.localNetwork === undefined ? undefined : options.localNetwork === 'on',
       'log.level': options.logLevel,
     },
   };

@@ -10,7 +10,14 @@ export async function createProviders(config: ResolvedConfig): Promise<BackendPr
   const local = config.providers.local;
   if (local.enabled) {
     providers.push(
-      createLocalProvider({ root: config.localRoot, shell: local.shell, keepWorkspaces: local.keep_workspaces, env: local.env }),
+      createLocalProvider({
+        root: config.localRoot,
+        shell: local.shell,
+        keepWorkspaces: local.keep_workspaces,
+        env: local.env,
+        isolation: local.isolation,
+        network: local.network,
+      }),
     );
   }
   if (config.providers.memory.enabled) providers.push(createMemoryProvider());

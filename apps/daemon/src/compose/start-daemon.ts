@@ -8,6 +8,7 @@ import { DAEMON_VERSION } from '../version';
 import { assertSafeBind } from './bind-safety';
 import { createProviders } from './create-providers';
 import { createStore } from './create-store';
+import { describeLocalIsolation } from './local-isolation';
 import { loadInstallationId } from './installation-id';
 import { MEMORY_STORE_WARNING, releaseNonDurableState } from './release-non-durable-state';
 
@@ -30,7 +31,7 @@ export interface RunningDaemon {
   app: FastifyInstance;
   /** What start-up reconciliation found and did. */
   reconciliation: ReconcileReport;
-  /** The one line printed at start: address, providers, store, auth. */
+  /** The one line printed at start: address, providers, store, auth, the local provider's isolation. */
   banner: string;
   /**
    * Stops accepting, lets in-flight requests finish (bounded by http.shutdown_timeout_ms), and
@@ -52,6 +53,7 @@ export async function startDaemon(
 ): Promise<RunningDaemon> {
   assertSafeBind(config.http.host, config.bearerToken !== undefined, config.http.allow_insecure_bind);
   const providers = await createProviders(config);
+  const localIsolation = await describeLocalIsolation(providers, config.bearerToken !== undefined);
   const store = await createStore(config);
   const durable = config.store.kind !== 'memory';
   if (!durable) logger.warn(MEMORY_STORE_WARNING);
@@ -103,7 +105,13 @@ export async function startDaemon(
     .map((provider) => (provider.providerId === config.runtimes.default_provider ? `${provider.providerId} (default)` : provider.providerId))
     .join(', ');
   const storeLabel = config.store.kind === 'sqlite' ? `sqlite ${config.storePath}` : 'memory (lost on exit)';
-  const banner = `runtimed ${DAEMON_VERSION} listening on ${url} · providers: ${providerList} · store: ${storeLabel} · auth: ${config.bearerToken ? 'bearer' : 'off'}`;
+  const banner = [
+    `runtimed ${DAEMON_VERSION} listening on ${url}`,
+    `providers: ${providerList}`,
+    `store: ${storeLabel}`,
+    `auth: ${config.bearerToken ? 'bearer' : 'off'}`,
+    ...(localIsolation ? [localIsolation] : []),
+  ].join(' · ');
 
   let closing: Promise<void> | undefined;
   const close = () =>

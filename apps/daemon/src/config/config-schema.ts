@@ -70,6 +70,10 @@ const LocalProviderSchema = z.strictObject({
   keep_workspaces: z.boolean().default(false),
   /** Variables every command gets (the daemon's own environment never leaks into commands). */
   env: z.record(z.string().regex(ENV_NAME), z.string()).default({}),
+  /** namespace: commands in their own user, mount and PID namespaces; none: host processes; auto: namespace where possible. */
+  isolation: z.enum(['auto', 'namespace', 'none']).default('auto'),
+  /** With namespace isolation, false gives commands their own network namespace (loopback only). */
+  network: z.boolean().default(true),
 });
 
 const MemoryProviderSchema = z.strictObject({
