@@ -21,6 +21,7 @@ const intruders = load('intruders');
 const jail = load('path-jail');
 const special = load('special-files');
 const sockets = load('hostile-sockets');
+const commandSecrets = load('command-secrets');
 
 const MiB = 1024 * 1024;
 const mib = (bytes) => `${(bytes / MiB).toFixed(1)} MiB`;
@@ -110,7 +111,18 @@ Same checkout, one Idempotency-Key: ${c.idempotentCheckoutRaces.map((race) => `$
 ${intruders.figures.authWalk.probes} requests (${intruders.figures.authWalk.routesInOpenApi} OpenAPI routes, the hidden ones and unknown routes) × ${intruders.figures.authWalk.credentials} bad credentials: ${intruders.figures.authWalk.refusals} refusals, all 401 with \`WWW-Authenticate: Bearer\`. Secret scan: ${intruders.figures.secretScan.replies} replies, ${intruders.figures.secretScan.logLines} log lines (${(intruders.figures.secretScan.logBytes / 1024).toFixed(0)} KiB) and /metrics (${(intruders.figures.secretScan.metricsBytes / 1024).toFixed(0)} KiB): neither the token nor the E2B key anywhere.
 
 ${hostileSocketsSection(sockets.figures)}
+
+${commandSecretsSection(commandSecrets.figures)}
 <!-- figures:end -->`;
+
+/** Secrets readable from a command (test/command-secrets.test.ts). */
+function commandSecretsSection(f) {
+  return `### Secrets readable from a command
+
+Local provider, isolation in force: ${f.isolation}. ${f.attempts} commands of one runtime tried the daemon's environment (\`/proc/$PPID/environ\`, every \`/proc/*/environ\`, its pid), its open descriptors and root, the state directory, the database file and another runtime's workspace, each looking for ${f.secretsLookedFor} secrets (bearer token, \`E2B_API_KEY\`, the SQLite header, the other runtime's file).
+
+${table(['attempts', 'secrets readable from a command'], [[String(f.attempts), String(f.readable)]])}`;
+}
 
 /** Hostile sockets held vs authorized latency (test/hostile-sockets.test.ts). */
 function hostileSocketsSection(f) {
