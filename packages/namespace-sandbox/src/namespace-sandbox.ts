@@ -32,7 +32,7 @@ export class NamespaceSandbox {
   /** Builds the sandbox and waits until its root is ready; throws with the setup's error output when it cannot. */
   static async start(spec: SandboxSpec, readyWithinMs = DEFAULT_READY_WITHIN_MS): Promise<NamespaceSandbox> {
     // A minimal environment: PID 1's /proc/1/environ is readable inside and must hold no secret.
-    const child = spawn('unshare', unshareArgs(spec, '/', 'holder', HOLDER_INIT), {
+    const child = spawn('unshare', unshareArgs(spec, HOLDER_INIT), {
       env: SETUP_ENV,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -101,11 +101,6 @@ export class NamespaceSandbox {
   kill(withinMs: number): Promise<boolean> {
     return NamespaceSandbox.kill(this.record, withinMs);
   }
-}
-
-/** How to run `command` once in a sandbox of its own, which ends with it (the E2B emulator's way). */
-export function launchOnce(spec: SandboxSpec, cwd: string, command: readonly string[]): Launch {
-  return { file: 'unshare', args: unshareArgs(spec, cwd, 'run', command) };
 }
 
 function killGroup(pgid: number): void {

@@ -18,11 +18,8 @@ export interface SandboxSpec {
   network: boolean;
 }
 
-/** `holder`: a long-lived sandbox that commands enter later; `run`: one command in its own sandbox. */
-export type SetupMode = 'holder' | 'run';
-
-/** The `unshare` arguments that build `spec`'s sandbox in new namespaces and run `command` in it at `cwd`. */
-export function unshareArgs(spec: SandboxSpec, cwd: string, mode: SetupMode, command: readonly string[]): string[] {
+/** The `unshare` arguments that build `spec`'s sandbox in new namespaces and run `init` as its PID 1. */
+export function unshareArgs(spec: SandboxSpec, init: readonly string[]): string[] {
   for (const bind of spec.binds) {
     if (!bind.target.startsWith('/') || !bind.source.startsWith('/')) throw new TypeError('sandbox binds need absolute paths');
   }
@@ -43,11 +40,9 @@ export function unshareArgs(spec: SandboxSpec, cwd: string, mode: SetupMode, com
     'sandbox-setup',
     spec.rootMountPoint,
     spec.network ? 'on' : 'off',
-    cwd,
-    mode,
     String(spec.binds.length),
     ...spec.binds.flatMap((bind) => [bind.source, bind.target]),
-    ...command,
+    ...init,
   ];
 }
 

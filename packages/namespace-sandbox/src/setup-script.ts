@@ -13,16 +13,15 @@
  *   (unlike `chroot`, which root can climb out of), and the new root is made read-only.
  *
  * Positional parameters: root mount point, network (`on`: the host's network; `off`: a new
- * network namespace whose loopback is brought up), cwd, mode (`holder`: print `ready <host pid>`
- * once built and run the command with stdio on /dev/null; `run`: run the command in the
- * caller's stdio and environment), the number of binds, `source target` per bind, then the command's argv.
- * Every value arrives as a parameter, never spliced into the script text.
+ * network namespace whose loopback is brought up), the number of binds, `source target` per
+ * bind, then the init's argv. Once built it prints `ready <host pid of PID 1>` and execs the
+ * init at `/` with an environment of PATH only and stdio on /dev/null. Every value arrives as a
+ * parameter, never spliced into the script text.
  */
 export const SETUP_SCRIPT = String.raw`set -e
-caller_path="$PATH"
 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 read -r host_pid _ < /proc/self/stat
-R="$1"; network="$2"; cwd="$3"; mode="$4"; binds="$5"; shift 5
+R="$1"; network="$2"; binds="$3"; shift 3
 mount -t tmpfs -o mode=0755 sandbox-root "$R"
 for d in usr bin sbin lib lib32 lib64 libx32; do
   if [ -L "/$d" ]; then ln -s "$(readlink "/$d")" "$R/$d"
@@ -50,11 +49,9 @@ mount -t proc proc "$R/proc"
 if [ "$network" = off ]; then ip link set lo up; fi
 cd "$R"; mkdir .old-root; pivot_root . .old-root; umount -l /.old-root; rmdir /.old-root
 mount -o remount,bind,ro /
-cd -- "$cwd"
-unset OLDPWD
-if [ "$mode" = holder ]; then echo "ready $host_pid"; exec env -i "PATH=$PATH" "$@" </dev/null >/dev/null 2>&1; fi
-PATH="$caller_path"
-exec "$@"
+cd /
+echo "ready $host_pid"
+exec env -i "PATH=$PATH" "$@" </dev/null >/dev/null 2>&1
 `;
 
 /**

@@ -1,7 +1,7 @@
 /**
- * How commands see the sandbox's files. Preferred: each command runs in a sandbox of its own
- * user, mount and PID namespaces (`@runtimectl/namespace-sandbox`, shared with the local
- * provider): a read-only view of the host's system tools, `<sandboxDir>/home/user` bound on
+ * How commands see the sandbox's files. Preferred: each E2B sandbox's commands run in one
+ * namespace sandbox of its own user, mount and PID namespaces (`@runtimectl/namespace-sandbox`,
+ * shared with the local provider; see `SandboxNamespace`): a read-only view of the host's system tools, `<sandboxDir>/home/user` bound on
  * `/home/user` and `<sandboxDir>/tmp` on `/tmp`, and a /proc of its own — so absolute paths in
  * commands reach the sandbox's own files, and nothing of the emulator's process (its
  * environment, its other files) is visible. When that is not permitted (no unshare, no user
@@ -10,7 +10,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { launchOnce, probeNamespaceSandbox, type Launch } from '@runtimectl/namespace-sandbox';
+import { probeNamespaceSandbox, type SandboxSpec } from '@runtimectl/namespace-sandbox';
 
 export type IsolationMode = 'mount-namespace' | 'directory';
 
@@ -26,20 +26,16 @@ export type IsolationPreference = 'auto' | IsolationMode;
 /** The empty directory, under the emulator root, each command's sandbox root is mounted on (in its own namespace). */
 const NAMESPACE_ROOT = 'namespace-root';
 
-/** How to run `command` at sandbox path `cwd` in a namespace sandbox showing `sandboxDir` at /home/user and /tmp. */
-export function namespacedLaunch(emulatorRoot: string, sandboxDir: string, cwd: string, command: string[]): Launch {
-  return launchOnce(
-    {
-      rootMountPoint: path.join(emulatorRoot, NAMESPACE_ROOT),
-      binds: [
-        { source: path.join(sandboxDir, 'home', 'user'), target: '/home/user' },
-        { source: path.join(sandboxDir, 'tmp'), target: '/tmp' },
-      ],
-      network: true,
-    },
-    cwd,
-    command,
-  );
+/** The namespace sandbox of the E2B sandbox in `sandboxDir`: its home/user at /home/user, its tmp at /tmp. */
+export function namespaceSpec(emulatorRoot: string, sandboxDir: string): SandboxSpec {
+  return {
+    rootMountPoint: path.join(emulatorRoot, NAMESPACE_ROOT),
+    binds: [
+      { source: path.join(sandboxDir, 'home', 'user'), target: '/home/user' },
+      { source: path.join(sandboxDir, 'tmp'), target: '/tmp' },
+    ],
+    network: true,
+  };
 }
 
 /** Decides the isolation mode once, at emulator start. */

@@ -83,7 +83,6 @@ async function start(context: EmulatorContext, { req, res }: RouteContext, sandb
   const started = await startSandboxProcess(
     sandbox,
     context.isolation,
-    context.root,
     {
       cmd: request.process.cmd,
       args: request.process.args ?? [],

@@ -7,7 +7,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { IsolationProbe } from './isolation.js';
-import { namespacedLaunch } from './isolation.js';
 import { ConnectRpcError } from './connect-framing.js';
 import { normalizeSandboxPath, resolveSandboxPath, SANDBOX_HOME } from '../sandbox/sandbox-paths.js';
 import type { SandboxProcess } from '../sandbox/sandbox-processes.js';
@@ -43,8 +42,6 @@ const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/b
 export async function startSandboxProcess(
   sandbox: SandboxRecord,
   isolation: IsolationProbe,
-  /** The emulator's root directory (namespace sandboxes mount their root on a directory in it). */
-  emulatorRoot: string,
   config: ProcessConfig,
   options: { stdin: boolean; tag: string | undefined },
 ): Promise<StartedProcess> {
@@ -67,7 +64,7 @@ export async function startSandboxProcess(
     ...config.envs,
   };
   const command = [config.cmd, ...config.args];
-  const launch = namespaced ? namespacedLaunch(emulatorRoot, sandbox.directory, sandboxCwd, command) : undefined;
+  const launch = namespaced ? await sandbox.namespace.launch(sandboxCwd, command).catch(notStarted) : undefined;
   const child = launch
     ? spawn(launch.file, launch.args, spawnOptions(env, undefined, options.stdin))
     : spawn(config.cmd, config.args, spawnOptions(env, hostCwd, options.stdin));
@@ -125,6 +122,10 @@ function spawnOptions(env: Record<string, string>, cwd: string | undefined, stdi
     detached: true,
     stdio: [stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] as ['pipe' | 'ignore', 'pipe', 'pipe'],
   };
+}
+
+function notStarted(error: unknown): never {
+  throw new ConnectRpcError('internal', `error starting process: ${(error as Error).message}`);
 }
 
 /** Waits for spawn success; an ENOENT/EACCES becomes envd's "error starting process". */
