@@ -38,6 +38,7 @@ describe('runtimed', () => {
     const port = new URL(offline.url).port;
     const exec = await post(`${api}/exec`, { runtime_id: 'offline', command: `(exec 3<>/dev/tcp/127.0.0.1/${port}) 2>/dev/null && echo reached || echo unreachable`, shell: '/bin/bash' });
     expect(Buffer.from(exec.body.stdout_base64, 'base64').toString()).toMatch(/unreachable\n$/);
+    expect((await post(`${api}/close`, { runtime_id: 'offline' })).body).toMatchObject({ released_backend: true });
   });
 
   it("runs the README's first session: open → write-file → exec → checkpoint → close", async () => {

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { setTimeout as delay } from 'node:timers/promises';
 import { identify, isRunning, type ProcessIdentity } from './process-start';
-import { HOLDER_INIT } from './setup-script';
+import { holderInit } from './setup-script';
 import { nsenterArgs, unshareArgs, type SandboxSpec } from './sandbox-spec';
 
 /** What identifies a started sandbox across daemon restarts (kept in a holder file). */
@@ -20,7 +20,8 @@ const DEFAULT_READY_WITHIN_MS = 10_000;
 const POLL_MS = 10;
 
 /**
- * A long-lived sandbox: its PID 1 (the holder) is a small init that waits and reaps; commands
+ * A long-lived sandbox: its PID 1 (the holder) is a small init that waits and reaps (and exits
+ * once the first bound directory is deleted on the host); commands
  * enter its namespaces with `nsenter`, so background jobs one command starts are there for the
  * next, and killing the holder kills everything inside — `setsid` or not (when a PID namespace's
  * init dies, the kernel kills the rest). The holder is identified by pid and start time, so a
@@ -32,7 +33,7 @@ export class NamespaceSandbox {
   /** Builds the sandbox and waits until its root is ready; throws with the setup's error output when it cannot. */
   static async start(spec: SandboxSpec, readyWithinMs = DEFAULT_READY_WITHIN_MS): Promise<NamespaceSandbox> {
     // A minimal environment: PID 1's /proc/1/environ is readable inside and must hold no secret.
-    const child = spawn('unshare', unshareArgs(spec, HOLDER_INIT), {
+    const child = spawn('unshare', unshareArgs(spec, holderInit(spec.binds[0]?.target ?? '/')), {
       env: SETUP_ENV,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -55,11 +55,21 @@ exec env -i "PATH=$PATH" "$@" </dev/null >/dev/null 2>&1
 `;
 
 /**
- * PID 1 of a long-lived sandbox: it waits forever and, being a shell in `wait`, reaps every
- * orphan the namespace's commands leave (background jobs whose shell exited), so they never
- * linger as zombies. When it dies the kernel kills everything else in the PID namespace.
+ * PID 1 of a long-lived sandbox: a shell that waits and, being in `wait`, reaps every orphan the
+ * namespace's commands leave (background jobs whose shell exited), so none lingers as a zombie.
+ * Every 2 s it checks `watched` (the first bound directory; `/` when there is none): once that
+ * directory was deleted on the host (link count 0) it exits, so a removed workspace leaves no
+ * process behind. When it dies the kernel kills everything else in the PID namespace.
  */
-export const HOLDER_INIT = ['/bin/sh', '-c', 'trap "" HUP INT TERM; while :; do sleep 86400 & wait $!; done'];
+export function holderInit(watched: string): string[] {
+  return [
+    '/bin/sh',
+    '-c',
+    'trap "" HUP INT TERM; while [ "$(stat -c %h -- "$1" 2>/dev/null)" != 0 ]; do sleep 2 & wait $!; done',
+    'sandbox-init',
+    watched,
+  ];
+}
 
 /** Runs a command inside a sandbox entered with `nsenter --root`: enter `cwd`, then exec the rest. */
 export const ENTER_SCRIPT = 'cd -- "$1" || exit 126; shift; exec "$@"';

@@ -83,6 +83,20 @@ describe.skipIf(!probe.available)('a namespace sandbox', () => {
     expect(await hostPidsWith(`sleep ${marker}`)).toEqual([]);
   });
 
+  it('ends by itself, with everything inside, once its first bound directory is deleted on the host', async () => {
+    const base = await mkdtemp(join(scratch, 'deleted-'));
+    await mkdir(join(base, 'root'));
+    await mkdir(join(base, 'gone'));
+    const orphaned = await NamespaceSandbox.start({ rootMountPoint: join(base, 'root'), binds: [{ source: join(base, 'gone'), target: join(base, 'gone') }], network: true });
+    const marker = `${50_000 + Math.floor(Math.random() * 9_000)}.5`;
+    await inside(orphaned, join(base, 'gone'), `sleep ${marker} </dev/null >/dev/null 2>&1 &`);
+    await rm(join(base, 'gone'), { recursive: true, force: true });
+    const deadline = Date.now() + 6_000;
+    while ((await orphaned.isRunning()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await orphaned.isRunning()).toBe(false);
+    expect(await hostPidsWith(`sleep ${marker}`)).toEqual([]);
+  });
+
   it('is found again from its record after the caller restarts, and killed through it', async () => {
     const file = new HolderFile(join(scratch, 'holders', 'one.json'));
     const started = await NamespaceSandbox.start(spec);
