@@ -7,10 +7,17 @@
  *   links), and a short list of /etc entries programs need (users, name resolution, the dynamic
  *   linker, certificates, time zone) — never all of /etc, where a daemon's config may live;
  * - a private /tmp and /dev/shm (tmpfs), a minimal /dev (null, zero, full, random, urandom, tty
- *   bound from the host) and a /proc of the new PID namespace only;
+ *   bound from the host) and a /proc of the new PID namespace only, where — as container
+ *   runtimes do — `sys`, `sysrq-trigger`, `irq`, `bus` and `fs` are read-only and `kcore`,
+ *   `keys`, `kallsyms`, `kmsg` and a few more are hidden: root inside is the host's uid 0
+ *   (`--map-root-user` as root), whom the kernel lets write host-wide sysctls through them;
  * - each requested directory is bound read-write at its target (later binds may cover /tmp);
  * - `pivot_root` into it and the old root is detached, so nothing else of the host is reachable
- *   (unlike `chroot`, which root can climb out of), and the new root is made read-only.
+ *   (unlike `chroot`, which root can climb out of), and the new root is made read-only;
+ * - the init then moves into a nested user namespace with its own copy of the mount namespace:
+ *   mounts made by a more privileged user namespace are locked there, so root inside (commands
+ *   enter these nested namespaces) can neither remount the system directories read-write nor
+ *   unmount anything to uncover what lies beneath.
  *
  * Positional parameters: root mount point, network (`on`: the host's network; `off`: a new
  * network namespace whose loopback is brought up), the number of binds, `source target` per
@@ -46,12 +53,21 @@ while [ "$binds" -gt 0 ]; do
   mkdir -p "$R$2"; mount --bind "$1" "$R$2"; shift 2; binds=$((binds - 1))
 done
 mount -t proc proc "$R/proc"
+for p in sys sysrq-trigger irq bus fs; do
+  if [ -e "$R/proc/$p" ]; then mount --bind "$R/proc/$p" "$R/proc/$p"; mount -o remount,bind,ro "$R/proc/$p"; fi
+done
+for p in kcore keys timer_list sched_debug latency_stats kallsyms kmsg; do
+  if [ -f "$R/proc/$p" ]; then mount --bind /dev/null "$R/proc/$p"; fi
+done
+for p in acpi scsi asound driver; do
+  if [ -d "$R/proc/$p" ]; then mount -t tmpfs -o ro,mode=0555 sandbox-masked "$R/proc/$p"; fi
+done
 if [ "$network" = off ]; then ip link set lo up; fi
 cd "$R"; mkdir .old-root; pivot_root . .old-root; umount -l /.old-root; rmdir /.old-root
 mount -o remount,bind,ro /
 cd /
 echo "ready $host_pid"
-exec env -i "PATH=$PATH" "$@" </dev/null >/dev/null 2>&1
+exec unshare --user --map-root-user --mount -- env -i "PATH=$PATH" "$@" </dev/null >/dev/null 2>&1
 `;
 
 /**

@@ -68,6 +68,18 @@ describe.skipIf(!probe.available)('a namespace sandbox', () => {
     expect(await readFile(join(workspace, 'written.txt'), 'utf8')).toBe('w\n');
   });
 
+  it('root inside cannot remount the system read-write, unmount what hides the host, or write host-wide sysctls', async () => {
+    const script = [
+      'mount -o remount,bind,rw /usr 2>/dev/null && echo usr-remounted',
+      'mount -o remount,rw / 2>/dev/null && echo root-remounted',
+      'umount -l /usr 2>/dev/null && echo usr-unmounted',
+      'v=$(cat /proc/sys/vm/swappiness); (echo "$v" > /proc/sys/vm/swappiness) 2>/dev/null && echo sysctl-written',
+      'test -s /proc/kcore && echo kcore',
+      'echo done',
+    ].join('; ');
+    expect((await inside(sandbox, workspace, script)).stdout).toBe('done\n');
+  });
+
   it('keeps a background job running between commands', async () => {
     await inside(sandbox, workspace, 'sleep 60 >/dev/null 2>&1 & echo $! > bg.pid');
     const result = await inside(sandbox, workspace, 'kill -0 $(cat bg.pid) && echo alive');
