@@ -53,7 +53,9 @@ export async function startDaemon(
 ): Promise<RunningDaemon> {
   assertSafeBind(config.http.host, config.bearerToken !== undefined, config.http.allow_insecure_bind);
   const providers = await createProviders(config);
-  const localIsolation = await describeLocalIsolation(providers, config.bearerToken !== undefined);
+  // The local provider's isolation probe runs while the store opens and reconciles.
+  const isolationProbe = describeLocalIsolation(providers, config.bearerToken !== undefined);
+  isolationProbe.catch(() => undefined);
   const store = await createStore(config);
   const durable = config.store.kind !== 'memory';
   if (!durable) logger.warn(MEMORY_STORE_WARNING);
@@ -74,6 +76,10 @@ export async function startDaemon(
     throw error;
   });
   logger.info({ reconciliation }, describeReconciliation(reconciliation));
+  const localIsolation = await isolationProbe.catch(async (error: unknown) => {
+    await store.close();
+    throw error;
+  });
   telemetry.recordReconciliation(reconciliation);
   const app = buildServer({
     service,
