@@ -38,6 +38,8 @@ export function parseDaemonArguments(argv: string[]): DaemonArguments {
     .addOption(
       new Option('--workspace-quota-bytes <bytes>', 'disk bytes one local workspace may use; 0 for none (providers.local.workspace_quota_bytes)').argParser(parseBytes),
     )
+    .addOption(new Option('--local-isolation <mode>', 'how local commands are isolated (providers.local.isolation)').choices(['auto', 'namespace', 'none']))
+    .addOption(new Option('--local-network <on|off>', 'network for isolated local commands (providers.local.network)').choices(['on', 'off']))
     .option('--allow-insecure-bind', 'listen on a non-loopback address without auth (http.allow_insecure_bind)')
     .addOption(new Option('--log-level <level>', 'log level (log.level)').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']))
     .addHelpText('after', EXAMPLE)
@@ -55,6 +57,8 @@ export function parseDaemonArguments(argv: string[]): DaemonArguments {
     allowInsecureBind?: boolean;
     allowedHost?: string[];
     workspaceQuotaBytes?: number;
+    localIsolation?: string;
+    localNetwork?: 'on' | 'off';
     logLevel?: string;
   }>();
   return {
@@ -69,6 +73,8 @@ export function parseDaemonArguments(argv: string[]): DaemonArguments {
       'http.allow_insecure_bind': options.allowInsecureBind,
       'http.allowed_hosts': options.allowedHost,
       'providers.local.workspace_quota_bytes': options.workspaceQuotaBytes,
+      'providers.local.isolation': options.localIsolation,
+      'providers.local.network': options.localNetwork === undefined ? undefined : options.localNetwork === 'on',
       'log.level': options.logLevel,
     },
   };

@@ -21,9 +21,24 @@ const post = async (url: string, body: unknown, headers: Record<string, string> 
 };
 
 describe('runtimed', () => {
-  it('prints one start line with address, providers, store and auth', async () => {
+  it('prints one start line with address, providers, store, auth and the isolation of local commands', async () => {
     const daemon = await start();
-    expect(daemon.banner).toMatch(/^runtimed \S+ listening on http:\/\/127\.0\.0\.1:\d+ · providers: local \(default\) · store: sqlite \/\S+\/runtimectl\.db · auth: off$/);
+    expect(daemon.banner).toMatch(
+      /^runtimed \S+ listening on http:\/\/127\.0\.0\.1:\d+ · providers: local \(default\) · store: sqlite \/\S+\/runtimectl\.db · auth: off · local isolation: namespace \(network on: commands can reach this API on loopback; set a bearer token or providers\.local\.network = false\)$/,
+    );
+  });
+
+  it('says when local commands are not isolated, and cuts their network with --local-network off', async () => {
+    const none = await start(['--local-isolation', 'none']);
+    expect(none.banner).toMatch(/ · local isolation: none \(isolation = "none" in the settings\)$/);
+    const offline = await start([], { RUNTIMECTL_PROVIDERS_LOCAL_NETWORK: 'false' });
+    expect(offline.banner).toMatch(/ · local isolation: namespace \(network off\)$/);
+    const api = `${offline.url}/api/v1/runtimes`;
+    await post(`${api}/open`, { runtime_id: 'offline', conversation_id: 'c', sender_id: 's' });
+    const port = new URL(offline.url).port;
+    const exec = await post(`${api}/exec`, { runtime_id: 'offline', command: `(exec 3<>/dev/tcp/127.0.0.1/${port}) 2>/dev/null && echo reached || echo unreachable`, shell: '/bin/bash' });
+    expect(Buffer.from(exec.body.stdout_base64, 'base64').toString()).toMatch(/unreachable\n$/);
+    expect((await post(`${api}/close`, { runtime_id: 'offline' })).body).toMatchObject({ released_backend: true });
   });
 
   it("runs the README's first session: open → write-file → exec → checkpoint → close", async () => {
@@ -74,7 +89,7 @@ describe('runtimed', () => {
 
   it('requires the bearer token when auth is configured, except for health', async () => {
     const daemon = await start([], { RUNTIMECTL_HTTP_AUTH_BEARER_TOKEN_ENV: 'SECRET', SECRET: 'runtimed-test-token-123' });
-    expect(daemon.banner).toMatch(/auth: bearer$/);
+    expect(daemon.banner).toMatch(/auth: bearer · local isolation: namespace \(network on\)$/);
     expect((await fetch(`${daemon.url}/api/v1/health`)).status).toBe(200);
     const denied = await fetch(`${daemon.url}/api/v1/runtimes`);
     expect(denied.status).toBe(401);

@@ -8,7 +8,7 @@ const emulator = await useEmulator();
 
 runProviderConformance({
   name: 'e2b (emulator)',
-  capabilities: { posixShell: true },
+  capabilities: { posixShell: true, isolatedCommands: true },
   timeouts: { testMs: 60_000, hookMs: 60_000 },
   createProvider: () => {
     const provider = emulatorProvider(emulator);

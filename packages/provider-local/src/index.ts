@@ -1,2 +1,3 @@
 export { createLocalProvider, DEFAULT_WORKSPACE_QUOTA_BYTES, LocalProvider, type LocalProviderSettings } from './local-provider';
 export type { WorkspaceQuotaObserver } from './quota/workspace-quota';
+export type { IsolationInForce, LocalIsolation } from './exec/workspace-sandboxes';

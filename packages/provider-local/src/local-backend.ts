@@ -27,6 +27,7 @@ import type { ProcessGroups } from './exec/process-groups';
 import { watchQuota } from './exec/quota-watchdog';
 import { runCommand, type RunCommandOptions } from './exec/run-command';
 import { shellPath } from './exec/shell-path';
+import type { WorkspaceSandboxes } from './exec/workspace-sandboxes';
 import { errorCode, fileSystemError, workspaceGoneError } from './fs-errors';
 import type { WorkspaceQuota } from './quota/workspace-quota';
 import { openRegularFile, readAtMost, type OpenedFile } from './regular-file';
@@ -44,12 +45,15 @@ export interface LocalBackendSettings {
   killGraceMs: number;
   /** The provider's workspace quota; none when disabled. */
   quota?: WorkspaceQuota;
+  /** Where commands run: the workspace's namespace sandbox, or host processes. */
+  sandboxes: WorkspaceSandboxes;
 }
 
 /**
  * One workspace directory on the host. File operations go through the workspace jail; commands
- * run as child process groups tracked in `groups` (shared with the provider, which kills them
- * on release).
+ * run in the workspace's namespace sandbox (or as host processes with isolation "none"), each
+ * a process group tracked in `groups` (shared with the provider, which kills them and the
+ * sandbox on release).
  */
 export class LocalBackend implements ProviderBackend {
   readonly #jail: WorkspaceJail;
@@ -60,6 +64,8 @@ export class LocalBackend implements ProviderBackend {
     readonly workspaceRoot: string,
     private readonly groups: ProcessGroups,
     private readonly settings: LocalBackendSettings,
+    /** The workspace's directory name under the provider root. */
+    private readonly workspaceName: string,
   ) {
     this.#jail = new WorkspaceJail(workspaceRoot);
   }
@@ -135,27 +141,30 @@ export class LocalBackend implements ProviderBackend {
 
   async exec(request: ExecRequest): Promise<ExecResult> {
     const cwdPath = request.cwd ?? '.';
-    // The command starts in the directory the walk holds open: the child's chdir goes through
+    // A host command starts in the directory the walk holds open: the child's chdir goes through
     // `/proc/self/fd/<fd>` (its own copy of the descriptor until exec), so no swap redirects it.
-    const directory = await this.#jailed(cwdPath, 'exec', true, {}, async ({ at, info }) => {
+    // A sandboxed one enters the checked path inside its namespace, where the workspace is at
+    // the same path and nothing of the host outside it exists to escape to.
+    const directory = await this.#jailed(cwdPath, 'exec', true, {}, async ({ at, info, relative }) => {
       if (!info?.isDirectory()) throw info ? new InvalidRequestError(`cwd ${cwdPath} is not a directory`, { path: cwdPath }) : new PathNotFoundError(cwdPath);
-      return openDirectory(at);
+      return { handle: await openDirectory(at), relative };
     });
     try {
       this.groups.prune();
       const options: RunCommandOptions = {
         command: request.command,
         shell: request.shell ?? this.settings.shell,
-        cwd: descriptorPath(directory),
+        cwd: descriptorPath(directory.handle),
         env: commandEnvironment(this.workspaceRoot, this.settings.env, request.env),
         timeoutMs: request.timeoutMs,
         maxOutputBytes: request.maxOutputBytes,
         killGraceMs: this.settings.killGraceMs,
         groups: this.groups,
+        launch: (argv) => this.settings.sandboxes.launch(this.workspaceName, this.workspaceRoot, posix.join(this.workspaceRoot, directory.relative), argv),
       };
       return await runCommand(this.settings.quota ? await this.#withinQuota(options, this.settings.quota) : options);
     } finally {
-      await directory.close();
+      await directory.handle.close();
     }
   }
 

@@ -11,6 +11,7 @@ import {
 } from '@runtimectl/core';
 import { checkConfiguredEnvironment } from './exec/command-environment';
 import { ProcessGroups } from './exec/process-groups';
+import { WorkspaceSandboxes, type IsolationInForce, type LocalIsolation } from './exec/workspace-sandboxes';
 import { errorCode, workspaceGoneError } from './fs-errors';
 import { LocalBackend, type LocalBackendSettings } from './local-backend';
 import { WorkspaceQuota, type WorkspaceQuotaObserver } from './quota/workspace-quota';
@@ -38,6 +39,15 @@ export interface LocalProviderSettings {
   workspaceQuotaBytes?: number;
   /** Told of quota refusals (for metrics; the provider itself has none). */
   quotaObserver?: WorkspaceQuotaObserver;
+  /**
+   * Where commands run. `namespace`: each workspace's commands in its own user, mount and PID
+   * namespaces, seeing the workspace, the system's tools read-only, a private /tmp and /proc —
+   * not the daemon's process, files or other workspaces; `none`: host processes as the daemon's
+   * user; `auto` (default): `namespace` where this machine allows it, else `none` (see `isolation()`).
+   */
+  isolation?: LocalIsolation;
+  /** With namespace isolation, false gives commands their own network namespace (loopback only). Default true. */
+  network?: boolean;
 }
 
 /** 10 GiB: far above a code checkout with its build output, far below a disk a runaway `yes` fills. */
@@ -63,6 +73,7 @@ export class LocalProvider implements BackendProviderV1 {
   readonly #keepWorkspaces: boolean;
   readonly #configuredRoot: string;
   readonly #groups = new Map<string, ProcessGroups>();
+  readonly #sandboxes: WorkspaceSandboxes;
   #root: Promise<string> | undefined;
 
   constructor(settings: LocalProviderSettings) {
@@ -71,17 +82,29 @@ export class LocalProvider implements BackendProviderV1 {
     this.#keepWorkspaces = settings.keepWorkspaces ?? false;
     const quotaBytes = settings.workspaceQuotaBytes ?? DEFAULT_WORKSPACE_QUOTA_BYTES;
     if (!Number.isSafeInteger(quotaBytes) || quotaBytes < 0) throw new TypeError('workspaceQuotaBytes must be a whole number of bytes, 0 for none');
+    const isolation = settings.isolation ?? 'auto';
+    if (!['auto', 'namespace', 'none'].includes(isolation)) throw new TypeError('createLocalProvider: isolation is auto, namespace or none');
+    this.#sandboxes = new WorkspaceSandboxes(() => this.#rootPath(), isolation, settings.network ?? true);
     this.#settings = {
       shell: settings.shell ?? '/bin/sh',
       env: checkConfiguredEnvironment(settings.env ?? {}),
       killGraceMs: KILL_GRACE_MS,
       ...(quotaBytes > 0 ? { quota: new WorkspaceQuota(quotaBytes, settings.quotaObserver) } : {}),
+      sandboxes: this.#sandboxes,
     };
   }
 
   /** Workspaces measured since start and the bytes they last measured (read by the usage metric; never walks a tree). */
   workspaceUsage(): { workspaces: number; bytesUsed: number } {
     return this.#settings.quota?.total() ?? { workspaces: 0, bytesUsed: 0 };
+  }
+
+  /**
+   * The isolation commands get, decided once by a real probe (unless `none`). Rejects when
+   * `namespace` was required and this machine cannot do it; a daemon awaits it before serving.
+   */
+  isolation(): Promise<IsolationInForce> {
+    return this.#sandboxes.inForce();
   }
 
   /** Creates the backend's workspace directory, named after `backendId`. */
@@ -123,7 +146,8 @@ export class LocalProvider implements BackendProviderV1 {
   }
 
   /**
-   * Kills whatever the workspace's commands left running (their process groups), then removes
+   * Kills whatever the workspace's commands left running (their process groups and the
+   * workspace's sandbox, with everything in it — `setsid` children too), then removes
    * the workspace directory — or, with `keepWorkspaces`, marks it released and leaves it.
    * Idempotent; a resource that names no workspace of ours is ignored.
    */
@@ -132,6 +156,7 @@ export class LocalProvider implements BackendProviderV1 {
     if (!name) return;
     await this.#groups.get(name)?.killAll(RELEASE_KILL_WAIT_MS);
     this.#groups.delete(name);
+    await this.#sandboxes.kill(name);
     const root = await this.#rootPath();
     this.#settings.quota?.forget(join(root, name));
     await new WorkspaceOwners(root).forget(name);
@@ -155,7 +180,7 @@ export class LocalProvider implements BackendProviderV1 {
       groups = new ProcessGroups();
       this.#groups.set(name, groups);
     }
-    return new LocalBackend(resourceOf(name), workspaceRoot, groups, this.#settings);
+    return new LocalBackend(resourceOf(name), workspaceRoot, groups, this.#settings, name);
   }
 
   /** The real path of `root`, created on first use. */

@@ -9,7 +9,7 @@ import { createLocalProvider } from '../src/index';
 // so the special-file tests run as well.
 runProviderConformance({
   name: 'local',
-  capabilities: { posixShell: true, specialFiles: true },
+  capabilities: { posixShell: true, specialFiles: true, isolatedCommands: true },
   createProvider: async () => {
     const root = await mkdtemp(join(tmpdir(), 'runtimectl-local-conformance-'));
     return { provider: createLocalProvider({ root }), cleanup: () => rm(root, { recursive: true, force: true }) };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RuntimectlError } from '@runtimectl/core';
-import { createBackend, eventually, isRunning, localProvider, text, useTemporaryDirectories } from './local-fixture';
+import { createBackend, eventually, localProvider, sleepersOf, text, uniqueSleep, useTemporaryDirectories } from './local-fixture';
 
 const exec = { maxOutputBytes: 64 * 1024, timeoutMs: 20_000 };
 
@@ -82,21 +82,21 @@ describe('local provider exec', () => {
   it('kills background processes a command left running when the backend is released', async () => {
     const { provider } = await localProvider(temporary);
     const { backend, request } = await createBackend(provider);
-    const result = await backend.exec({ ...exec, command: 'sleep 300 >/dev/null 2>&1 & echo $!' });
-    const orphan = Number(text(result.stdout).trim());
-    expect(await isRunning(orphan)).toBe(true);
+    const seconds = uniqueSleep();
+    await backend.exec({ ...exec, command: `sleep ${seconds} >/dev/null 2>&1 &` });
+    expect(await eventually(async () => (await sleepersOf(seconds)).length === 1, 2_000)).toBe(true);
     await provider.release(request);
-    expect(await eventually(async () => !(await isRunning(orphan)), 2_000)).toBe(true);
+    expect(await eventually(async () => (await sleepersOf(seconds)).length === 0, 2_000)).toBe(true);
   });
 
   it('kills an orphan that ignores SIGTERM on release, too', async () => {
     const { provider } = await localProvider(temporary);
     const { backend, request } = await createBackend(provider);
-    const result = await backend.exec({ ...exec, command: "trap '' TERM HUP; sleep 300 >/dev/null 2>&1 & echo $!" });
-    const orphan = Number(text(result.stdout).trim());
-    expect(await isRunning(orphan)).toBe(true);
+    const seconds = uniqueSleep();
+    await backend.exec({ ...exec, command: `trap '' TERM HUP; sleep ${seconds} >/dev/null 2>&1 &` });
+    expect(await eventually(async () => (await sleepersOf(seconds)).length === 1, 2_000)).toBe(true);
     await provider.release(request);
-    expect(await eventually(async () => !(await isRunning(orphan)), 2_000)).toBe(true);
+    expect(await eventually(async () => (await sleepersOf(seconds)).length === 0, 2_000)).toBe(true);
   });
 
   it('keeps only maxOutputBytes of a flood of output while reading all of it', async () => {

@@ -6,10 +6,14 @@ import { afterEach } from 'vitest';
 import type { ProviderBackend } from '@runtimectl/core';
 import { createLocalProvider, type LocalProvider, type LocalProviderSettings } from '../src/index';
 
-/** Temporary directories made by a test, removed after it. */
+/** Backends `createBackend` made, released after the test so no workspace sandbox outlives it. */
+const createdBackends: { provider: LocalProvider; request: { backendId: string; resource: ProviderBackend['resource'] } }[] = [];
+
+/** Temporary directories made by a test, removed after it (after releasing every backend it created). */
 export function useTemporaryDirectories(): (label: string) => Promise<string> {
   const made: string[] = [];
   afterEach(async () => {
+    for (const { provider, request } of createdBackends.splice(0)) await provider.release(request).catch(() => undefined);
     for (const directory of made.splice(0)) await rm(directory, { recursive: true, force: true });
   });
   return async (label) => {
@@ -26,7 +30,9 @@ export async function createBackend(
   backendId = newBackendId(),
 ): Promise<{ backend: ProviderBackend; request: { backendId: string; resource: ProviderBackend['resource'] } }> {
   const backend = await provider.create({ backendId, runtimeId: 'local-test', options: {}, labels: {} });
-  return { backend, request: { backendId, resource: backend.resource } };
+  const request = { backendId, resource: backend.resource };
+  createdBackends.push({ provider, request });
+  return { backend, request };
 }
 
 export async function localProvider(
@@ -62,4 +68,22 @@ export const text = (bytes: Uint8Array) => Buffer.from(bytes).toString('utf8');
 /** Names of the workspace directories under `root` (the provider's own bookkeeping starts with a dot). */
 export async function workspacesIn(root: string): Promise<string[]> {
   return (await readdir(root)).filter((name) => !name.startsWith('.')).sort();
+}
+
+/** A number no other process's command line will hold: `sleep <it>` marks a process to find from the host. */
+export const uniqueSleep = () => `${300_000 + Math.floor(Math.random() * 600_000)}.${Math.floor(Math.random() * 1000)}`;
+
+/** Host pids of running processes whose command line is exactly `sleep <seconds>` (they may run in a namespace). */
+export async function sleepersOf(seconds: string): Promise<number[]> {
+  const pids: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8');
+      if (cmdline === `sleep\0${seconds}\0` && (await isRunning(Number(entry)))) pids.push(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return pids;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryRuntimeStore, RuntimectlError, RuntimeService } from '@runtimectl/core';
-import { eventually, isRunning, localProvider, useTemporaryDirectories, workspacesIn } from './local-fixture';
+import { eventually, localProvider, sleepersOf, uniqueSleep, useTemporaryDirectories, workspacesIn } from './local-fixture';
 
 const base64 = (value: string) => Buffer.from(value).toString('base64');
 const decoded = (value: string) => Buffer.from(value, 'base64').toString('utf8');
@@ -68,13 +68,13 @@ describe('local runtimes through core', () => {
 
   it('close removes the workspace and kills what its commands left running', async () => {
     const { service, root, provider, runtimeId } = await openLocalRuntime();
-    const started = await service.exec({ runtime_id: runtimeId, command: 'sleep 300 >/dev/null 2>&1 & echo $!' });
-    const orphan = Number(decoded(started.stdout_base64).trim());
-    expect(await isRunning(orphan)).toBe(true);
+    const seconds = uniqueSleep();
+    await service.exec({ runtime_id: runtimeId, command: `sleep ${seconds} >/dev/null 2>&1 &` });
+    expect(await eventually(async () => (await sleepersOf(seconds)).length === 1, 2_000)).toBe(true);
     const closed = await service.close({ runtime_id: runtimeId });
     expect(closed.released_backend).toBe(true);
     expect(await workspacesIn(root)).toEqual([]);
     expect(await provider.listOwnedResources('runtimectl')).toEqual({ backends: [], snapshots: [] });
-    expect(await eventually(async () => !(await isRunning(orphan)), 2_000)).toBe(true);
+    expect(await eventually(async () => (await sleepersOf(seconds)).length === 0, 2_000)).toBe(true);
   });
 });

@@ -15,6 +15,7 @@ export { filesTests } from './conformance/files-tests';
 export { fileLimitsTests } from './conformance/file-limits-tests';
 export { pathRuleTests } from './conformance/path-rule-tests';
 export { execTests } from './conformance/exec-tests';
+export { isolationTests } from './conformance/isolation-tests';
 export { searchTests } from './conformance/search-tests';
 export { exportTests } from './conformance/export-tests';
 export { dirtyTrackingTests } from './conformance/dirty-tracking-tests';

@@ -23,6 +23,7 @@ const special = load('special-files');
 const sockets = load('hostile-sockets');
 const race = load('symlink-race');
 const disk = load('disk-bounds');
+const commandSecrets = load('command-secrets');
 
 const MiB = 1024 * 1024;
 const mib = (bytes) => `${(bytes / MiB).toFixed(1)} MiB`;
@@ -116,7 +117,18 @@ ${hostileSocketsSection(sockets.figures)}
 ${symlinkRaceSection(race.figures)}
 
 ${diskBoundsSection(disk.figures)}
+
+${commandSecretsSection(commandSecrets.figures)}
 <!-- figures:end -->`;
+
+/** Secrets readable from a command (test/command-secrets.test.ts). */
+function commandSecretsSection(f) {
+  return `### Secrets readable from a command
+
+Local provider, isolation in force: ${f.isolation}. ${f.attempts} commands of one runtime tried the daemon's environment (\`/proc/$PPID/environ\`, every \`/proc/*/environ\`, its pid), its open descriptors and root, the state directory, the database file and another runtime's workspace, each looking for ${f.secretsLookedFor} secrets (bearer token, \`E2B_API_KEY\`, the SQLite header, the other runtime's file).
+
+${table(['attempts', 'secrets readable from a command'], [[String(f.attempts), String(f.readable)]])}`;
+}
 
 /** Workspace quota and bounded Idempotency-Key responses (test/disk-bounds.test.ts). */
 function diskBoundsSection(f) {

@@ -83,6 +83,8 @@ export interface RuntimedOptions {
 
 export interface RuntimedProcess {
   url: string;
+  /** The start line (address, providers, store, auth, local isolation). */
+  banner: string;
   pid: number;
   stateDir: string;
   /** Log bytes seen on stderr and whether a secret was among them (checked chunk by chunk, nothing kept whole). */
@@ -107,6 +109,7 @@ export async function startRuntimed(options: RuntimedOptions = {}): Promise<Runt
   const pid = started.child.pid!;
   return {
     url: /listening on (http:\/\/\S+)/.exec(banner)![1]!,
+    banner,
     pid,
     stateDir,
     logs,

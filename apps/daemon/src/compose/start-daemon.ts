@@ -9,6 +9,7 @@ import { assertSafeBind } from './bind-safety';
 import { createProviders } from './create-providers';
 import { describeTarget } from '@runtimectl/store-postgres';
 import { createStore } from './create-store';
+import { describeLocalIsolation } from './local-isolation';
 import { loadInstallationId } from './installation-id';
 import { MEMORY_STORE_WARNING, releaseNonDurableState } from './release-non-durable-state';
 
@@ -31,7 +32,7 @@ export interface RunningDaemon {
   app: FastifyInstance;
   /** What start-up reconciliation found and did. */
   reconciliation: ReconcileReport;
-  /** The one line printed at start: address, providers, store, auth. */
+  /** The one line printed at start: address, providers, store, auth, the local provider's isolation. */
   banner: string;
   /**
    * Stops accepting, lets in-flight requests finish (bounded by http.shutdown_timeout_ms), and
@@ -61,6 +62,9 @@ export async function startDaemon(
   assertSafeBind(config.http.host, config.bearerToken !== undefined, config.http.allow_insecure_bind);
   const telemetry = createServerTelemetry();
   const providers = await createProviders(config, telemetry);
+  // The local provider's isolation probe runs while the store opens and reconciles.
+  const isolationProbe = describeLocalIsolation(providers, config.bearerToken !== undefined);
+  isolationProbe.catch(() => undefined);
   const store = await createStore(config);
   const durable = config.store.kind !== 'memory';
   if (!durable) logger.warn(MEMORY_STORE_WARNING);
@@ -80,6 +84,10 @@ export async function startDaemon(
     throw error;
   });
   logger.info({ reconciliation }, describeReconciliation(reconciliation));
+  const localIsolation = await isolationProbe.catch(async (error: unknown) => {
+    await store.close();
+    throw error;
+  });
   telemetry.recordReconciliation(reconciliation);
   const app = buildServer({
     service,
@@ -116,7 +124,13 @@ export async function startDaemon(
     .map((provider) => (provider.providerId === config.runtimes.default_provider ? `${provider.providerId} (default)` : provider.providerId))
     .join(', ');
   const storeLabel = describeStore(config);
-  const banner = `runtimed ${DAEMON_VERSION} listening on ${url} · providers: ${providerList} · store: ${storeLabel} · auth: ${config.bearerToken ? 'bearer' : 'off'}`;
+  const banner = [
+    `runtimed ${DAEMON_VERSION} listening on ${url}`,
+    `providers: ${providerList}`,
+    `store: ${storeLabel}`,
+    `auth: ${config.bearerToken ? 'bearer' : 'off'}`,
+    ...(localIsolation ? [localIsolation] : []),
+  ].join(' · ');
 
   let closing: Promise<void> | undefined;
   const close = () =>

@@ -40,6 +40,8 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { path: 'providers.local.keep_workspaces', type: 'boolean', description: 'keep workspace directories after release (default false)' },
   { path: 'providers.local.workspace_quota_bytes', type: 'integer', description: 'disk bytes one workspace may use; 0 for no quota (default 10737418240 = 10 GiB)' },
   { path: 'providers.local.env', type: 'json', description: 'variables every local command gets (a table / JSON object)' },
+  { path: 'providers.local.isolation', type: 'string', description: 'auto (default: namespace where the machine allows it, else none), namespace (required) or none' },
+  { path: 'providers.local.network', type: 'boolean', description: 'with namespace isolation, false cuts commands off the network (loopback only; default true)' },
   { path: 'providers.memory.enabled', type: 'boolean', description: 'the in-memory reference provider, with snapshots (default false)' },
   { path: 'providers.e2b.enabled', type: 'boolean', description: 'E2B sandboxes, with snapshots (default false)' },
   { path: 'providers.e2b.api_key_env', type: 'string', description: 'variable holding the E2B API key (default E2B_API_KEY; keys never go in files)' },

@@ -82,6 +82,10 @@ const LocalProviderSchema = z.strictObject({
   workspace_quota_bytes: z.int().min(0).max(Number.MAX_SAFE_INTEGER).default(10 * 1024 * MiB),
   /** Variables every command gets (the daemon's own environment never leaks into commands). */
   env: z.record(z.string().regex(ENV_NAME), z.string()).default({}),
+  /** namespace: commands in their own user, mount and PID namespaces; none: host processes; auto: namespace where possible. */
+  isolation: z.enum(['auto', 'namespace', 'none']).default('auto'),
+  /** With namespace isolation, false gives commands their own network namespace (loopback only). */
+  network: z.boolean().default(true),
 });
 
 const MemoryProviderSchema = z.strictObject({

@@ -7,7 +7,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { IsolationProbe } from './isolation.js';
-import { namespacedArgv } from './isolation.js';
 import { ConnectRpcError } from './connect-framing.js';
 import { normalizeSandboxPath, resolveSandboxPath, SANDBOX_HOME } from '../sandbox/sandbox-paths.js';
 import type { SandboxProcess } from '../sandbox/sandbox-processes.js';
@@ -65,8 +64,9 @@ export async function startSandboxProcess(
     ...config.envs,
   };
   const command = [config.cmd, ...config.args];
-  const child = namespaced
-    ? spawn('unshare', namespacedArgv(sandbox.directory, sandboxCwd, command), spawnOptions(env, undefined, options.stdin))
+  const launch = namespaced ? await sandbox.namespace.launch(sandboxCwd, command).catch(notStarted) : undefined;
+  const child = launch
+    ? spawn(launch.file, launch.args, spawnOptions(env, undefined, options.stdin))
     : spawn(config.cmd, config.args, spawnOptions(env, hostCwd, options.stdin));
   const pid = await spawned(child);
   // A command that exits without reading its stdin must not crash the emulator with EPIPE.
@@ -124,6 +124,10 @@ function spawnOptions(env: Record<string, string>, cwd: string | undefined, stdi
   };
 }
 
+function notStarted(error: unknown): never {
+  throw new ConnectRpcError('internal', `error starting process: ${(error as Error).message}`);
+}
+
 /** Waits for spawn success; an ENOENT/EACCES becomes envd's "error starting process". */
 function spawned(child: ChildProcess): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -143,7 +147,7 @@ async function resolveCwd(sandbox: SandboxRecord, isolation: IsolationProbe, san
   let hostCwd: string;
   if (insideSandbox) hostCwd = (await resolveSandboxPath(sandbox.directory, sandboxCwd, true)).hostPath;
   else if (sandboxCwd === '/home' || sandboxCwd.startsWith('/home/')) hostCwd = '';
-  else hostCwd = sandboxCwd; // outside /home/user and /tmp the namespace shows the host
+  else hostCwd = sandboxCwd; // outside /home/user and /tmp the namespace shows the host's system directories
   const stats = hostCwd ? await stat(hostCwd).catch(() => undefined) : undefined;
   if (!stats?.isDirectory()) {
     throw new ConnectRpcError('internal', `error starting process: chdir ${sandboxCwd}: no such file or directory`);

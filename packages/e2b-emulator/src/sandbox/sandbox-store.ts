@@ -7,6 +7,8 @@ import { mkdir, rm } from 'node:fs/promises';
 import { copySandboxTree } from './copy-sandbox-tree.js';
 import path from 'node:path';
 import { randomAccessToken, randomId } from './sandbox-ids.js';
+import { namespaceSpec } from '../envd/isolation.js';
+import { SandboxNamespace } from './sandbox-namespace.js';
 import { SandboxProcesses } from './sandbox-processes.js';
 import { SandboxStreams } from './sandbox-streams.js';
 
@@ -27,6 +29,8 @@ export interface SandboxRecord {
   /** Host directory that is the sandbox's `/`. */
   readonly directory: string;
   readonly processes: SandboxProcesses;
+  /** Where its commands run when the emulator isolates them with namespaces. */
+  readonly namespace: SandboxNamespace;
   /** Open command streams, broken when the sandbox is killed or paused. */
   readonly streams: SandboxStreams;
   state: SandboxState;
@@ -78,6 +82,7 @@ export class SandboxStore {
       allowInternetAccess: input.allowInternetAccess ?? true,
       directory: path.join(this.root, 'sandboxes', sandboxId),
       processes: new SandboxProcesses(),
+      namespace: new SandboxNamespace(namespaceSpec(this.root, path.join(this.root, 'sandboxes', sandboxId))),
       streams: new SandboxStreams(),
       state: 'running',
       endAtMs: startedAtMs + input.timeoutSeconds * 1000,
@@ -131,6 +136,7 @@ export class SandboxStore {
     this.clearTimer(sandboxId);
     record.streams.severAll();
     record.processes.signalAll('SIGKILL');
+    await record.namespace.stop();
     await rm(record.directory, { recursive: true, force: true });
     return true;
   }

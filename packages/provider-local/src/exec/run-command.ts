@@ -25,6 +25,11 @@ export interface RunCommandOptions {
   prefix?: string[];
   /** Watches the started process group; its note (if any) ends the answer's stderr. */
   watch?: (pgid: number) => { finish(failed: boolean): Promise<string | undefined> };
+  /**
+   * How to start `<shell> -c <command>` inside the workspace's sandbox (a program and arguments
+   * that enter `cwd` themselves); absent or undefined: a host process in `cwd`.
+   */
+  launch?: (argv: string[]) => Promise<{ file: string; args: string[] } | undefined>;
 }
 
 async function started(child: ChildProcess, shell: string): Promise<number> {
@@ -53,9 +58,11 @@ function closedWithin(closed: Promise<unknown>, ms: number): Promise<boolean> {
  * /dev/null; stdout and stderr are read to the end and capped at `maxOutputBytes` each.
  */
 export async function runCommand(options: RunCommandOptions): Promise<ExecResult> {
-  const [file, ...args] = [...(options.prefix ?? []), options.shell, '-c', options.command];
+  const argv = [...(options.prefix ?? []), options.shell, '-c', options.command];
+  const sandboxed = await options.launch?.(argv);
+  const [file, ...args] = sandboxed ? [sandboxed.file, ...sandboxed.args] : argv;
   const child = spawn(file!, args, {
-    cwd: options.cwd,
+    cwd: sandboxed ? '/' : options.cwd,
     env: options.env,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -30,6 +30,13 @@ export interface ConformanceCapabilities {
    * sandbox; the daemon only waits, at most its request deadline). Default false.
    */
   specialFiles?: boolean;
+  /**
+   * Commands run isolated from the process running the provider (the daemon): they cannot read
+   * its environment through /proc, files of its state directory, or another backend's workspace.
+   * Turns on the command-isolation tests (they need `posixShell` too). Off for a provider whose
+   * commands are not real processes (memory). Default false.
+   */
+  isolatedCommands?: boolean;
 }
 
 export interface ConformanceTimeouts {
@@ -66,6 +73,10 @@ export function resolveConformanceOptions(options: ProviderConformanceOptions): 
     name: options.name,
     createProvider: options.createProvider,
     timeouts: { ...DEFAULT_TIMEOUTS, ...options.timeouts },
-    capabilities: { posixShell: options.capabilities?.posixShell ?? false, specialFiles: options.capabilities?.specialFiles ?? false },
+    capabilities: {
+      posixShell: options.capabilities?.posixShell ?? false,
+      specialFiles: options.capabilities?.specialFiles ?? false,
+      isolatedCommands: options.capabilities?.isolatedCommands ?? false,
+    },
   };
 }

@@ -173,6 +173,13 @@ export function execTests(options: ProviderConformanceOptions): void {
       expect(text(err.stderr)).toBe(pacedLinesOutput(40).slice(0, 100));
     });
 
+    posixTest('a background job one command starts is still running at the next command', async () => {
+      const { backend } = await harness.createBackend();
+      await run(backend, 'sleep 60 >/dev/null 2>&1 & echo $! > background.pid');
+      const result = await run(backend, 'kill -0 "$(cat background.pid)" && echo running');
+      expect(text(result.stdout)).toBe('running\n');
+    });
+
     posixTest('the timeout kills the whole process tree, not just the shell', async () => {
       const { backend } = await harness.createBackend();
       const result = await run(backend, 'sleep 30 & echo $! > child.pid; wait', { timeoutMs: 500 });

@@ -6,6 +6,7 @@ import { execTests } from './exec-tests';
 import { exportTests } from './export-tests';
 import { fileLimitsTests } from './file-limits-tests';
 import { filesTests } from './files-tests';
+import { isolationTests } from './isolation-tests';
 import { lifecycleTests } from './lifecycle-tests';
 import { ownershipTests } from './ownership-tests';
 import { pathRuleTests } from './path-rule-tests';
@@ -15,7 +16,7 @@ import { snapshotTests } from './snapshot-tests';
 /**
  * The provider conformance suite: call it at the top level of a vitest test file with a factory
  * that makes a fresh provider per test. Registers one `describe` per area (lifecycle, files, file
- * limits and special files, the path rule, exec, search, export, dirty tracking through core,
+ * limits and special files, the path rule, exec, command isolation, search, export, dirty tracking through core,
  * snapshots, ownership, error privacy); each area is exported on its own too.
  */
 export function runProviderConformance(options: ProviderConformanceOptions): void {
@@ -25,6 +26,7 @@ export function runProviderConformance(options: ProviderConformanceOptions): voi
     fileLimitsTests(options);
     pathRuleTests(options);
     execTests(options);
+    isolationTests(options);
     searchTests(options);
     exportTests(options);
     dirtyTrackingTests(options);

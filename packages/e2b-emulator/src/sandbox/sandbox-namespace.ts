@@ -1,0 +1,31 @@
+import { NamespaceSandbox, type Launch, type SandboxSpec } from '@runtimectl/namespace-sandbox';
+
+/** How long a sandbox's kill waits for its namespace (and everything in it) to be gone. */
+const STOP_WITHIN_MS = 5_000;
+
+/**
+ * The namespace sandbox one E2B sandbox's commands share, started on its first command: a
+ * background job (`cmd &`) outlives the command that started it, as in a real E2B sandbox, and
+ * stopping it (sandbox kill) kills everything inside, `setsid` children too.
+ */
+export class SandboxNamespace {
+  #holder: Promise<NamespaceSandbox> | undefined;
+
+  constructor(private readonly spec: SandboxSpec) {}
+
+  /** How to run `command` at `cwd` (a sandbox path) inside; restarts the namespace if it died. */
+  async launch(cwd: string, command: string[]): Promise<Launch> {
+    const previous = await this.#holder?.catch(() => undefined);
+    if (!previous || !(await previous.isRunning())) {
+      this.#holder = NamespaceSandbox.start(this.spec);
+      this.#holder.catch(() => undefined);
+    }
+    return (await this.#holder!).launch(cwd, command);
+  }
+
+  async stop(): Promise<void> {
+    const holder = await this.#holder?.catch(() => undefined);
+    this.#holder = undefined;
+    await holder?.kill(STOP_WITHIN_MS);
+  }
+}

@@ -1,0 +1,146 @@
+import { execFile, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HolderFile, NamespaceSandbox, probeNamespaceSandbox, type SandboxSpec } from '../src/index';
+
+const scratch = await mkdtemp(join(tmpdir(), 'namespace-sandbox-test-'));
+const probe = await probeNamespaceSandbox(join(scratch, 'probe'), true);
+afterAll(() => rm(scratch, { recursive: true, force: true }));
+
+function run(file: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(file, args, { timeout: 10_000, env: { PATH: '/usr/bin:/bin' } }, (error, stdout, stderr) => {
+      resolve({ code: error ? ((error.code as number) ?? -1) : 0, stdout, stderr });
+    });
+  });
+}
+
+const inside = (sandbox: NamespaceSandbox, cwd: string, script: string) => {
+  const { file, args } = sandbox.launch(cwd, ['/bin/sh', '-c', script]);
+  return run(file, args);
+};
+
+/** Host pids whose command line contains `marker`. */
+async function hostPidsWith(marker: string): Promise<number[]> {
+  const { stdout } = await run('pgrep', ['-f', marker]);
+  return stdout.split('\n').filter(Boolean).map(Number);
+}
+
+describe('the namespace probe', () => {
+  it('reports whether sandboxes work here, with the reason when they do not', () => {
+    if (!probe.available) expect(probe.reason).toMatch(/\S/);
+    else expect(probe).toEqual({ available: true });
+  });
+});
+
+describe.skipIf(!probe.available)('a namespace sandbox', () => {
+  let workspace: string;
+  let spec: SandboxSpec;
+  let sandbox: NamespaceSandbox;
+
+  beforeAll(async () => {
+    const base = await mkdtemp(join(scratch, 'case-'));
+    workspace = join(base, 'workspace');
+    await mkdir(workspace);
+    await mkdir(join(base, 'root'));
+    await writeFile(join(workspace, 'mine.txt'), 'mine');
+    await writeFile(join(base, 'state.db'), 'daemon secret');
+    spec = { rootMountPoint: join(base, 'root'), binds: [{ source: workspace, target: workspace }], network: true };
+    sandbox = await NamespaceSandbox.start(spec);
+  });
+  afterAll(() => sandbox?.kill(5_000));
+
+  it('shows the bound directory and the system tools, but no other host file', async () => {
+    const result = await inside(sandbox, workspace, 'cat mine.txt; echo; ls /usr/bin/env >/dev/null && echo tools; cat ../state.db; ls /work /root /home 2>/dev/null | wc -l');
+    expect(result.stdout).toBe('mine\ntools\n0\n');
+  });
+
+  it('hides the caller: no /proc entry for it, PPID 0, and PID 1 has a minimal environment', async () => {
+    const result = await inside(sandbox, workspace, `test -e /proc/${process.pid} && echo visible; echo ppid=$PPID; tr '\\0' '\\n' < /proc/1/environ`);
+    expect(result.stdout).toBe('ppid=0\nPATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\n');
+  });
+
+  it('keeps the system and the root read-only, the bound directory and a private /tmp writable', async () => {
+    const result = await inside(sandbox, workspace, 'touch /usr/x 2>/dev/null || echo usr-ro; touch /etc/passwd 2>/dev/null || echo etc-ro; mkdir /x 2>/dev/null || echo root-ro; echo w > written.txt && echo t > /tmp/t && cat /tmp/t');
+    expect(result.stdout).toBe('usr-ro\netc-ro\nroot-ro\nt\n');
+    expect(await readFile(join(workspace, 'written.txt'), 'utf8')).toBe('w\n');
+  });
+
+  it('root inside cannot remount the system read-write, unmount what hides the host, or write host-wide sysctls', async () => {
+    const script = [
+      'mount -o remount,bind,rw /usr 2>/dev/null && echo usr-remounted',
+      'mount -o remount,rw / 2>/dev/null && echo root-remounted',
+      'umount -l /usr 2>/dev/null && echo usr-unmounted',
+      'v=$(cat /proc/sys/vm/swappiness); (echo "$v" > /proc/sys/vm/swappiness) 2>/dev/null && echo sysctl-written',
+      'test -s /proc/kcore && echo kcore',
+      'echo done',
+    ].join('; ');
+    expect((await inside(sandbox, workspace, script)).stdout).toBe('done\n');
+  });
+
+  it('keeps a background job running between commands', async () => {
+    await inside(sandbox, workspace, 'sleep 60 >/dev/null 2>&1 & echo $! > bg.pid');
+    const result = await inside(sandbox, workspace, 'kill -0 $(cat bg.pid) && echo alive');
+    expect(result.stdout).toBe('alive\n');
+  });
+
+  it('kills everything inside, setsid children too, when the holder is killed', async () => {
+    const doomed = await NamespaceSandbox.start(spec);
+    const marker = `${40_000 + Math.floor(Math.random() * 9_000)}.5`;
+    await inside(doomed, workspace, `setsid sleep ${marker} </dev/null >/dev/null 2>&1 &`);
+    expect(await hostPidsWith(`sleep ${marker}`)).toHaveLength(1);
+    expect(await doomed.kill(5_000)).toBe(true);
+    expect(await hostPidsWith(`sleep ${marker}`)).toEqual([]);
+  });
+
+  it('ends by itself, with everything inside, once its first bound directory is deleted on the host', async () => {
+    const base = await mkdtemp(join(scratch, 'deleted-'));
+    await mkdir(join(base, 'root'));
+    await mkdir(join(base, 'gone'));
+    const orphaned = await NamespaceSandbox.start({ rootMountPoint: join(base, 'root'), binds: [{ source: join(base, 'gone'), target: join(base, 'gone') }], network: true });
+    const marker = `${50_000 + Math.floor(Math.random() * 9_000)}.5`;
+    await inside(orphaned, join(base, 'gone'), `sleep ${marker} </dev/null >/dev/null 2>&1 &`);
+    await rm(join(base, 'gone'), { recursive: true, force: true });
+    const deadline = Date.now() + 6_000;
+    while ((await orphaned.isRunning()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await orphaned.isRunning()).toBe(false);
+    expect(await hostPidsWith(`sleep ${marker}`)).toEqual([]);
+  });
+
+  it('is found again from its record after the caller restarts, and killed through it', async () => {
+    const file = new HolderFile(join(scratch, 'holders', 'one.json'));
+    const started = await NamespaceSandbox.start(spec);
+    await file.write(started.record);
+    const record = await file.read();
+    const adopted = await NamespaceSandbox.adopt(record!);
+    expect((await inside(adopted!, workspace, 'echo again')).stdout).toBe('again\n');
+    expect(await NamespaceSandbox.kill(record!, 5_000)).toBe(true);
+    expect(await NamespaceSandbox.adopt(record!)).toBeUndefined();
+  });
+
+  it('never signals a process whose pid matches a record but whose start time does not', async () => {
+    const bystander = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      const record = { pid: bystander.pid!, startTime: '1', network: true };
+      expect(await NamespaceSandbox.adopt(record)).toBeUndefined();
+      await NamespaceSandbox.kill(record, 1_000);
+      expect(bystander.exitCode).toBeNull();
+      expect(bystander.signalCode).toBeNull();
+      process.kill(bystander.pid!, 0);
+    } finally {
+      bystander.kill('SIGKILL');
+    }
+  });
+
+  it('without network has only a loopback interface, which works', async () => {
+    const offline = await NamespaceSandbox.start({ ...spec, network: false });
+    try {
+      const result = await inside(offline, workspace, "awk 'NR > 2 { sub(\":\", \"\", $1); print $1 }' /proc/net/dev; cat /sys/class/net/lo/operstate 2>/dev/null; ip -o link show lo | grep -c UP");
+      expect(result.stdout).toBe('lo\n1\n');
+    } finally {
+      await offline.kill(5_000);
+    }
+  });
+});
