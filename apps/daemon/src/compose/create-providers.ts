@@ -16,6 +16,8 @@ export async function createProviders(config: ResolvedConfig, telemetry?: Server
       keepWorkspaces: local.keep_workspaces,
       env: local.env,
       workspaceQuotaBytes: local.workspace_quota_bytes,
+      isolation: local.isolation,
+      network: local.network,
       quotaObserver: { refused: (operation) => telemetry?.recordWorkspaceQuotaRefusal(operation) },
     });
     telemetry?.watchWorkspaceUsage(() => provider.workspaceUsage());
