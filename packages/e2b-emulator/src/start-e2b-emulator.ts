@@ -70,7 +70,7 @@ export async function startE2BEmulator(options: E2BEmulatorOptions = {}): Promis
   const snapshots = new SnapshotStore(root, options.teamSlug ?? 'emulator-team');
   const context: EmulatorContext = {
     root,
-    sandboxes: new SandboxStore(root),
+    sandboxes: new SandboxStore(root, Date.now, isolation.mode === 'mount-namespace'),
     snapshots,
     templates: new TemplateCatalog(
       (options.templates ?? []).map((template) => (typeof template === 'string' ? { name: template } : template)),

@@ -4,7 +4,8 @@ import { NamespaceSandbox, type Launch, type SandboxSpec } from '@runtimectl/nam
 const STOP_WITHIN_MS = 5_000;
 
 /**
- * The namespace sandbox one E2B sandbox's commands share, started on its first command: a
+ * The namespace sandbox one E2B sandbox's commands share, started when the sandbox is created
+ * (`warm`, as a real sandbox's envd is up when create answers) or else on its first command: a
  * background job (`cmd &`) outlives the command that started it, as in a real E2B sandbox, and
  * stopping it (sandbox kill) kills everything inside, `setsid` children too.
  */
@@ -12,6 +13,18 @@ export class SandboxNamespace {
   #holder: Promise<NamespaceSandbox> | undefined;
 
   constructor(private readonly spec: SandboxSpec) {}
+
+  /** Starts the namespace now, in the background: the sandbox's first command then finds it up. */
+  warm(): void {
+    if (this.#holder) return;
+    this.#holder = NamespaceSandbox.start(this.spec);
+    this.#holder.catch(() => undefined);
+  }
+
+  /** Whether the namespace was started (by `warm` or a command) and not stopped since. */
+  get started(): boolean {
+    return this.#holder !== undefined;
+  }
 
   /** How to run `command` at `cwd` (a sandbox path) inside; restarts the namespace if it died. */
   async launch(cwd: string, command: string[]): Promise<Launch> {

@@ -61,6 +61,8 @@ export class SandboxStore {
   constructor(
     private readonly root: string,
     private readonly now: () => number = Date.now,
+    /** Commands run in namespace sandboxes: start each sandbox's namespace when it is created. */
+    private readonly warmNamespaces = false,
   ) {}
 
   /**
@@ -95,6 +97,7 @@ export class SandboxStore {
       }
       await mkdir(path.join(record.directory, 'home', 'user'), { recursive: true });
       await mkdir(path.join(record.directory, 'tmp'), { recursive: true, mode: 0o1777 });
+      if (this.warmNamespaces) record.namespace.warm();
     } catch (error) {
       this.sandboxes.delete(sandboxId);
       await rm(record.directory, { recursive: true, force: true });
