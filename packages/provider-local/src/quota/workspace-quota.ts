@@ -29,17 +29,27 @@ export class WorkspaceQuota {
     private readonly observer: WorkspaceQuotaObserver = {},
   ) {}
 
-  /** The workspace's usage now: measured again unless a measurement younger than the TTL exists (`fresh` forces one). */
+  /**
+   * The workspace's usage now: measured again unless a measurement younger than the TTL exists
+   * (`fresh` forces one). When measuring fails, the last measurement, however old, is the answer.
+   */
   async usage(root: string, fresh = false): Promise<number> {
     const last = this.#measured.get(root);
     if (!fresh && last && Date.now() - last.atMs < MEASUREMENT_TTL_MS) return last.bytes;
     let measuring = this.#measuring.get(root);
     if (!measuring) {
       measuring = measureTreeBytes(root)
-        .then((bytes) => {
-          this.#measured.set(root, { bytes, atMs: Date.now() });
-          return bytes;
-        })
+        .then(
+          (bytes) => {
+            this.#measured.set(root, { bytes, atMs: Date.now() });
+            return bytes;
+          },
+          (error: unknown) => {
+            // du failed every try (a command renaming directories under it): the last measurement stands.
+            if (last) return last.bytes;
+            throw error;
+          },
+        )
         .finally(() => this.#measuring.delete(root));
       this.#measuring.set(root, measuring);
     }

@@ -2,6 +2,8 @@ import { spawn } from 'node:child_process';
 
 /** du prints one line; more than this is not a total. */
 const MAX_STDOUT_BYTES = 4096;
+/** Walks tried before giving up: GNU du (9.1) aborts now and then when directories are renamed under it. */
+const ATTEMPTS = 3;
 
 /**
  * Bytes a directory tree occupies on disk (allocated blocks, hard links once, symbolic links
@@ -10,9 +12,20 @@ const MAX_STDOUT_BYTES = 4096;
  * other runtimes' file calls. Entries that vanish or cannot be read while du walks are skipped
  * (du then exits 1 but still prints the total of the rest); its complaints about them go to
  * /dev/null, since a command renaming thousands of entries meanwhile makes them unbounded.
- * Rejects only when du cannot run or prints no total.
+ * du can also abort (SIGABRT) when a directory is renamed mid-walk: it is tried again, and
+ * rejects only when it cannot run or prints no total three times.
  */
-export function measureTreeBytes(root: string): Promise<number> {
+export async function measureTreeBytes(root: string): Promise<number> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await duOnce(root);
+    } catch (error) {
+      if (attempt >= ATTEMPTS) throw error;
+    }
+  }
+}
+
+function duOnce(root: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const du = spawn('du', ['-sk', root], { stdio: ['ignore', 'pipe', 'ignore'] });
     let stdout = '';
@@ -21,9 +34,9 @@ export function measureTreeBytes(root: string): Promise<number> {
       if (stdout.length < MAX_STDOUT_BYTES) stdout += chunk;
     });
     du.on('error', reject);
-    du.on('close', (code) => {
+    du.on('close', (code, signal) => {
       const kib = /^(\d+)\s/.exec(stdout)?.[1];
-      if (kib === undefined) reject(new Error(`du exited with ${code} and printed no total`));
+      if (kib === undefined) reject(new Error(`du ended (${signal ?? `exit ${code}`}) without a total`));
       else resolve(Number(kib) * 1024);
     });
   });
