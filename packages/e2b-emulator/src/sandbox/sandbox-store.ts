@@ -58,6 +58,9 @@ export class SandboxStore {
   private readonly sandboxes = new Map<string, SandboxRecord>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
 
+  /** Killed sandboxes whose namespace and directory are still being removed. */
+  private readonly teardowns = new Set<Promise<void>>();
+
   constructor(
     private readonly root: string,
     private readonly now: () => number = Date.now,
@@ -129,8 +132,10 @@ export class SandboxStore {
   }
 
   /**
-   * Breaks the command streams, kills processes and removes the directory. Idempotent: false
-   * when the id is unknown.
+   * Breaks the command streams and kills processes at once; the namespace (with everything in
+   * it) and the directory go in the background, as E2B's kill answers before the VM is gone —
+   * a namespace still starting would otherwise hold the answer for seconds. `killAll` waits for
+   * them. Idempotent: false when the id is unknown.
    */
   async kill(sandboxId: string): Promise<boolean> {
     const record = this.sandboxes.get(sandboxId);
@@ -139,8 +144,12 @@ export class SandboxStore {
     this.clearTimer(sandboxId);
     record.streams.severAll();
     record.processes.signalAll('SIGKILL');
-    await record.namespace.stop();
-    await rm(record.directory, { recursive: true, force: true });
+    const teardown: Promise<void> = record.namespace
+      .stop()
+      .then(() => rm(record.directory, { recursive: true, force: true }))
+      .catch(() => undefined)
+      .finally(() => this.teardowns.delete(teardown));
+    this.teardowns.add(teardown);
     return true;
   }
 
@@ -194,9 +203,10 @@ export class SandboxStore {
     return true;
   }
 
-  /** Kills every sandbox (emulator shutdown). */
+  /** Kills every sandbox and waits until every killed one is gone (emulator shutdown). */
   async killAll(): Promise<void> {
     await Promise.all([...this.sandboxes.keys()].map((sandboxId) => this.kill(sandboxId)));
+    await Promise.all([...this.teardowns]);
   }
 
   private armTimer(record: SandboxRecord): void {
