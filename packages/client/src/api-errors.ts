@@ -53,6 +53,8 @@ export class ProviderError extends RuntimectlApiError {}
 export class ProviderTimeoutError extends RuntimectlApiError {}
 /** 503: the daemon's database is unreachable for now; retry after `retryAfterMs`. */
 export class StoreUnavailableError extends RuntimectlApiError {}
+export class LeaseLostError extends RuntimectlApiError {}
+export class RuntimeOnOtherNodeError extends RuntimectlApiError {}
 export class InternalServerError extends RuntimectlApiError {}
 
 /** One class per server code; the Record type makes a new code a compile error until mapped. */
@@ -81,6 +83,8 @@ const ERROR_CLASSES: Record<ErrorCode, new (init: ApiErrorInit) => RuntimectlApi
   provider_error: ProviderError,
   provider_timeout: ProviderTimeoutError,
   store_unavailable: StoreUnavailableError,
+  lease_lost: LeaseLostError,
+  runtime_on_other_node: RuntimeOnOtherNodeError,
   internal: InternalServerError,
 };
 

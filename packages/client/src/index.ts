@@ -29,5 +29,7 @@ export {
   ProviderError,
   ProviderTimeoutError,
   StoreUnavailableError,
+  LeaseLostError,
+  RuntimeOnOtherNodeError,
   InternalServerError,
 } from './api-errors';

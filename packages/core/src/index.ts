@@ -55,6 +55,7 @@ export type {
   IdempotencyStore,
   RuntimeStore,
 } from './store/runtime-store';
+export type { LeaseMode, LeaseRequest, LeaseGrant, RuntimeFence, LeaseStore, NodeRecord, NodeStore, FencedBatch } from './store/fleet-store';
 export { MemoryRuntimeStore } from './store/memory-store';
 export * from './store/sql-rows/index';
 

@@ -33,6 +33,7 @@ const EXIT_CODE_BY_ERROR_CODE: Record<ErrorCode, number> = {
   runtime_closed: EXIT_CODES.conflict,
   runtime_failed: EXIT_CODES.conflict,
   runtime_exists: EXIT_CODES.conflict,
+  lease_lost: EXIT_CODES.conflict,
   snapshot_in_use: EXIT_CODES.conflict,
   provider_capacity: EXIT_CODES.conflict,
   payload_too_large: EXIT_CODES.failed,
@@ -43,6 +44,7 @@ const EXIT_CODE_BY_ERROR_CODE: Record<ErrorCode, number> = {
   provider_error: EXIT_CODES.failed,
   provider_timeout: EXIT_CODES.failed,
   store_unavailable: EXIT_CODES.failed,
+  runtime_on_other_node: EXIT_CODES.failed,
   internal: EXIT_CODES.failed,
 };
 

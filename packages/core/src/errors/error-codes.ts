@@ -26,6 +26,8 @@ export const ERROR_CODES = [
   'unsupported_backend',
   'provider_error',
   'provider_timeout',
+  'lease_lost',
+  'runtime_on_other_node',
   'store_unavailable',
   'internal',
 ] as const;

@@ -21,3 +21,4 @@ export {
   ProviderCapacityError,
 } from './provider-errors';
 export { StoreSchemaError, StoreUnavailableError } from './store-errors';
+export { LeaseLostError, RuntimeOnOtherNodeError } from './fleet-errors';

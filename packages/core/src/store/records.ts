@@ -12,6 +12,13 @@ export interface BackendBinding {
   resource: BackendResource;
   /** The provider snapshot the backend was created from (checkout/resume); keeps it alive. */
   sourceSnapshotId: string | null;
+  /**
+   * Fleet (clean/dirty state in the store): a checkpoint whose backend ref captures this backend
+   * as it is now — set by the commit of a checkpoint, checkout or resume, cleared (committed
+   * before the mutation runs) by the first mutating operation after it. null/absent: dirty or
+   * unknown, the next checkpoint must ask the provider for a snapshot.
+   */
+  cleanCheckpointId?: string | null;
 }
 
 /** The runtime as stored (the seed's SessionRecord; v1: runtime id == session id). */
@@ -36,6 +43,12 @@ export interface SessionRecord {
   keepSnapshots: boolean;
   createdAtMs: number;
   updatedAtMs: number;
+  /**
+   * Fleet: the node whose machine holds this runtime's provider resources when its provider is
+   * node-local (local, memory): only that node can operate it, others forward to it. null/absent
+   * when every node can reach the provider (E2B).
+   */
+  homeNodeId?: string | null;
 }
 
 /** A provider snapshot as core tracks it (the seed's BackendCheckpointRef). */
@@ -87,6 +100,8 @@ export interface ProviderIntent {
   runtimeId: string;
   backendId: string;
   createdAtMs: number;
+  /** Fleet: the node that recorded it (a dead node's intents are taken over once its leases lapsed). null/absent: unknown (records older than the fleet). */
+  nodeId?: string | null;
 }
 
 /** The stored outcome of a request sent with an Idempotency-Key. */

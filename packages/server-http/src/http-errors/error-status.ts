@@ -18,6 +18,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = Object.freeze({
   runtime_closed: 409,
   runtime_failed: 409,
   runtime_exists: 409,
+  lease_lost: 409,
   snapshot_in_use: 409,
   checkpoint_snapshot_deleted: 410,
   idempotent_response_not_kept: 410,
@@ -29,5 +30,6 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = Object.freeze({
   unsupported_backend: 501,
   provider_error: 502,
   store_unavailable: 503,
+  runtime_on_other_node: 503,
   provider_timeout: 504,
 });

@@ -1,0 +1,32 @@
+import { RuntimectlError } from './runtimectl-error';
+
+/**
+ * The runtime's lease lapsed while the operation ran (the node stalled, or lost its store for
+ * longer than the lease), so the store refused its commit (fencing): another node may own the
+ * runtime now. Nothing of the operation was committed; provider work it did is left to
+ * reconciliation. Safe to send again.
+ */
+export class LeaseLostError extends RuntimectlError {
+  constructor(readonly runtimeId: string) {
+    super('lease_lost', `runtime ${runtimeId}: this node's lease lapsed before the operation could commit; nothing was committed, retry`, {
+      details: { runtime_id: runtimeId },
+    });
+  }
+}
+
+/**
+ * The runtime's backend lives on another node's machine (node-local providers) and this node
+ * could not forward the request there (forwarding off, or that node is down).
+ */
+export class RuntimeOnOtherNodeError extends RuntimectlError {
+  constructor(
+    readonly runtimeId: string,
+    readonly node: { nodeId: string; url: string | null; alive: boolean },
+  ) {
+    super(
+      'runtime_on_other_node',
+      `runtime ${runtimeId} is served by node ${node.nodeId}${node.alive ? '' : ', which is down'}; send the request there${node.url ? ` (${node.url})` : ''}`,
+      { details: { runtime_id: runtimeId, node_id: node.nodeId, node_url: node.url, node_alive: node.alive } },
+    );
+  }
+}
