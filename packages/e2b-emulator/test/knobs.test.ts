@@ -53,6 +53,20 @@ describe('call counters', () => {
   });
 });
 
+describe('sandbox state', () => {
+  it("shows each sandbox's namespace: starting, then ready with namespace isolation; none without", async () => {
+    const sandbox = await Sandbox.create(fixture.sdk);
+    const namespaceOf = async () => (await fixture.emulator.state()).sandboxes.find((entry) => entry.sandboxId === sandbox.sandboxId)?.namespace;
+    if (fixture.emulator.isolation.mode !== 'mount-namespace') {
+      expect(await namespaceOf()).toBe('none');
+      return;
+    }
+    expect(['starting', 'ready']).toContain(await namespaceOf());
+    expect(await eventually(async () => (await namespaceOf()) !== 'starting', 20_000)).toBe(true);
+    expect(await namespaceOf()).toBe('ready');
+  });
+});
+
 describe('concurrent sandbox limit', () => {
   it('answers create beyond the limit with 429, which the SDK raises as RateLimitError', async () => {
     await fixture.emulator.setMaxSandboxes(2);
@@ -154,7 +168,9 @@ describe('sandbox timeout expiry', () => {
     expect(await sandbox.isRunning()).toBe(false);
     expect(await sandbox.kill()).toBe(false);
     expect((await fixture.emulator.state()).sandboxes).toEqual([]);
-    expect(directory && existsSync(directory)).toBe(false);
+    // Kill answers at once and removes the directory in the background (after the namespace is down).
+    expect(directory).toBeDefined();
+    expect(await eventually(() => !existsSync(directory!), 30_000)).toBe(true);
   });
 
   it('setTimeout pushes the expiry out, and autoPause pauses instead of killing', async () => {

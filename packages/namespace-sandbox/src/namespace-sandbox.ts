@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { identify, isRunning, type ProcessIdentity } from './process-start';
 import { holderInit } from './setup-script';
 import { nsenterArgs, unshareArgs, type SandboxSpec } from './sandbox-spec';
+import { StartSlots } from './start-slots';
 
 /** What identifies a started sandbox across daemon restarts (kept in a holder file). */
 export interface SandboxRecord extends ProcessIdentity {
@@ -16,8 +18,15 @@ export interface Launch {
 }
 
 const SETUP_ENV = { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' };
-const DEFAULT_READY_WITHIN_MS = 10_000;
+/**
+ * How long a start may take before it is given up as hung. Generous on purpose: a loaded machine
+ * slows a start down (seconds, not milliseconds), and the caller's own deadline (a provider call,
+ * a request) is what should end the wait, not a shorter one here that fails a start about to succeed.
+ */
+const DEFAULT_READY_WITHIN_MS = 60_000;
 const POLL_MS = 10;
+/** Setups running at once in this process (one per core, at least two); more wait their turn. */
+const START_SLOTS = new StartSlots(Math.max(2, availableParallelism()));
 
 /**
  * A long-lived sandbox: its PID 1 (the holder) is a small init that waits and reaps (and exits
@@ -30,8 +39,20 @@ const POLL_MS = 10;
 export class NamespaceSandbox {
   private constructor(readonly record: SandboxRecord) {}
 
-  /** Builds the sandbox and waits until its root is ready; throws with the setup's error output when it cannot. */
-  static async start(spec: SandboxSpec, readyWithinMs = DEFAULT_READY_WITHIN_MS): Promise<NamespaceSandbox> {
+  /** How many setups run at once in this process; further starts wait for one to finish. */
+  static readonly concurrentStarts = START_SLOTS.limit;
+
+  /**
+   * Builds the sandbox and waits until its root is ready; throws with the setup's error output
+   * when it cannot, or when it is not ready within `readyWithinMs` of its setup starting (time
+   * spent waiting for a free slot does not count). Callers that cannot wait that long stop
+   * waiting at their own deadline.
+   */
+  static start(spec: SandboxSpec, readyWithinMs = DEFAULT_READY_WITHIN_MS): Promise<NamespaceSandbox> {
+    return START_SLOTS.run(() => NamespaceSandbox.#build(spec, readyWithinMs));
+  }
+
+  static async #build(spec: SandboxSpec, readyWithinMs: number): Promise<NamespaceSandbox> {
     // A minimal environment: PID 1's /proc/1/environ is readable inside and must hold no secret.
     const child = spawn('unshare', unshareArgs(spec, holderInit(spec.binds[0]?.target ?? '/')), {
       env: SETUP_ENV,

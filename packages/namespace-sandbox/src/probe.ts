@@ -10,7 +10,8 @@ const PROBE_TIMEOUT_MS = 10_000;
 /**
  * Whether sandboxes work on this machine, decided by building a real one under `scratchDir`
  * (created if missing) with `network` as the caller will use it, and checking from inside that
- * a bound directory is there while a host file beside it and the caller's /proc entry are not.
+ * a bound directory is there while a host file beside it and the caller's /proc entry are not,
+ * and that the system directories are read-only.
  */
 export async function probeNamespaceSandbox(scratchDir: string, network: boolean): Promise<NamespaceProbe> {
   await mkdir(scratchDir, { recursive: true });
@@ -22,7 +23,8 @@ export async function probeNamespaceSandbox(scratchDir: string, network: boolean
     await writeFile(join(dir, 'bound', 'inside.txt'), 'ok');
     await writeFile(join(dir, 'outside.txt'), 'secret');
     sandbox = await NamespaceSandbox.start({ rootMountPoint: join(dir, 'root'), binds: [{ source: join(dir, 'bound'), target: join(dir, 'bound') }], network });
-    const check = `test -f inside.txt && test ! -e ../outside.txt && test ! -e /proc/${process.pid}/environ`;
+    // `test ! -w`: the system is read-only (a `mount` too old to bind read-only in one step would leave it writable).
+    const check = `test -f inside.txt && test ! -e ../outside.txt && test ! -e /proc/${process.pid}/environ && test ! -w /usr && test ! -w /etc/passwd`;
     const { file, args } = sandbox.launch(join(dir, 'bound'), ['/bin/sh', '-c', check]);
     const failure = await new Promise<string | undefined>((resolve) => {
       execFile(file, args, { timeout: PROBE_TIMEOUT_MS, env: {} }, (error, _stdout, stderr) => {

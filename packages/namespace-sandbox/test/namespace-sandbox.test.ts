@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HolderFile, NamespaceSandbox, probeNamespaceSandbox, type SandboxSpec } from '../src/index';
+import { unshareArgs } from '../src/sandbox-spec';
 
 const scratch = await mkdtemp(join(tmpdir(), 'namespace-sandbox-test-'));
 const probe = await probeNamespaceSandbox(join(scratch, 'probe'), true);
@@ -53,8 +54,8 @@ describe.skipIf(!probe.available)('a namespace sandbox', () => {
   afterAll(() => sandbox?.kill(5_000));
 
   it('shows the bound directory and the system tools, but no other host file', async () => {
-    const result = await inside(sandbox, workspace, 'cat mine.txt; echo; ls /usr/bin/env >/dev/null && echo tools; cat ../state.db; ls /work /root /home 2>/dev/null | wc -l');
-    expect(result.stdout).toBe('mine\ntools\n0\n');
+    const result = await inside(sandbox, workspace, 'cat mine.txt; echo; ls /usr/bin/env >/dev/null && echo tools; cat ../state.db; ls /work /root /home 2>/dev/null | wc -l; ls /dev/fstab /proc/fstab /dev/shm/fstab 2>/dev/null | wc -l');
+    expect(result.stdout).toBe('mine\ntools\n0\n0\n');
   });
 
   it('hides the caller: no /proc entry for it, PPID 0, and PID 1 has a minimal environment', async () => {
@@ -78,6 +79,18 @@ describe.skipIf(!probe.available)('a namespace sandbox', () => {
       'echo done',
     ].join('; ');
     expect((await inside(sandbox, workspace, script)).stdout).toBe('done\n');
+  });
+
+  it('is built by a handful of processes: the init\'s first child gets a PID below 30 in the new PID namespace', async () => {
+    // PIDs in a new PID namespace are handed out in order, so the first process the init forks
+    // counts every process the setup ran before it (each `mount`, `mkdir`, `ln` is one).
+    const out = join(workspace, 'first-child.pid');
+    const init = ['/bin/sh', '-c', 'sleep 0 & echo $! > "$1"', 'sandbox-init', out];
+    const setup = spawn('unshare', unshareArgs(spec, init), { stdio: 'ignore' });
+    await new Promise((resolve) => setup.on('exit', resolve));
+    const firstChild = Number(await readFile(out, 'utf8'));
+    expect(firstChild).toBeGreaterThan(1);
+    expect(firstChild).toBeLessThan(30);
   });
 
   it('keeps a background job running between commands', async () => {

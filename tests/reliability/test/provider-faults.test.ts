@@ -5,6 +5,7 @@ import { writeFigures } from '../support/figures';
 import { FAULT_POINTS } from '../support/fault-points';
 import { runFaultCase, type FaultKind, type FaultOutcome } from '../support/fault-runner';
 import { checkInvariants, eventually } from '../support/invariants';
+import { namespaceReady } from '../support/namespace-ready';
 import { checkpoint, closeAll, expectStatus, openRuntime, readText, writeText } from '../support/runtime-steps';
 
 // Every provider call of checkpoint, checkout, pause, resume, close and delete-snapshot made to
@@ -53,6 +54,10 @@ describe('Connect stream cut before `end` (exec and search)', () => {
         try {
           await writeText(rig.api, runtimeId, 'a.txt', 'kept');
           await rig.api.ok('/api/v1/runtimes/checkpoint', { runtime_id: runtimeId });
+          // The cut must meet a command that started, not one still waiting for its sandbox's
+          // namespace: on a loaded machine that wait alone can pass the 3 s E2B request
+          // deadline, and the caller would get the provider_timeout of a slow start instead.
+          expect(await namespaceReady(rig.admin, runtimeId), 'namespace ready before the cut').toEqual([]);
           await rig.admin.dropNextStreams({ mode });
           const reply = await rig.api.post(route, body(runtimeId), { timeoutMs: 30_000 });
           expect({ status: reply.status, code: outcomeOf(reply) }).toEqual({ status: 502, code: 'provider_error' });

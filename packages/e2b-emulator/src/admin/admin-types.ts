@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { IsolationProbe } from '../envd/isolation.js';
+import type { NamespaceState } from '../sandbox/sandbox-namespace.js';
 import type { DropStreamMode, KnobsSnapshot } from '../knobs/emulator-knobs.js';
 import { EMULATOR_OPERATIONS, type EmulatorOperation } from '../knobs/operations.js';
 
@@ -21,6 +22,8 @@ export interface SandboxStateView {
   /** Host directory holding the sandbox's filesystem. */
   directory: string;
   runningProcesses: number;
+  /** Where the sandbox's namespace sandbox is (`none` with directory isolation); see `NamespaceState`. */
+  namespace: NamespaceState;
 }
 
 export interface SnapshotStateView {

@@ -21,6 +21,7 @@ export function localControls(context: EmulatorContext): EmulatorControls {
           endAt: new Date(record.endAtMs).toISOString(),
           directory: record.directory,
           runningProcesses: record.processes.size,
+          namespace: record.namespace.state,
         })),
         snapshots: context.snapshots.list().map((record) => ({
           snapshotId: snapshotIdOf(record),
