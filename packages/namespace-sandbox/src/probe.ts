@@ -5,7 +5,11 @@ import { NamespaceSandbox } from './namespace-sandbox';
 
 export type NamespaceProbe = { available: true } | { available: false; reason: string };
 
-const PROBE_TIMEOUT_MS = 10_000;
+/**
+ * As long as a sandbox start may take: on a busy machine the probe is slow, not negative, and a
+ * probe that gave up early would make `auto` run commands without isolation.
+ */
+const PROBE_TIMEOUT_MS = 60_000;
 
 /**
  * Whether sandboxes work on this machine, decided by building a real one under `scratchDir`

@@ -8,7 +8,7 @@ import { NamespaceSandbox, probeNamespaceSandbox, type SandboxSpec } from '../sr
 // Setups made slow for real: the process group of each of the next `stall.count` `unshare`s is
 // stopped (SIGSTOP) the moment it is spawned, as a machine too loaded to schedule it would, and
 // kept in `stall.held` for the test to continue (SIGCONT) or leave stopped.
-const stall = vi.hoisted(() => ({ count: 0, held: [] as ChildProcess[] }));
+const stall = vi.hoisted(() => ({ count: 0, held: [] as ChildProcess[], commands: 0, heldCommands: [] as ChildProcess[] }));
 vi.mock('node:child_process', async (importOriginal) => {
   const actual = await importOriginal<typeof import('node:child_process')>();
   const spawn = ((...args: Parameters<typeof actual.spawn>) => {
@@ -20,7 +20,17 @@ vi.mock('node:child_process', async (importOriginal) => {
     }
     return child;
   }) as typeof actual.spawn;
-  return { ...actual, spawn };
+  // The probe's command inside the sandbox (`nsenter …`), stopped the same way when `stall.commands` > 0.
+  const execFile = ((...args: Parameters<typeof actual.execFile>) => {
+    const child = (actual.execFile as (...a: unknown[]) => ChildProcess)(...args);
+    if (args[0] === 'nsenter' && stall.commands > 0 && child.pid !== undefined) {
+      process.kill(child.pid, 'SIGSTOP');
+      stall.commands -= 1;
+      stall.heldCommands.push(child);
+    }
+    return child;
+  }) as typeof actual.execFile;
+  return { ...actual, spawn, execFile };
 });
 
 const scratch = await mkdtemp(join(tmpdir(), 'namespace-sandbox-deadline-'));
@@ -79,5 +89,14 @@ describe.skipIf(!probe.available)('how long a start may take', () => {
     for (const setup of stall.held.splice(0)) signalGroup(setup.pid!, 'SIGCONT');
     const sandboxes = await Promise.all(starts);
     await Promise.all(sandboxes.map((sandbox) => sandbox.kill(5_000)));
-  });
+  }, 60_000);
+
+  it('a probe whose command is held up longer than 10 s still finds the machine able to isolate: `auto` never falls back to no isolation because the machine is busy', async () => {
+    stall.commands = 1;
+    const probing = probeNamespaceSandbox(join(scratch, 'slow-probe'), true);
+    await vi.waitFor(() => expect(stall.heldCommands).toHaveLength(1), { timeout: 20_000 });
+    const [command] = stall.heldCommands.splice(0);
+    setTimeout(() => process.kill(command!.pid!, 'SIGCONT'), 10_500);
+    expect(await probing).toEqual({ available: true });
+  }, 40_000);
 });
