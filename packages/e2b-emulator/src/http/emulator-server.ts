@@ -28,10 +28,18 @@ export function createEmulatorServer(context: EmulatorContext, controls: Emulato
   const envd = new RouteTable();
   addEnvdRoutes(envd, context);
 
-  return createServer((req, res) => {
+  const server = createServer((req, res) => {
     void dispatch(req, res, control, envd);
   });
+  // Idle connections outlive any client's own idle timeout (undici's fetch: 4 s), as a real
+  // API's load balancer does: the client always closes first, so a request it sends on a reused
+  // connection is never met by the server closing it (Node's default 5 s made "fetch failed"
+  // under load, when the daemon's event loop lagged past its own timer).
+  server.keepAliveTimeout = IDLE_CONNECTION_MS;
+  return server;
 }
+
+const IDLE_CONNECTION_MS = 65_000;
 
 async function dispatch(req: IncomingMessage, res: ServerResponse, control: RouteTable, envd: RouteTable): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://emulator.invalid');
