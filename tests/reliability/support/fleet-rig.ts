@@ -9,6 +9,9 @@ import { Api } from './http';
 import { startPausableProxy, type PausableProxy } from './pausable-proxy';
 import { startEmulatorProcess, startRuntimed, type EmulatorProcess, type RuntimedProcess } from './processes';
 
+/** Several processes start at once, on a machine other work may load: each gets two minutes. */
+const START_TIMEOUT_MS = 120_000;
+
 export interface FleetRigOptions {
   /** How many runtimed nodes (default 3). */
   nodes?: number;
@@ -86,7 +89,7 @@ export async function startFleetRig(options: FleetRigOptions = {}): Promise<Flee
       args: ['--provider', 'e2b', '--store', 'postgres'],
       port: node.port,
       stateDir: node.stateDir,
-      startTimeoutMs: 120_000,
+      startTimeoutMs: START_TIMEOUT_MS,
       secrets: [apiKey, ...(options.token ? [options.token] : [])],
       env: {
         ...e2bDaemonEnv(emulator!.url, apiKey, { token: options.token }),
@@ -110,7 +113,7 @@ export async function startFleetRig(options: FleetRigOptions = {}): Promise<Flee
   };
 
   try {
-    emulator = await startEmulatorProcess();
+    emulator = await startEmulatorProcess({ startTimeoutMs: START_TIMEOUT_MS });
     for (const index of options.proxied ?? []) proxies.set(index, await startPausableProxy(postgres.port));
     for (let index = 0; index < count; index += 1) {
       const port = await freePort();

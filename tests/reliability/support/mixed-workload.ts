@@ -165,6 +165,13 @@ export function unexplainedBusy(records: OperationRecord[]): OperationRecord[] {
   );
 }
 
+/** How many records fall under each key (an outcome, an operation …), keys sorted. */
+export function countBy(records: OperationRecord[], key: (record: OperationRecord) => string): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const record of records) counts[key(record)] = (counts[key(record)] ?? 0) + 1;
+  return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => a.localeCompare(b)));
+}
+
 /** Client-side latency percentiles (ms) per operation: reported, never asserted. */
 export function latencyPercentiles(records: OperationRecord[]): Record<string, { p50: number; p95: number; max: number }> {
   const byOperation = new Map<string, number[]>();

@@ -67,11 +67,11 @@ export interface EmulatorProcess {
 }
 
 /** The E2B emulator as its own process (`e2b-emulator --port 0`), driven over its admin HTTP API. */
-export async function startEmulatorProcess(): Promise<EmulatorProcess> {
+export async function startEmulatorProcess(options: { startTimeoutMs?: number } = {}): Promise<EmulatorProcess> {
   const started = launch(EMULATOR, ['--port', '0', '--host', '127.0.0.1'], {});
   let stderr = '';
   started.child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-20_000)));
-  const line = await firstLine(started, /^\{.*"apiUrl"/, () => stderr);
+  const line = await firstLine(started, /^\{.*"apiUrl"/, () => stderr, options.startTimeoutMs);
   const { apiUrl } = JSON.parse(line) as { apiUrl: string };
   return { url: apiUrl, admin: new E2BEmulatorAdminClient(apiUrl), pid: started.child.pid!, stop: () => stop(started) };
 }

@@ -6,9 +6,9 @@ import { writeFigures } from '../support/figures';
 import { startFleetRig, type FleetRig } from '../support/fleet-rig';
 import { Api, type Reply, type RequestOptions } from '../support/http';
 import { checkInvariants, eventually, listAllRuntimes, runtimeDetail } from '../support/invariants';
-import { runMixedWorkload, SEED_FILE, seededRandom, WorkloadPool, type OperationRecord } from '../support/mixed-workload';
+import { countBy, runMixedWorkload, SEED_FILE, seededRandom, WorkloadPool, type OperationRecord } from '../support/mixed-workload';
 import { BALANCER_HEADER, startRandomBalancer, type RandomBalancer } from '../support/random-balancer';
-import { closeAll, openRuntime, readText, writeText } from '../support/runtime-steps';
+import { openRuntime, writeText } from '../support/runtime-steps';
 
 // Issue 20's chaos proof: 3 nodes on one PostgreSQL and the E2B emulator, concurrent open /
 // write / exec / checkpoint / checkout / pause / resume / close through a random load balancer;
@@ -58,12 +58,6 @@ afterAll(async () => {
   await balancer?.close();
   if (rig) await rig.stop();
 }, 120_000);
-
-function countBy(records: OperationRecord[], key: (record: OperationRecord) => string): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const record of records) counts[key(record)] = (counts[key(record)] ?? 0) + 1;
-  return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => a.localeCompare(b)));
-}
 
 /** Acknowledged work that is not visible: runtimes, checkpoints, and the last write of each file when it was acknowledged. */
 async function acknowledgedWorkProblems(pool: WorkloadPool, records: OperationRecord[]): Promise<string[]> {
@@ -191,7 +185,3 @@ describe('a fleet losing a node in every round', () => {
     }
   }, 900_000);
 });
-
-// Not a test of the fleet: the readText/closeAll helpers are kept in scope for a manual replay.
-void readText;
-void closeAll;

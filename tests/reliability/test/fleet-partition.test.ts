@@ -11,8 +11,8 @@ import { checkpoint, closeAll, openRuntime, readText, writeText } from '../suppo
 // the proxy stalls A's database past its lease; node B takes the runtime over (after the lease,
 // never before); the proxy resumes and A's late commit must be refused (`lease_lost`), leaving
 // B's work only in the store, and A's snapshot to reconciliation — nothing leaked at E2B.
-const LEASE_MS = 3000;
-const SNAPSHOT_LATENCY_MS = 3000;
+const LEASE_MS = 6000;
+const SNAPSHOT_LATENCY_MS = 8000;
 const A = 0;
 const B = 1;
 
