@@ -11,8 +11,9 @@ import { checkpoint, closeAll, openRuntime, readText, writeText } from '../suppo
 // the proxy stalls A's database past its lease; node B takes the runtime over (after the lease,
 // never before); the proxy resumes and A's late commit must be refused (`lease_lost`), leaving
 // B's work only in the store, and A's snapshot to reconciliation — nothing leaked at E2B.
-const LEASE_MS = 6000;
-const SNAPSHOT_LATENCY_MS = 8000;
+// A long lease, so that B's first request surely lands inside it however loaded the machine.
+const LEASE_MS = 10_000;
+const SNAPSHOT_LATENCY_MS = 3000;
 const A = 0;
 const B = 1;
 
@@ -67,21 +68,21 @@ describe('a node whose database stalls past its lease', () => {
       const aSeenAt = epochNow();
       expect(aStarted, "A's checkpoint reached E2B's snapshot (it holds the runtime's lease)").toBe(true);
 
-      // While A holds the lease (its snapshot is held at E2B) B must be refused at once: one
-      // control operation per runtime across the fleet. Asked before the pause, so that A's lease
-      // is surely unexpired whatever the machine's load.
-      const during = await nodeB.post('/api/v1/runtimes/checkpoint', { runtime_id: runtimeId }, { timeoutMs: 60_000 });
-      round.bDuringLease = { atMs: at(), status: during.status, code: codeOf(during) };
-      expect.soft(codeOf(during), "B's checkpoint while A holds the lease").toBe('session_busy');
-
       proxy.pause();
       round.pausedAtMs = at();
       const settledBeforePause = await Promise.race([lateCheckpoint.then(() => true), delay(0).then(() => false)]);
       expect(settledBeforePause, "the scenario holds: A's checkpoint was still in flight when its database stalled").toBe(false);
 
+      // A's lease is still unexpired (its last renewal reached the store at most a third of a
+      // lease before the pause): B must be refused at once, one control operation per runtime
+      // across the fleet.
+      const during = await nodeB.post('/api/v1/runtimes/checkpoint', { runtime_id: runtimeId }, { timeoutMs: 60_000 });
+      round.bDuringLease = { atMs: at(), status: during.status, code: codeOf(during) };
+      expect.soft(codeOf(during), "B's checkpoint while A holds the lease").toBe('session_busy');
+
       // B acts past A's lease (measured from the pause: A's last renewal reached the store before
       // it) and once A's snapshot call has ended, so the two never meet at E2B by construction.
-      await delay(LEASE_MS + 1000);
+      await delay(Math.max(0, (round.pausedAtMs as number) + LEASE_MS + 1000 - at()));
       // A's snapshot call is the one that began between A's request and the test seeing it begin.
       const aSnapshotEnded = await eventually(async () => {
         const log = await rig.admin.callLog();
