@@ -1,5 +1,6 @@
 /** Everything a route needs, built once by `startE2BEmulator` and shared by all routes. */
 import type { IsolationProbe } from './envd/isolation.js';
+import type { CallLog } from './knobs/call-log.js';
 import type { EmulatorKnobs } from './knobs/emulator-knobs.js';
 import type { SandboxStore } from './sandbox/sandbox-store.js';
 import type { SnapshotStore } from './sandbox/snapshot-store.js';
@@ -11,6 +12,8 @@ export interface EmulatorContext {
   readonly snapshots: SnapshotStore;
   readonly templates: TemplateCatalog;
   readonly knobs: EmulatorKnobs;
+  /** Every control-plane call with its start and end (`GET /_emulator/call-log`). */
+  readonly calls: CallLog;
   readonly isolation: IsolationProbe;
   /** Reported as `envdVersion`; decides which SDK code paths are used (see README). */
   readonly envdVersion: string;

@@ -12,6 +12,7 @@ import { localControls } from './admin/local-controls.js';
 import type { EmulatorContext } from './emulator-context.js';
 import { probeIsolation, type IsolationPreference, type IsolationProbe } from './envd/isolation.js';
 import { createEmulatorServer } from './http/emulator-server.js';
+import { CallLog } from './knobs/call-log.js';
 import { EmulatorKnobs } from './knobs/emulator-knobs.js';
 import type { EmulatorOperation } from './knobs/operations.js';
 import { SandboxStore } from './sandbox/sandbox-store.js';
@@ -77,6 +78,7 @@ export async function startE2BEmulator(options: E2BEmulatorOptions = {}): Promis
       snapshots,
     ),
     knobs: new EmulatorKnobs(options.latencyMs, options.maxSandboxes ?? null),
+    calls: new CallLog(),
     isolation,
     envdVersion: options.envdVersion ?? '0.6.1',
     defaultTimeoutSeconds: options.defaultTimeoutSeconds ?? 300,

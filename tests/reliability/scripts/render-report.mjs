@@ -11,6 +11,8 @@ const load = (name) => {
   if (!existsSync(file)) throw new Error(`results/${name}.json is missing: run the suite first (pnpm test)`);
   return JSON.parse(readFileSync(file, 'utf8'));
 };
+/** The fleet's files (issue 20) are rendered when they ran; a run without them keeps the other tables. */
+const loadOptional = (name) => (existsSync(`${here}results/${name}.json`) ? load(name) : undefined);
 
 const faults = load('provider-faults');
 const deadline = load('daemon-deadline-faults');
@@ -24,6 +26,9 @@ const sockets = load('hostile-sockets');
 const race = load('symlink-race');
 const disk = load('disk-bounds');
 const commandSecrets = load('command-secrets');
+const fleetConformance = loadOptional('fleet-api-conformance');
+const fleetPartition = loadOptional('fleet-partition');
+const fleetChaos = loadOptional('fleet-chaos');
 
 const MiB = 1024 * 1024;
 const mib = (bytes) => `${(bytes / MiB).toFixed(1)} MiB`;
@@ -119,7 +124,35 @@ ${symlinkRaceSection(race.figures)}
 ${diskBoundsSection(disk.figures)}
 
 ${commandSecretsSection(commandSecrets.figures)}
+${fleetSection(fleetConformance, fleetPartition, fleetChaos)}
 <!-- figures:end -->`;
+
+/** The fleet's three proofs (test/fleet-*.test.ts), when they ran. */
+function fleetSection(conformance, partition, chaos) {
+  if (!conformance && !partition && !chaos) return '';
+  const parts = ['\n### Fleet\n'];
+  if (conformance) {
+    const f = conformance.figures;
+    parts.push(`Conformance through the random balancer (seed ${f.seed}, ${f.nodes} nodes): ${f.balancer.requests} requests, ${f.balancer.refusedRetries} retried on a refused connection; left at E2B afterwards: ${f.leftSandboxes} sandboxes, ${f.leftSnapshots} snapshots.\n`);
+  }
+  if (partition) {
+    const f = partition.figures;
+    const rows = f.rounds.map((r) => [
+      r.bDuringLease ? `${r.bDuringLease.status} \`${r.bDuringLease.code}\`` : '–',
+      r.bAfterLease ? `write ${r.bAfterLease.write}, checkpoint ${r.bAfterLease.checkpoint}` : '–',
+      r.aLate ? `${r.aLate.status} \`${r.aLate.code}\`` : '–',
+      r.store ? `${r.store.checkpoints} checkpoints, head: ${r.store.head}` : '–',
+      r.afterReconciliation ? `${r.afterReconciliation.snapshotsAtE2B} at E2B / ${r.afterReconciliation.recorded} recorded; ${r.leftAtE2B ?? '–'} left after close` : '–',
+    ]);
+    parts.push(`Partition (lease ${f.leaseMs} ms, A's snapshot held ${f.snapshotLatencyMs} ms at E2B):\n\n${table(["B's checkpoint during A's lease", "B after the lease", "A's late checkpoint", 'store afterwards', 'snapshots'], rows)}\n`);
+  }
+  if (chaos) {
+    const f = chaos.figures;
+    const rows = f.perRound.map((r) => [String(r.round), r.victim, `${r.killedAtMs} / ${r.restartedAtMs}`, String(r.operations), counts(r.byCode), `${r.balancer.refusedRetries} / ${r.balancer.cutAnswers}`]);
+    parts.push(`Chaos (seed ${f.seed}, ${f.nodes} nodes, ${f.clients} clients, ${f.roundMs} ms per round, lease ${f.leaseMs} ms): ${f.operations ?? '–'} operations in ${f.elapsedMs ?? '–'} ms; acknowledged work missing: ${f.acknowledgedProblems ?? '–'}; invariant problems: ${f.invariants?.problems ?? '–'}; overlapping snapshot / kill / create calls: ${f.overlappingCalls ?? '–'}; left at E2B after closing everything: ${f.leftAtE2B ?? '–'}.\n\n${table(['round', 'node killed', 'killed / back at ms', 'operations', 'answers', 'balancer: refused, retried / answers cut'], rows)}`);
+  }
+  return parts.join('\n');
+}
 
 /** Secrets readable from a command (test/command-secrets.test.ts). */
 function commandSecretsSection(f) {

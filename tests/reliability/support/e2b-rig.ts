@@ -26,6 +26,21 @@ export interface E2BRig {
   stop(): Promise<number | null>;
 }
 
+/** The RUNTIMECTL_* settings of a daemon whose `[providers.e2b]` points at the emulator at `emulatorUrl`. */
+export function e2bDaemonEnv(emulatorUrl: string, apiKey: string, options: E2BRigOptions = {}): Record<string, string> {
+  return {
+    RUNTIMECTL_PROVIDERS_E2B_API_URL: emulatorUrl,
+    RUNTIMECTL_PROVIDERS_E2B_SANDBOX_URL: emulatorUrl,
+    RUNTIMECTL_PROVIDERS_E2B_API_KEY_ENV: 'RELIABILITY_E2B_KEY',
+    RELIABILITY_E2B_KEY: apiKey,
+    RUNTIMECTL_STORE_SYNCHRONOUS: 'normal',
+    ...(options.requestTimeoutMs ? { RUNTIMECTL_PROVIDERS_E2B_REQUEST_TIMEOUT_MS: String(options.requestTimeoutMs) } : {}),
+    ...(options.providerCallTimeoutMs ? { RUNTIMECTL_RUNTIMES_PROVIDER_CALL_TIMEOUT_MS: String(options.providerCallTimeoutMs) } : {}),
+    ...(options.token ? { RUNTIMECTL_HTTP_AUTH_BEARER_TOKEN_ENV: 'RELIABILITY_TOKEN', RELIABILITY_TOKEN: options.token } : {}),
+    ...options.env,
+  };
+}
+
 export async function startE2BRig(options: E2BRigOptions = {}): Promise<E2BRig> {
   const apiKey = `e2b_${randomBytes(20).toString('hex')}`;
   const emulator = await startEmulatorProcess();
@@ -34,17 +49,7 @@ export async function startE2BRig(options: E2BRigOptions = {}): Promise<E2BRig> 
     daemon = await startRuntimed({
       args: ['--provider', 'e2b'],
       secrets: [apiKey, ...(options.token ? [options.token] : [])],
-      env: {
-        RUNTIMECTL_PROVIDERS_E2B_API_URL: emulator.url,
-        RUNTIMECTL_PROVIDERS_E2B_SANDBOX_URL: emulator.url,
-        RUNTIMECTL_PROVIDERS_E2B_API_KEY_ENV: 'RELIABILITY_E2B_KEY',
-        RELIABILITY_E2B_KEY: apiKey,
-        RUNTIMECTL_STORE_SYNCHRONOUS: 'normal',
-        ...(options.requestTimeoutMs ? { RUNTIMECTL_PROVIDERS_E2B_REQUEST_TIMEOUT_MS: String(options.requestTimeoutMs) } : {}),
-        ...(options.providerCallTimeoutMs ? { RUNTIMECTL_RUNTIMES_PROVIDER_CALL_TIMEOUT_MS: String(options.providerCallTimeoutMs) } : {}),
-        ...(options.token ? { RUNTIMECTL_HTTP_AUTH_BEARER_TOKEN_ENV: 'RELIABILITY_TOKEN', RELIABILITY_TOKEN: options.token } : {}),
-        ...options.env,
-      },
+      env: e2bDaemonEnv(emulator.url, apiKey, options),
     });
   } catch (error) {
     await emulator.stop();

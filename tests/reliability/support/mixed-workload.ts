@@ -23,6 +23,10 @@ export interface OperationRecord {
   endedAt: number;
   status: number;
   outcome: string;
+  /** The first runtime whose lock it takes (data and control operations; checkout: its checkpoint's runtime). */
+  target?: string;
+  /** write-file: what it wrote, so a test can check that an acknowledged write is still there. */
+  written?: { path: string; content: string };
 }
 
 /** Shared, growing knowledge of the clients: runtimes and checkpoints (with the runtime each belongs to). */
@@ -38,7 +42,7 @@ export class WorkloadPool {
   }
 }
 
-type Step = { operation: string; locks: string[]; send: () => Promise<Reply>; onOk?: (reply: Reply) => void };
+type Step = { operation: string; locks: string[]; send: () => Promise<Reply>; onOk?: (reply: Reply) => void; written?: OperationRecord['written'] };
 
 const SEED_FILE = 'seed.txt';
 
@@ -48,7 +52,14 @@ function chooseStep(api: Api, pool: WorkloadPool, random: () => number, client: 
   const runtimeId = pick(pool.runtimes);
   const post = (route: string, body: unknown) => () => api.post(route, body, { timeoutMs: 60_000 });
   const table: Array<[number, () => Step]> = [
-    [5, () => ({ operation: 'write-file', locks: [runtimeId], send: post('/api/v1/runtimes/write-file', { runtime_id: runtimeId, path: `c${client}.txt`, content_base64: Buffer.from(String(random())).toString('base64') }) })],
+    [
+      5,
+      () => {
+        const written = { path: `c${client}.txt`, content: String(random()) };
+        const body = { runtime_id: runtimeId, path: written.path, content_base64: Buffer.from(written.content).toString('base64') };
+        return { operation: 'write-file', locks: [runtimeId], written, send: post('/api/v1/runtimes/write-file', body) };
+      },
+    ],
     [4, () => ({ operation: 'read-file', locks: [runtimeId], send: post('/api/v1/runtimes/read-file', { runtime_id: runtimeId, path: SEED_FILE }) })],
     [2, () => ({ operation: 'stat', locks: [runtimeId], send: post('/api/v1/runtimes/stat', { runtime_id: runtimeId, path: SEED_FILE }) })],
     [2, () => ({ operation: 'exec', locks: [runtimeId], send: post('/api/v1/runtimes/exec', { runtime_id: runtimeId, command: `echo ${client} >> log.txt`, timeout_ms: 30_000 }) })],
@@ -100,7 +111,14 @@ function chooseStep(api: Api, pool: WorkloadPool, random: () => number, client: 
 export async function runMixedWorkload(
   api: Api,
   pool: WorkloadPool,
-  options: { clients: number; durationMs: number; seed: number; maxOperationsPerClient: number },
+  options: {
+    clients: number;
+    durationMs: number;
+    seed: number;
+    maxOperationsPerClient: number;
+    /** How a reply is classified (default `outcomeOf`); a fleet test also meets replies its balancer made. */
+    outcome?: (reply: Reply) => string;
+  },
 ): Promise<OperationRecord[]> {
   const records: OperationRecord[] = [];
   const stopAt = Date.now() + options.durationMs;
@@ -111,9 +129,19 @@ export async function runMixedWorkload(
       const startedAt = performance.now();
       const reply = await step.send();
       const endedAt = performance.now();
-      const outcome = outcomeOf(reply);
+      const outcome = (options.outcome ?? outcomeOf)(reply);
       if (outcome === 'ok') step.onOk?.(reply);
-      records.push({ client: index, operation: step.operation, locks: step.locks, startedAt, endedAt, status: reply.status, outcome });
+      records.push({
+        client: index,
+        operation: step.operation,
+        locks: step.locks,
+        startedAt,
+        endedAt,
+        status: reply.status,
+        outcome,
+        ...(step.locks[0] ? { target: step.locks[0] } : {}),
+        ...(step.written ? { written: step.written } : {}),
+      });
     }
   };
   await Promise.all(Array.from({ length: options.clients }, (_, index) => client(index)));
@@ -135,6 +163,13 @@ export function unexplainedBusy(records: OperationRecord[]): OperationRecord[] {
         (byRuntime.get(id) ?? []).some((other) => other !== record && other.startedAt < record.endedAt && record.startedAt < other.endedAt),
       ),
   );
+}
+
+/** How many records fall under each key (an outcome, an operation …), keys sorted. */
+export function countBy(records: OperationRecord[], key: (record: OperationRecord) => string): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const record of records) counts[key(record)] = (counts[key(record)] ?? 0) + 1;
+  return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => a.localeCompare(b)));
 }
 
 /** Client-side latency percentiles (ms) per operation: reported, never asserted. */

@@ -26,10 +26,14 @@ function launch(command: string, args: string[], env: NodeJS.ProcessEnv): Starte
 }
 
 /** Resolves with the first stdout line matching `pattern`; rejects if the process exits or stays silent. */
-function firstLine(started: Started, pattern: RegExp, stderr: () => string): Promise<string> {
+function firstLine(started: Started, pattern: RegExp, stderr: () => string, timeoutMs = START_TIMEOUT_MS): Promise<string> {
   let stdout = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start line within ${START_TIMEOUT_MS} ms: ${stderr().slice(-2000)}`)), START_TIMEOUT_MS);
+    const timer = setTimeout(() => {
+      // A process that did not start in time is not left behind.
+      started.child.kill('SIGKILL');
+      reject(new Error(`no start line within ${timeoutMs} ms: ${stderr().slice(-2000)}`));
+    }, timeoutMs);
     started.child.stdout!.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
       const line = stdout.split('\n').find((candidate) => pattern.test(candidate));
@@ -63,11 +67,11 @@ export interface EmulatorProcess {
 }
 
 /** The E2B emulator as its own process (`e2b-emulator --port 0`), driven over its admin HTTP API. */
-export async function startEmulatorProcess(): Promise<EmulatorProcess> {
+export async function startEmulatorProcess(options: { startTimeoutMs?: number } = {}): Promise<EmulatorProcess> {
   const started = launch(EMULATOR, ['--port', '0', '--host', '127.0.0.1'], {});
   let stderr = '';
   started.child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-20_000)));
-  const line = await firstLine(started, /^\{.*"apiUrl"/, () => stderr);
+  const line = await firstLine(started, /^\{.*"apiUrl"/, () => stderr, options.startTimeoutMs);
   const { apiUrl } = JSON.parse(line) as { apiUrl: string };
   return { url: apiUrl, admin: new E2BEmulatorAdminClient(apiUrl), pid: started.child.pid!, stop: () => stop(started) };
 }
@@ -79,6 +83,12 @@ export interface RuntimedOptions {
   env?: Record<string, string>;
   /** Strings that must never appear in the daemon's output (tokens, keys). */
   secrets?: string[];
+  /** Listen on this port (default: any free one). */
+  port?: number;
+  /** Use this state directory and keep it when the daemon stops (default: a fresh one, removed on stop). */
+  stateDir?: string;
+  /** How long the banner may take (default 30 s; several daemons starting at once on a loaded machine need more). */
+  startTimeoutMs?: number;
 }
 
 export interface RuntimedProcess {
@@ -94,18 +104,21 @@ export interface RuntimedProcess {
   /** Resident set size from /proc/<pid>/status (VmRSS), in bytes. */
   rssBytes(): number;
   stop(): Promise<number | null>;
+  /** SIGKILL (a crash: nothing is flushed or closed); resolves once the process is gone. Keeps the state directory. */
+  kill(): Promise<void>;
 }
 
 /** Spawns the built `runtimed` on a free loopback port with a fresh state directory; waits for its banner. */
 export async function startRuntimed(options: RuntimedOptions = {}): Promise<RuntimedProcess> {
-  const stateDir = mkdtempSync(join(tmpdir(), 'reliability-runtimed-'));
-  const started = launch(RUNTIMED, ['--host', '127.0.0.1', '--port', '0', '--state-dir', stateDir, ...(options.args ?? [])], {
+  const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), 'reliability-runtimed-'));
+  const port = String(options.port ?? 0);
+  const started = launch(RUNTIMED, ['--host', '127.0.0.1', '--port', port, '--state-dir', stateDir, ...(options.args ?? [])], {
     RUNTIMECTL_LOG_LEVEL: 'debug',
     ...options.env,
   });
   const logs = new SecretWatch(options.secrets ?? []);
   started.child.stderr!.on('data', (chunk: Buffer) => logs.feed(chunk.toString()));
-  const banner = await firstLine(started, / listening on /, () => logs.tail());
+  const banner = await firstLine(started, / listening on /, () => logs.tail(), options.startTimeoutMs);
   const pid = started.child.pid!;
   return {
     url: /listening on (http:\/\/\S+)/.exec(banner)![1]!,
@@ -121,8 +134,12 @@ export async function startRuntimed(options: RuntimedOptions = {}): Promise<Runt
     },
     stop: async () => {
       const code = await stop(started);
-      rmSync(stateDir, { recursive: true, force: true });
+      if (options.stateDir === undefined) rmSync(stateDir, { recursive: true, force: true });
       return code;
+    },
+    kill: async () => {
+      if (started.child.exitCode === null && started.child.signalCode === null) started.child.kill('SIGKILL');
+      await started.exited;
     },
   };
 }

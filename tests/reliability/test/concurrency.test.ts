@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startE2BRig, type E2BRig } from '../support/e2b-rig';
 import { writeFigures } from '../support/figures';
 import { checkInvariants, eventually, listAllRuntimes } from '../support/invariants';
-import { latencyPercentiles, runMixedWorkload, SEED_FILE, unexplainedBusy, WorkloadPool, type OperationRecord } from '../support/mixed-workload';
+import { countBy, latencyPercentiles, runMixedWorkload, SEED_FILE, unexplainedBusy, WorkloadPool } from '../support/mixed-workload';
 import { checkpoint, closeAll, openRuntime, writeText } from '../support/runtime-steps';
 
 // 50 clients on 20 runtimes (plus the checkout children they create) against one daemon on the
@@ -30,12 +30,6 @@ afterAll(async () => {
   // A daemon that crashed during the file would not exit 0 on SIGTERM.
   if (rig) expect(await rig.stop(), 'runtimed exit code').toBe(0);
 });
-
-function countBy(records: OperationRecord[], key: (record: OperationRecord) => string): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const record of records) counts[key(record)] = (counts[key(record)] ?? 0) + 1;
-  return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => a.localeCompare(b)));
-}
 
 describe('mixed operations from many clients', () => {
   it(`${CLIENTS} clients on ${RUNTIMES} runtimes: no 5xx, session_busy only on true overlaps, invariants hold, nothing leaks`, async () => {

@@ -2,6 +2,7 @@
  * A typed HTTP client for the admin API of an emulator running in another process
  * (e.g. `e2b-emulator --port N` started by a daemon test). Same surface as the handle.
  */
+import type { ControlCallRecord } from '../knobs/call-log.js';
 import type { EmulatorOperation } from '../knobs/operations.js';
 import {
   ADMIN_PREFIX,
@@ -33,6 +34,10 @@ export class E2BEmulatorAdminClient implements EmulatorControls {
 
   async state(): Promise<EmulatorStateView> {
     return (await this.call('GET', '/state')) as EmulatorStateView;
+  }
+
+  async callLog(): Promise<ControlCallRecord[]> {
+    return ((await this.call('GET', '/call-log')) as { calls: ControlCallRecord[] }).calls;
   }
 
   async reset(): Promise<void> {

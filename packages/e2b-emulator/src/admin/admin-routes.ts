@@ -28,6 +28,7 @@ export function addAdminRoutes(routes: RouteTable, controls: EmulatorControls): 
   };
   routes
     .add('GET', `${ADMIN_PREFIX}/state`, route(async ({ res }) => sendJson(res, 200, await controls.state())))
+    .add('GET', `${ADMIN_PREFIX}/call-log`, route(async ({ res }) => sendJson(res, 200, { calls: await controls.callLog() })))
     .add('POST', `${ADMIN_PREFIX}/reset`, route(async ({ req, res }) => {
       await readJsonBody(req, z.unknown());
       await controls.reset();

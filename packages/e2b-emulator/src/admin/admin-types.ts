@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { IsolationProbe } from '../envd/isolation.js';
 import type { NamespaceState } from '../sandbox/sandbox-namespace.js';
+import type { ControlCallRecord } from '../knobs/call-log.js';
 import type { DropStreamMode, KnobsSnapshot } from '../knobs/emulator-knobs.js';
 import { EMULATOR_OPERATIONS, type EmulatorOperation } from '../knobs/operations.js';
 
@@ -48,7 +49,9 @@ export interface EmulatorStateView extends KnobsSnapshot {
 export interface EmulatorControls {
   /** Live sandboxes, snapshots, per-operation call counters and pending faults. */
   state(): Promise<EmulatorStateView>;
-  /** Clears call counters and pending faults (latencies and the sandbox limit stay). */
+  /** Every control-plane call served (oldest first, the last 20,000), with start, end and status. */
+  callLog(): Promise<ControlCallRecord[]>;
+  /** Clears call counters, the call log and pending faults (latencies and the sandbox limit stay). */
   reset(): Promise<void>;
   /** Delay in ms applied to every call of `operation` before it is answered. */
   setLatency(operation: EmulatorOperation, ms: number): Promise<void>;

@@ -34,8 +34,12 @@ export function localControls(context: EmulatorContext): EmulatorControls {
         ...knobs.snapshot(),
       };
     },
+    async callLog() {
+      return context.calls.list();
+    },
     async reset() {
       knobs.reset();
+      context.calls.clear();
     },
     async setLatency(operation, ms) {
       knobs.setLatency(operation, ms);

@@ -1,28 +1,48 @@
 /**
  * Wraps a control-plane handler: API-key check (any key is accepted, a missing one is 401
- * like E2B), then the operation's knobs (count, hang, latency, injected failure).
+ * like E2B), then the operation's knobs (count, hang, latency, injected failure); every call
+ * is recorded in the call log with its start, end and status.
  */
 import type { EmulatorContext } from '../emulator-context.js';
 import { ApiError } from '../http/api-error.js';
 import { headerValue, sendApiError } from '../http/http-io.js';
 import type { RouteContext, RouteHandler } from '../http/route-table.js';
+import { preciseNowMs, type CallInFlight } from '../knobs/call-log.js';
 import type { EmulatorOperation } from '../knobs/operations.js';
+
+/** A control-plane handler; it may fill in `call` (create names the sandbox it made). */
+export type ControlHandler = (route: RouteContext, call: CallInFlight) => Promise<void>;
 
 export function controlRoute(
   context: EmulatorContext,
   operation: EmulatorOperation,
-  handler: RouteHandler,
+  handler: ControlHandler,
 ): RouteHandler {
   return async (route: RouteContext) => {
+    const call = startCall(context, operation, route);
     try {
       if (!hasCredentials(route)) throw new ApiError(401, 'Invalid API key, please provide X-API-KEY header');
       const admission = await context.knobs.admit(operation);
       if (admission.kind === 'fail') throw new ApiError(admission.status, admission.message);
-      await handler(route);
+      await handler(route, call);
     } catch (error) {
       if (error instanceof ApiError) sendApiError(route.res, error);
       else throw error;
+    } finally {
+      context.calls.add(call, route.res.statusCode);
     }
+  };
+}
+
+function startCall(context: EmulatorContext, operation: EmulatorOperation, { params }: RouteContext): CallInFlight {
+  const sandboxId = params.sandboxID ?? null;
+  const sandbox = sandboxId === null ? undefined : context.sandboxes.get(sandboxId);
+  return {
+    operation,
+    sandboxId,
+    templateId: params.templateID ?? null,
+    metadata: { ...(sandbox?.metadata ?? {}) },
+    startedAtMs: preciseNowMs(),
   };
 }
 

@@ -6,6 +6,7 @@ import type { EmulatorContext } from '../emulator-context.js';
 import { ApiError } from '../http/api-error.js';
 import { readJsonBody, sendEmpty, sendJson } from '../http/http-io.js';
 import type { RouteContext, RouteTable } from '../http/route-table.js';
+import type { CallInFlight } from '../knobs/call-log.js';
 import type { SandboxRecord } from '../sandbox/sandbox-store.js';
 import { assertCapacity, controlRoute } from './control-route.js';
 import {
@@ -17,7 +18,7 @@ import {
 import { sandboxDetailView, sandboxView } from './sandbox-views.js';
 
 export function addSandboxRoutes(routes: RouteTable, context: EmulatorContext): void {
-  const create = controlRoute(context, 'create', (route) => createSandbox(context, route));
+  const create = controlRoute(context, 'create', (route, call) => createSandbox(context, route, call));
   const connect = controlRoute(context, 'connect', (route) => connectSandbox(context, route, 'connect'));
   routes
     .add('POST', '/v2/sandboxes', create)
@@ -38,7 +39,7 @@ export function requireSandbox(context: EmulatorContext, sandboxId: string | und
   return record;
 }
 
-async function createSandbox(context: EmulatorContext, { req, res }: RouteContext): Promise<void> {
+async function createSandbox(context: EmulatorContext, { req, res }: RouteContext, call: CallInFlight): Promise<void> {
   const body = await readJsonBody(req, createSandboxBody);
   if (body.mcp !== undefined && body.mcp !== null) throw new ApiError(400, 'MCP gateways are not emulated');
   if (body.volumeMounts && body.volumeMounts.length > 0) throw new ApiError(400, 'volume mounts are not emulated');
@@ -56,6 +57,8 @@ async function createSandbox(context: EmulatorContext, { req, res }: RouteContex
     onTimeout: body.autoPause ? 'pause' : 'kill',
     allowInternetAccess: body.allow_internet_access ?? undefined,
   });
+  call.sandboxId = record.sandboxId;
+  call.metadata = { ...record.metadata };
   sendJson(res, 201, sandboxView(record, context.envdVersion));
 }
 

@@ -20,7 +20,8 @@ export interface TestPostgres {
 const USER = 'runtimectl';
 const PASSWORD = 'runtimectl-test';
 
-async function freePort(): Promise<number> {
+/** A TCP port on 127.0.0.1 that was free a moment ago (for servers that must be told their port up front). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();
