@@ -56,7 +56,9 @@ export type {
   RuntimeStore,
 } from './store/runtime-store';
 export type { LeaseMode, LeaseRequest, LeaseGrant, RuntimeFence, LeaseStore, NodeRecord, NodeStore, FencedBatch } from './store/fleet-store';
-export { MemoryRuntimeStore } from './store/memory-store';
+export { MemoryRuntimeStore, type MemoryRuntimeStoreOptions } from './store/memory-store';
+export { leaseConflict } from './store/lease-conflict';
+export { ProcessFleetState } from './store/process-fleet-state';
 export * from './store/sql-rows/index';
 
 export { createIdGenerator, checkoutRoot, type IdGenerator } from './runtime/ids';
