@@ -20,7 +20,8 @@ function setup() {
     ids: createIdGenerator(),
     clock: Date.now,
     timeouts: { controlMs: 5_000, operationMs: 5_000, execGraceMs: 1_000 },
-    installationId: 'test-install',
+    installationId: () => 'test-install',
+    nodeId: 'node-test',
   };
   const manager = new BackendManager(options);
   const session = (runtimeId: string, backend: BackendBinding): SessionRecord => ({

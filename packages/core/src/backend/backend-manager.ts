@@ -25,8 +25,13 @@ export interface BackendManagerOptions {
   ids: IdGenerator;
   clock: () => number;
   timeouts: BackendManagerTimeouts;
-  /** Ownership label put on every provider resource, so reconciliation can find its own. */
-  installationId: string;
+  /**
+   * Ownership label put on every provider resource, so reconciliation can find its own: the
+   * fleet's installation id once the service has claimed it in the store.
+   */
+  installationId: () => string;
+  /** This node: recorded on every intent, so a dead node's are taken over by a live one. */
+  nodeId: string;
 }
 
 export interface BackendCheckpointOutcome {
@@ -67,6 +72,11 @@ export class BackendManager {
    */
   reportingTo(sink: ProviderCallSink): BackendManager {
     return new BackendManager(this.options, { live: this.#live, attaching: this.#attaching, calls: this.#calls.reportingTo(sink) });
+  }
+
+  /** A view of the same backends that reads and writes through `store` (an operation's fenced store). */
+  withStore(store: RuntimeStore): BackendManager {
+    return new BackendManager({ ...this.options, store }, { live: this.#live, attaching: this.#attaching, calls: this.#calls });
   }
 
   /** Creates a fresh backend for `runtimeId`. The caller persists the returned binding. */
@@ -234,7 +244,7 @@ export class BackendManager {
   }
 
   #intent(kind: ProviderIntent['kind'], providerId: string, runtimeId: string, backendId: string, intentId: string): ProviderIntent {
-    return { intentId, kind, providerId, runtimeId, backendId, createdAtMs: this.options.clock() };
+    return { intentId, kind, providerId, runtimeId, backendId, createdAtMs: this.options.clock(), nodeId: this.options.nodeId };
   }
 
   /** Records the intent, runs the call, and resolves the intent itself when the call failed. */
@@ -257,7 +267,7 @@ export class BackendManager {
 
   #labels(runtimeId: string, backendId: string): Record<string, string> {
     return {
-      runtimectl_installation: this.options.installationId,
+      runtimectl_installation: this.options.installationId(),
       runtimectl_runtime_id: runtimeId,
       runtimectl_backend_id: backendId,
     };

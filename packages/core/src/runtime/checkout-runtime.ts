@@ -22,7 +22,7 @@ export async function checkoutRuntime(
 ): Promise<RuntimeCheckoutResult> {
   const checkpoint = await loadCheckpoint(ctx, request.checkpoint_id);
   scope.providerId = checkpoint.session.providerId;
-  return withRuntimeLock(ctx, checkpoint.runtimeId, 'checkout', async () => {
+  return withRuntimeLock(ctx, checkpoint.runtimeId, 'checkout', async (ctx) => {
     const leases = new OperationLeases();
     try {
       const childId = ctx.ids.checkoutChildId(checkpoint.runtimeId);

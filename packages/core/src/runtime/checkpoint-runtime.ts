@@ -56,7 +56,7 @@ export async function checkpointRuntime(
   request: RuntimeCheckpointRequest,
   scope: OperationScope,
 ): Promise<RuntimeCheckpointResult> {
-  return withRuntimeLock(ctx, request.runtime_id, 'exclusive', async () => {
+  return withRuntimeLock(ctx, request.runtime_id, 'exclusive', async (ctx) => {
     const session = await loadSession(ctx, request.runtime_id);
     scope.providerId = session.providerId;
     assertNotClosed(session);

@@ -14,7 +14,7 @@ import { backendSnapshots, deleteUnkeptSnapshots, type SnapshotKey } from './sna
  * releases snapshots kept so far, `true` keeps what an earlier cleanup failed to delete.
  */
 export async function closeRuntime(ctx: ServiceContext, request: RuntimeCloseRequest, scope: OperationScope): Promise<RuntimeCloseResult> {
-  return withRuntimeLock(ctx, request.runtime_id, 'exclusive', async () => {
+  return withRuntimeLock(ctx, request.runtime_id, 'exclusive', async (ctx) => {
     let session = await loadSession(ctx, request.runtime_id);
     scope.providerId = session.providerId;
     const closedRuntimeIds: string[] = [];

@@ -26,7 +26,7 @@ async function onBackend<T>(
   scope: OperationScope,
   fn: (backend: TrackedBackend) => Promise<T>,
 ): Promise<T> {
-  return withRuntimeLock(ctx, runtimeId, 'shared', async () => {
+  return withRuntimeLock(ctx, runtimeId, 'shared', async (ctx) => {
     const session = await loadSession(ctx, runtimeId);
     return withLiveBackend(ctx, session, scope, fn);
   });

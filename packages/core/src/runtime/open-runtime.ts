@@ -23,7 +23,7 @@ export async function openRuntime(ctx: ServiceContext, request: RuntimeOpenReque
   const providerOptions = validateProviderOptions(provider, request.provider_options);
   const runtimeId = request.runtime_id ?? ctx.ids.runtimeId();
 
-  return withRuntimeLock(ctx, runtimeId, 'exclusive', async () => {
+  return withRuntimeLock(ctx, runtimeId, 'exclusive', async (ctx) => {
     const raced = await ctx.store.getSession(runtimeId);
     if (raced) return reattach(ctx, raced, request, scope);
     const backend = await ctx.backends.create(runtimeId, provider.providerId, providerOptions);
@@ -58,10 +58,15 @@ export async function openRuntime(ctx: ServiceContext, request: RuntimeOpenReque
   });
 }
 
-function reattach(ctx: ServiceContext, existing: SessionRecord, request: RuntimeOpenRequest, scope: OperationScope): RuntimeOpenResult {
+async function reattach(
+  ctx: ServiceContext,
+  existing: SessionRecord,
+  request: RuntimeOpenRequest,
+  scope: OperationScope,
+): Promise<RuntimeOpenResult> {
   scope.providerId = existing.providerId;
   const conflicts = reopenConflicts(ctx, existing, request);
   if (conflicts.length > 0) throw new RuntimeExistsError(existing.runtimeId, conflicts);
   if (existing.status === 'closed') throw new RuntimeClosedError(existing.runtimeId);
-  return { runtime: toRuntimeRecord(existing, ctx.locks), created: false };
+  return { runtime: toRuntimeRecord(existing, await ctx.leases.busyRuntimeIds()), created: false };
 }

@@ -24,7 +24,7 @@ import type { OperationScope, ServiceContext } from './service-context';
  * `checkpoint`, snapshot kept), and the error keeps its code.
  */
 export async function pauseRuntime(ctx: ServiceContext, request: RuntimePauseRequest, scope: OperationScope): Promise<RuntimePauseResult> {
-  return withRuntimeLock(ctx, request.runtime_id, 'exclusive', async () => {
+  return withRuntimeLock(ctx, request.runtime_id, 'exclusive', async (ctx) => {
     const session = await loadSession(ctx, request.runtime_id);
     scope.providerId = session.providerId;
     assertNotClosed(session);

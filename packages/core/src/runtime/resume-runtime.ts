@@ -16,7 +16,7 @@ import { failIfUnresumable } from './vanished-snapshot';
  * then it is recorded failed, saying why (see `failIfUnresumable`).
  */
 export async function resumeRuntime(ctx: ServiceContext, request: RuntimeResumeRequest, scope: OperationScope): Promise<RuntimeResumeResult> {
-  return withRuntimeLock(ctx, request.runtime_id, 'exclusive', async () => {
+  return withRuntimeLock(ctx, request.runtime_id, 'exclusive', async (ctx) => {
     const session = await loadSession(ctx, request.runtime_id);
     scope.providerId = session.providerId;
     assertNotClosed(session);

@@ -20,9 +20,10 @@ import { openRuntime } from './open-runtime';
 import { pauseRuntime } from './pause-runtime';
 import { reconcileProviderResources, type ReconcileReport } from './reconcile';
 import { resumeRuntime } from './resume-runtime';
-import { RuntimeLocks } from './runtime-locks';
+import { randomNodeId } from './ids';
+import { RuntimeLeases } from './runtime-leases';
 import * as queries from './runtime-queries';
-import type { ExecSettings, FileSettings, OperationScope, ServiceContext } from './service-context';
+import type { ExecSettings, FileSettings, NodeIdentity, OperationScope, ServiceContext } from './service-context';
 
 export interface OperationEvent {
   operation: string;
@@ -62,8 +63,13 @@ export interface RuntimeServiceOptions {
   providers: ProviderRegistry | BackendProviderV1[];
   /** Provider used by `open` when the request names none. */
   defaultProvider: string;
-  /** Ownership label put on provider resources (reconciliation finds its own by it). */
+  /**
+   * Ownership label put on provider resources (reconciliation finds its own by it): this node's
+   * candidate for the fleet's installation id; the id the store already holds wins (`start()`).
+   */
   installationId?: string;
+  /** This node of the fleet. Defaults: a random node id, leases of 15 s, no advertised URL. */
+  node?: { nodeId: string; leaseMs: number; advertiseUrl?: string | null; version?: string };
   clock?: () => number;
   ids?: IdGenerator;
   timeouts?: Partial<{ controlMs: number; operationMs: number; execGraceMs: number }>;
@@ -72,6 +78,7 @@ export interface RuntimeServiceOptions {
   observer?: RuntimeServiceObserver;
 }
 
+const DEFAULT_LEASE_MS = 15_000;
 const DEFAULT_TIMEOUTS = { controlMs: 120_000, operationMs: 60_000, execGraceMs: 30_000 };
 const DEFAULT_EXEC: ExecSettings = { defaultTimeoutMs: 300_000, maxOutputBytes: 1024 * 1024 };
 const DEFAULT_FILES: FileSettings = { readMaxBytes: 8 * 1024 * 1024 };
@@ -84,7 +91,7 @@ const DEFAULT_FILES: FileSettings = { readMaxBytes: 8 * 1024 * 1024 };
 export class RuntimeService {
   readonly #ctx: ServiceContext;
   readonly #observer: RuntimeServiceObserver;
-  readonly #installationId: string;
+  #installationId: string;
 
   constructor(options: RuntimeServiceOptions) {
     const registry = options.providers instanceof ProviderRegistry ? options.providers : new ProviderRegistry(options.providers);
@@ -94,6 +101,12 @@ export class RuntimeService {
     const guard = new SnapshotGuard();
     this.#observer = options.observer ?? {};
     this.#installationId = options.installationId ?? 'runtimectl';
+    const node: NodeIdentity = {
+      nodeId: options.node?.nodeId ?? randomNodeId(),
+      leaseMs: options.node?.leaseMs ?? DEFAULT_LEASE_MS,
+      advertiseUrl: options.node?.advertiseUrl ?? null,
+      version: options.node?.version ?? 'unknown',
+    };
     const calls = new ProviderCalls((event) => this.#observer.providerCall?.(event));
     const backends = new BackendManager({
       registry,
@@ -103,13 +116,15 @@ export class RuntimeService {
       ids,
       clock,
       timeouts: { ...DEFAULT_TIMEOUTS, ...options.timeouts },
-      installationId: this.#installationId,
+      installationId: () => this.#installationId,
+      nodeId: node.nodeId,
     });
     this.#ctx = {
       store: options.store,
       registry,
       backends,
-      locks: new RuntimeLocks(),
+      leases: new RuntimeLeases(options.store, node.nodeId, node.leaseMs),
+      node,
       guard,
       ids,
       clock,
@@ -219,7 +234,8 @@ export class RuntimeService {
   /** Runtimes per public status; `running` counts idle runtimes with an operation in flight. */
   async runtimeCounts(): Promise<Record<wire.RuntimeStatus, number>> {
     const stored = await this.#ctx.store.countSessionsByStatus();
-    const held = await Promise.all(this.#ctx.locks.heldRuntimeIds().map((id) => this.#ctx.store.getSession(id)));
+    const busy = await this.#ctx.leases.busyRuntimeIds();
+    const held = await Promise.all([...busy].map((id) => this.#ctx.store.getSession(id)));
     const running = held.filter((session) => session?.status === 'idle').length;
     return { ...stored, idle: stored.idle - running, running };
   }
