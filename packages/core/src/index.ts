@@ -30,7 +30,6 @@ export { providerCapabilities } from './provider/capabilities';
 export { ProviderRegistry } from './provider/provider-registry';
 export { WorkspacePaths } from './provider/workspace-paths';
 
-export { DirtyTracker } from './backend/dirty-tracker';
 export type { ProviderCallEvent, ProviderCallSink } from './backend/provider-calls';
 
 export type {

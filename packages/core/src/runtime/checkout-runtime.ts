@@ -3,6 +3,7 @@ import type { SessionRecord } from '../store/records';
 import type { RuntimeCheckoutRequest, RuntimeCheckoutResult } from '../wire/checkpoints';
 import { backendFromCheckpoint } from './backend-from-checkpoint';
 import { loadCheckpoint, withRuntimeLock } from './runtime-access';
+import { cleanBinding } from './clean-state';
 import { toRuntimeRecord } from './runtime-view';
 import { idempotentCompletion } from './idempotent-completion';
 import type { OperationScope, ServiceContext } from './service-context';
@@ -26,7 +27,8 @@ export async function checkoutRuntime(
     const leases = new OperationLeases();
     try {
       const childId = ctx.ids.checkoutChildId(checkpoint.runtimeId);
-      const backend = await backendFromCheckpoint(ctx, checkpoint, childId, leases);
+      const created = await backendFromCheckpoint(ctx, checkpoint, childId, leases);
+      const backend = created && cleanBinding(created, checkpoint.checkpointId);
       const now = ctx.clock();
       const snapshot = checkpoint.session;
       const child: SessionRecord = {

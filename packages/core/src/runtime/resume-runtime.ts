@@ -5,6 +5,7 @@ import type { SessionRecord } from '../store/records';
 import type { RuntimeResumeRequest, RuntimeResumeResult } from '../wire/checkpoints';
 import { backendFromCheckpoint } from './backend-from-checkpoint';
 import { assertNotClosed, loadCheckpoint, loadSession, withRuntimeLock } from './runtime-access';
+import { cleanBinding } from './clean-state';
 import { toRuntimeRecord } from './runtime-view';
 import { idempotentCompletion } from './idempotent-completion';
 import type { OperationScope, ServiceContext } from './service-context';
@@ -25,10 +26,11 @@ export async function resumeRuntime(ctx: ServiceContext, request: RuntimeResumeR
     const checkpoint = await loadCheckpoint(ctx, session.pausedCheckpointId);
     const leases = new OperationLeases();
     try {
-      const backend = await backendFromCheckpoint(ctx, checkpoint, session.runtimeId, leases).catch(async (error: unknown) => {
+      const created = await backendFromCheckpoint(ctx, checkpoint, session.runtimeId, leases).catch(async (error: unknown) => {
         if (CheckpointSnapshotDeletedError.isInstance(error)) await failIfUnresumable(ctx, session, checkpoint.checkpointId);
         throw error;
       });
+      const backend = created && cleanBinding(created, checkpoint.checkpointId);
       const resumed: SessionRecord = {
         ...session,
         status: 'idle',
