@@ -1,7 +1,7 @@
 import { OperationLeases } from '../backend/snapshot-guard';
 import type { BackendCheckpointRef, CheckpointRecord, SessionRecord, SessionSnapshot } from '../store/records';
 import type { CheckpointKind, RuntimeCheckpointRequest, RuntimeCheckpointResult } from '../wire/checkpoints';
-import { assertNotClosed, loadCheckpoint, loadSession, withLiveBackend, withRuntimeLock } from './runtime-access';
+import { assertNotClosed, loadCheckpoint, loadServedSession, withLiveBackend, withRuntimeLock } from './runtime-access';
 import { cleanBinding, reusableRefOf } from './clean-state';
 import { toRuntimeRecord } from './runtime-view';
 import { idempotentCompletion } from './idempotent-completion';
@@ -58,7 +58,7 @@ export async function checkpointRuntime(
   scope: OperationScope,
 ): Promise<RuntimeCheckpointResult> {
   return withRuntimeLock(ctx, request.runtime_id, 'exclusive', async (ctx) => {
-    const session = await loadSession(ctx, request.runtime_id);
+    const session = await loadServedSession(ctx, request.runtime_id);
     scope.providerId = session.providerId;
     assertNotClosed(session);
     const leases = new OperationLeases();

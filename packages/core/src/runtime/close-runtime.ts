@@ -1,6 +1,6 @@
 import type { SessionRecord } from '../store/records';
 import type { RuntimeCloseRequest, RuntimeCloseResult } from '../wire/runtime-lifecycle';
-import { loadSession, withRuntimeLock } from './runtime-access';
+import { loadServedSession, withRuntimeLock } from './runtime-access';
 import { toRuntimeRecord } from './runtime-view';
 import type { OperationScope, ServiceContext } from './service-context';
 import { backendSnapshots, deleteUnkeptSnapshots, type SnapshotKey } from './snapshot-keepers';
@@ -15,7 +15,7 @@ import { backendSnapshots, deleteUnkeptSnapshots, type SnapshotKey } from './sna
  */
 export async function closeRuntime(ctx: ServiceContext, request: RuntimeCloseRequest, scope: OperationScope): Promise<RuntimeCloseResult> {
   return withRuntimeLock(ctx, request.runtime_id, 'exclusive', async (ctx) => {
-    let session = await loadSession(ctx, request.runtime_id);
+    let session = await loadServedSession(ctx, request.runtime_id);
     scope.providerId = session.providerId;
     const closedRuntimeIds: string[] = [];
     const deletedSnapshotIds: string[] = [];

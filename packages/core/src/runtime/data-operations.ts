@@ -15,7 +15,7 @@ import type {
   RuntimeWriteFileResult,
 } from '../wire/data-operations';
 import { recordDirty } from './clean-state';
-import { loadSession, withLiveBackend, withRuntimeLock } from './runtime-access';
+import { loadServedSession, withLiveBackend, withRuntimeLock } from './runtime-access';
 import type { OperationScope, ServiceContext } from './service-context';
 
 const DEFAULT_SEARCH_LIMIT = 1000;
@@ -33,7 +33,7 @@ async function onBackend<T>(
   mutates = false,
 ): Promise<T> {
   return withRuntimeLock(ctx, runtimeId, 'shared', async (ctx) => {
-    const session = await loadSession(ctx, runtimeId);
+    const session = await loadServedSession(ctx, runtimeId);
     return withLiveBackend(ctx, session, scope, async (backend, binding) => {
       if (mutates) await recordDirty(ctx, session, binding);
       return fn(backend);

@@ -1,6 +1,7 @@
 import { RuntimeClosedError, RuntimeExistsError } from '../errors/runtime-state-errors';
 import type { SessionRecord } from '../store/records';
 import type { RuntimeOpenRequest, RuntimeOpenResult } from '../wire/runtime-lifecycle';
+import { homeNodeFor } from './home-node';
 import { withRuntimeLock } from './runtime-access';
 import { toRuntimeRecord } from './runtime-view';
 import { idempotentCompletion } from './idempotent-completion';
@@ -46,6 +47,7 @@ export async function openRuntime(ctx: ServiceContext, request: RuntimeOpenReque
       keepSnapshots: false,
       createdAtMs: now,
       updatedAtMs: now,
+      homeNodeId: homeNodeFor(ctx, provider.providerId),
     };
     const result: RuntimeOpenResult = { runtime: toRuntimeRecord(session), created: true };
     try {

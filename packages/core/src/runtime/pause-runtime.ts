@@ -8,7 +8,7 @@ import type { RuntimePauseRequest, RuntimePauseResult } from '../wire/checkpoint
 import { newCheckpointRecord } from './checkpoint-runtime';
 import { idempotentCompletion } from './idempotent-completion';
 import { abandonPause, completePause } from './interrupted-pause';
-import { assertNotClosed, loadSession, withLiveBackend, withRuntimeLock } from './runtime-access';
+import { assertNotClosed, loadServedSession, withLiveBackend, withRuntimeLock } from './runtime-access';
 import { cleanBinding, reusableRefOf } from './clean-state';
 import { toRuntimeRecord } from './runtime-view';
 import { backendSnapshots, deleteUnkeptSnapshots, type SnapshotKey } from './snapshot-keepers';
@@ -26,7 +26,7 @@ import type { OperationScope, ServiceContext } from './service-context';
  */
 export async function pauseRuntime(ctx: ServiceContext, request: RuntimePauseRequest, scope: OperationScope): Promise<RuntimePauseResult> {
   return withRuntimeLock(ctx, request.runtime_id, 'exclusive', async (ctx) => {
-    const session = await loadSession(ctx, request.runtime_id);
+    const session = await loadServedSession(ctx, request.runtime_id);
     scope.providerId = session.providerId;
     assertNotClosed(session);
     if (session.status === 'paused') throw new RuntimePausedError(session.runtimeId);

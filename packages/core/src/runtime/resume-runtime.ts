@@ -4,7 +4,7 @@ import { CheckpointSnapshotDeletedError } from '../errors/snapshot-errors';
 import type { SessionRecord } from '../store/records';
 import type { RuntimeResumeRequest, RuntimeResumeResult } from '../wire/checkpoints';
 import { backendFromCheckpoint } from './backend-from-checkpoint';
-import { assertNotClosed, loadCheckpoint, loadSession, withRuntimeLock } from './runtime-access';
+import { assertNotClosed, loadCheckpoint, loadServedSession, withRuntimeLock } from './runtime-access';
 import { cleanBinding } from './clean-state';
 import { toRuntimeRecord } from './runtime-view';
 import { idempotentCompletion } from './idempotent-completion';
@@ -18,7 +18,7 @@ import { failIfUnresumable } from './vanished-snapshot';
  */
 export async function resumeRuntime(ctx: ServiceContext, request: RuntimeResumeRequest, scope: OperationScope): Promise<RuntimeResumeResult> {
   return withRuntimeLock(ctx, request.runtime_id, 'exclusive', async (ctx) => {
-    const session = await loadSession(ctx, request.runtime_id);
+    const session = await loadServedSession(ctx, request.runtime_id);
     scope.providerId = session.providerId;
     assertNotClosed(session);
     if (session.status === 'failed') throw new RuntimeFailedError(session.runtimeId, session.lastError ?? 'it cannot resume');

@@ -6,11 +6,19 @@ import type { BackendBinding, CheckpointRecord, SessionRecord } from '../store/r
 import { completePause, isMidPause } from './interrupted-pause';
 import type { LeaseMode } from '../store/fleet-store';
 import { underFence } from './fenced-context';
+import { assertServedHere } from './home-node';
 import type { OperationScope, ServiceContext } from './service-context';
 
 export async function loadSession(ctx: ServiceContext, runtimeId: string): Promise<SessionRecord> {
   const session = await ctx.store.getSession(runtimeId);
   if (!session) throw new RuntimeNotFoundError(runtimeId);
+  return session;
+}
+
+/** The runtime an operation is about to work on its backend: refused when another node is its home. */
+export async function loadServedSession(ctx: ServiceContext, runtimeId: string): Promise<SessionRecord> {
+  const session = await loadSession(ctx, runtimeId);
+  await assertServedHere(ctx, session);
   return session;
 }
 

@@ -18,7 +18,10 @@ import { forkRuntime } from './fork-runtime';
 import { createIdGenerator, type IdGenerator } from './ids';
 import { openRuntime } from './open-runtime';
 import { pauseRuntime } from './pause-runtime';
-import { reconcileProviderResources, type ReconcileReport } from './reconcile';
+import { FleetMembership } from '../fleet/fleet-membership';
+import { listFleetNodes, type FleetNode } from '../fleet/fleet-nodes';
+import { maintainFleet, reconcileAtStart } from '../fleet/maintenance';
+import type { ReconcileReport } from './reconcile';
 import { resumeRuntime } from './resume-runtime';
 import { randomNodeId } from './ids';
 import { RuntimeLeases } from './runtime-leases';
@@ -92,6 +95,9 @@ export class RuntimeService {
   readonly #ctx: ServiceContext;
   readonly #observer: RuntimeServiceObserver;
   #installationId: string;
+  readonly #installationCandidate: string;
+  readonly #membership: FleetMembership;
+  #starting: Promise<void> | undefined;
 
   constructor(options: RuntimeServiceOptions) {
     const registry = options.providers instanceof ProviderRegistry ? options.providers : new ProviderRegistry(options.providers);
@@ -100,7 +106,8 @@ export class RuntimeService {
     const ids = options.ids ?? createIdGenerator(clock);
     const guard = new SnapshotGuard();
     this.#observer = options.observer ?? {};
-    this.#installationId = options.installationId ?? 'runtimectl';
+    this.#installationCandidate = options.installationId ?? 'runtimectl';
+    this.#installationId = this.#installationCandidate;
     const node: NodeIdentity = {
       nodeId: options.node?.nodeId ?? randomNodeId(),
       leaseMs: options.node?.leaseMs ?? DEFAULT_LEASE_MS,
@@ -119,11 +126,13 @@ export class RuntimeService {
       installationId: () => this.#installationId,
       nodeId: node.nodeId,
     });
+    const leases = new RuntimeLeases(options.store, node.nodeId, node.leaseMs);
+    this.#membership = new FleetMembership(options.store, node, leases, () => this.maintain());
     this.#ctx = {
       store: options.store,
       registry,
       backends,
-      leases: new RuntimeLeases(options.store, node.nodeId, node.leaseMs),
+      leases,
       node,
       guard,
       ids,
@@ -241,12 +250,54 @@ export class RuntimeService {
   }
 
   /**
-   * Start-up reconciliation (call before serving): releases and deletes provider resources of
-   * this installation that no record accounts for, marks runtimes whose backend vanished failed,
-   * and resolves intents a previous process left open.
+   * Joins the fleet (call before serving; `reconcile()` does): takes the fleet's installation id
+   * from the store (this node's candidate when it holds none yet), registers this node and
+   * starts its heartbeat. Idempotent until `stop()`.
    */
-  reconcile(): Promise<ReconcileReport> {
-    return this.#run('reconcile', (ctx) => reconcileProviderResources(ctx, this.#installationId));
+  start(): Promise<void> {
+    this.#starting ??= (async () => {
+      this.#installationId = await this.#ctx.store.claimInstallationId(this.#installationCandidate);
+      await this.#membership.start();
+    })().catch((error: unknown) => {
+      this.#starting = undefined;
+      throw error;
+    });
+    return this.#starting;
+  }
+
+  /** Leaves the fleet: stops the heartbeat (this node reads as dead after the lease time) and gives the maintenance lease up. */
+  async stop(): Promise<void> {
+    this.#starting = undefined;
+    await this.#membership.stop();
+  }
+
+  /**
+   * Start-up reconciliation (call before serving; starts the node first): releases and deletes
+   * provider resources of this installation that no record accounts for, marks runtimes whose
+   * backend vanished failed, and resolves intents this node's previous process left open. In a
+   * fleet only the maintenance lease holder sweeps fleet-wide providers (fleet/maintenance.ts).
+   */
+  async reconcile(): Promise<ReconcileReport> {
+    await this.start();
+    return this.#run('reconcile', (ctx) => reconcileAtStart(ctx, this.#installationId, this.#membership));
+  }
+
+  /**
+   * The fleet's periodic upkeep (the heartbeat runs it every few beats): on the maintenance
+   * lease holder, takes over the intents of dead nodes and sweeps. null when there was nothing to do here.
+   */
+  maintain(): Promise<ReconcileReport | null> {
+    return this.#run('maintain', (ctx) => maintainFleet(ctx, this.#installationId, this.#membership));
+  }
+
+  /** Every node of the fleet: alive or not, and how many runtimes it is home of. */
+  nodes(): Promise<FleetNode[]> {
+    return this.#run('nodes', (ctx) => listFleetNodes(ctx));
+  }
+
+  /** This node's id. */
+  get nodeId(): string {
+    return this.#ctx.node.nodeId;
   }
 
   /** Ids of backends live in this process (invariant checks, metrics). */
