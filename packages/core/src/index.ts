@@ -30,7 +30,6 @@ export { providerCapabilities } from './provider/capabilities';
 export { ProviderRegistry } from './provider/provider-registry';
 export { WorkspacePaths } from './provider/workspace-paths';
 
-export { DirtyTracker } from './backend/dirty-tracker';
 export type { ProviderCallEvent, ProviderCallSink } from './backend/provider-calls';
 
 export type {
@@ -56,11 +55,15 @@ export type {
   RuntimeStore,
 } from './store/runtime-store';
 export type { LeaseMode, LeaseRequest, LeaseGrant, RuntimeFence, LeaseStore, NodeRecord, NodeStore, FencedBatch } from './store/fleet-store';
-export { MemoryRuntimeStore } from './store/memory-store';
+export { MemoryRuntimeStore, type MemoryRuntimeStoreOptions } from './store/memory-store';
+export { leaseConflict } from './store/lease-conflict';
+export { ProcessFleetState } from './store/process-fleet-state';
 export * from './store/sql-rows/index';
 
 export { createIdGenerator, checkoutRoot, type IdGenerator } from './runtime/ids';
 export type { ReconcileReport } from './runtime/reconcile';
+export type { FleetNode } from './fleet/fleet-nodes';
+export { MAINTENANCE_LEASE_ID } from './fleet/fleet-membership';
 export {
   RuntimeService,
   type RuntimeServiceOptions,

@@ -52,13 +52,13 @@ describe('dirty tracking (the seed: which operations mark the backend dirty)', (
     expect(outcome).toEqual({ reused: true, providerCalled: false });
   });
 
-  it('a write refused up front (path is a directory) leaves the backend clean', async () => {
+  it('a write refused up front (path is a directory) still counts as a write: dirty is recorded before the provider answers', async () => {
     const outcome = await reusedAfter(async (h, id) => {
       await h.service.mkdir({ runtime_id: id, path: 'dir' });
       await h.service.checkpoint({ runtime_id: id });
       await expect(h.write(id, 'dir', 'x')).rejects.toMatchObject({ code: 'invalid_request' });
     });
-    expect(outcome.reused).toBe(true);
+    expect(outcome).toEqual({ reused: false, providerCalled: true });
   });
 
   it('an exec that failed at the provider marks the backend dirty (it may have changed files)', async () => {

@@ -35,6 +35,8 @@ export class E2BProvider implements BackendProviderV1 {
   readonly specificationVersion = 'backend-provider-v1' as const;
   readonly providerId = PROVIDER_ID;
   readonly runtimeOptionsSchema = e2bRuntimeOptionsSchema;
+  /** Every node of a fleet reaches a sandbox by its id: its runtimes have no home node. */
+  readonly locality = 'fleet' as const;
 
   readonly #settings: ResolvedE2BSettings;
   readonly #errors: E2BErrorMapper;

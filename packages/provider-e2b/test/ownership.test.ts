@@ -13,6 +13,12 @@ const provider = useProviders(emulator);
 const metadataOf = async (sandboxId: unknown) =>
   (await emulator.state()).sandboxes.find((sandbox) => sandbox.sandboxId === sandboxId)?.metadata;
 
+describe('fleet locality', () => {
+  it('declares its sandboxes reachable from every node of a fleet (attach by sandbox id), so its runtimes have no home node', () => {
+    expect(provider().locality).toBe('fleet');
+  });
+});
+
 describe('ownership labels', () => {
   it('create and checkout put core’s labels on the sandbox as E2B metadata', async () => {
     const made = provider();

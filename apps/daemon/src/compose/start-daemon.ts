@@ -68,23 +68,39 @@ export async function startDaemon(
   const store = await createStore(config);
   const durable = config.store.kind !== 'memory';
   if (!durable) logger.warn(MEMORY_STORE_WARNING);
+  // The fleet keys (F3's config: fleet.node_id, fleet.lease_ms, fleet.advertise_url), read
+  // optionally so this compiles before they land. TODO(F3): once `fleet.node_id` has its own
+  // default (a random id persisted in the state directory), drop the fallback below: until then a
+  // node's id is derived from the state directory's installation id file, so a restart keeps it.
+  const fleet = (config as ResolvedConfig & { fleet?: { node_id?: string | null; lease_ms?: number; advertise_url?: string | null } }).fleet;
+  const localId = loadInstallationId(config.stateDir);
   const service = new RuntimeService({
     store,
     providers,
     defaultProvider: config.runtimes.default_provider,
-    installationId: loadInstallationId(config.stateDir),
+    // This node's candidate: the fleet's installation id is the one the store holds (service.start()).
+    installationId: localId,
+    node: {
+      nodeId: fleet?.node_id ?? `node_${localId.slice('inst_'.length)}`,
+      leaseMs: fleet?.lease_ms ?? 15_000,
+      advertiseUrl: fleet?.advertise_url ?? null,
+      version: DAEMON_VERSION,
+    },
     timeouts: { controlMs: config.runtimes.provider_call_timeout_ms },
     exec: { defaultTimeoutMs: config.runtimes.exec_timeout_ms, maxOutputBytes: config.runtimes.exec_max_output_bytes },
     files: { readMaxBytes: config.runtimes.read_file_max_bytes },
     observer: telemetry.observer,
   });
-  // Before serving: account for whatever a crash left at the providers.
+  // Before serving: join the fleet (installation id, node registration, heartbeat) and account
+  // for whatever a crash left at the providers.
   const reconciliation = await service.reconcile().catch(async (error: unknown) => {
+    await service.stop();
     await store.close();
     throw error;
   });
   logger.info({ reconciliation }, describeReconciliation(reconciliation));
   const localIsolation = await isolationProbe.catch(async (error: unknown) => {
+    await service.stop();
     await store.close();
     throw error;
   });
@@ -114,6 +130,7 @@ export async function startDaemon(
   try {
     await app.listen({ host: config.http.host, port: config.http.port });
   } catch (error) {
+    await service.stop();
     await store.close();
     throw error;
   }
@@ -138,6 +155,7 @@ export async function startDaemon(
       const deadline = new Promise<void>((resolve) => setTimeout(resolve, config.http.shutdown_timeout_ms).unref());
       await Promise.race([app.close(), deadline]);
       if (!durable) await releaseNonDurableState(service, logger);
+      await service.stop();
       await store.close();
     })());
   return { url, service, app, banner, reconciliation, close };

@@ -20,7 +20,8 @@ function setup() {
     ids: createIdGenerator(),
     clock: Date.now,
     timeouts: { controlMs: 5_000, operationMs: 5_000, execGraceMs: 1_000 },
-    installationId: 'test-install',
+    installationId: () => 'test-install',
+    nodeId: 'node-test',
   };
   const manager = new BackendManager(options);
   const session = (runtimeId: string, backend: BackendBinding): SessionRecord => ({
@@ -78,16 +79,14 @@ describe('BackendManager', () => {
     });
   });
 
-  it('temp_path marks the backend dirty like the other writes', async () => {
-    const { manager } = setup();
+  it('reuses the clean ref it is given without a provider call, and snapshots when given none', async () => {
+    const { manager, provider } = setup();
     const binding = await manager.create('a', 'memory', {});
-    const first = await manager.checkpoint('a', binding, undefined, new OperationLeases());
-    const backend = await manager.backendOf(binding);
-    const path = await backend.tempPath({ kind: 'file', prefix: 'scratch-' });
-    expect((await backend.stat(path)).exists).toBe(true);
-    const second = await manager.checkpoint('a', binding, undefined, new OperationLeases());
-    expect(second.reused).toBe(false);
-    expect(second.ref.providerSnapshotId).not.toBe(first.ref.providerSnapshotId);
+    const first = await manager.checkpoint('a', binding, undefined, new OperationLeases(), null);
+    expect(first.reused).toBe(false);
+    const second = await manager.checkpoint('a', binding, undefined, new OperationLeases(), first.ref);
+    expect(second).toEqual({ ref: first.ref, reused: true });
+    expect(provider.calls.checkpoint).toBe(1);
   });
 
   it('concurrent first uses after a restart attach the backend once', async () => {

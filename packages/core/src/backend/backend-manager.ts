@@ -6,7 +6,7 @@ import type { BackendBinding, BackendCheckpointRef, ProviderIntent } from '../st
 import { immutableCopy } from '../store/immutable-record';
 import type { RuntimeStore } from '../store/runtime-store';
 import type { IdGenerator } from '../runtime/ids';
-import { DirtyTracker } from './dirty-tracker';
+import { LastSnapshot } from './last-snapshot';
 import type { ProviderCallSink, ProviderCalls } from './provider-calls';
 import type { OperationLeases, SnapshotGuard } from './snapshot-guard';
 import { TrackedBackend, type TrackedBackendTimeouts } from './tracked-backend';
@@ -25,8 +25,13 @@ export interface BackendManagerOptions {
   ids: IdGenerator;
   clock: () => number;
   timeouts: BackendManagerTimeouts;
-  /** Ownership label put on every provider resource, so reconciliation can find its own. */
-  installationId: string;
+  /**
+   * Ownership label put on every provider resource, so reconciliation can find its own: the
+   * fleet's installation id once the service has claimed it in the store.
+   */
+  installationId: () => string;
+  /** This node: recorded on every intent, so a dead node's are taken over by a live one. */
+  nodeId: string;
 }
 
 export interface BackendCheckpointOutcome {
@@ -37,7 +42,7 @@ export interface BackendCheckpointOutcome {
 
 /**
  * Owns the live provider backends: creates them (fresh or from a snapshot), re-attaches them
- * lazily after a restart, wraps each in dirty tracking, decides snapshot reuse, and releases a
+ * lazily after a restart, reuses a clean runtime's snapshot, and releases a
  * backend only when no runtime remains bound to it (the store is the source of the bindings).
  *
  * Every provider call that creates something is preceded by an intent in the store (its id is
@@ -51,14 +56,25 @@ export class BackendManager {
   readonly #attaching: Map<string, Promise<TrackedBackend>>;
   /** Where this view makes its provider calls: `options.calls`, or it plus an operation's sink. */
   readonly #calls: ProviderCalls;
+  /**
+   * The store without any operation's fence: what a late result's cleanup resolves its intent
+   * in, since it ends after the operation released its lease.
+   */
+  readonly #unfencedStore: RuntimeStore;
 
   constructor(
     private readonly options: BackendManagerOptions,
-    shared?: { live: Map<string, TrackedBackend>; attaching: Map<string, Promise<TrackedBackend>>; calls: ProviderCalls },
+    shared?: {
+      live: Map<string, TrackedBackend>;
+      attaching: Map<string, Promise<TrackedBackend>>;
+      calls: ProviderCalls;
+      unfencedStore: RuntimeStore;
+    },
   ) {
     this.#live = shared?.live ?? new Map();
     this.#attaching = shared?.attaching ?? new Map();
     this.#calls = shared?.calls ?? options.calls;
+    this.#unfencedStore = shared?.unfencedStore ?? options.store;
   }
 
   /**
@@ -66,7 +82,16 @@ export class BackendManager {
    * operation uses to learn its own provider time (no AsyncLocalStorage needed).
    */
   reportingTo(sink: ProviderCallSink): BackendManager {
-    return new BackendManager(this.options, { live: this.#live, attaching: this.#attaching, calls: this.#calls.reportingTo(sink) });
+    return new BackendManager(this.options, { ...this.#shared(), calls: this.#calls.reportingTo(sink) });
+  }
+
+  /** A view of the same backends that reads and writes through `store` (an operation's fenced store). */
+  withStore(store: RuntimeStore): BackendManager {
+    return new BackendManager({ ...this.options, store }, this.#shared());
+  }
+
+  #shared() {
+    return { live: this.#live, attaching: this.#attaching, calls: this.#calls, unfencedStore: this.#unfencedStore };
   }
 
   /** Creates a fresh backend for `runtimeId`. The caller persists the returned binding. */
@@ -77,12 +102,12 @@ export class BackendManager {
     const backend = await this.#intended(this.#intent('backend', providerId, runtimeId, backendId, backendId), () =>
       this.#control(provider, 'create', () => provider.create(request), this.#releaseLate(provider, backendId)),
     );
-    return this.#register(providerId, backendId, backend, new DirtyTracker(), null);
+    return this.#register(providerId, backendId, backend, null);
   }
 
   /**
-   * Creates a backend for `runtimeId` from the snapshot in `ref` (checkout and resume). The new
-   * backend starts clean with `ref` as its last snapshot, so its first checkpoint reuses it.
+   * Creates a backend for `runtimeId` from the snapshot in `ref` (checkout and resume). The
+   * caller records it clean (its checkpoint as `cleanCheckpointId`), so its first checkpoint reuses `ref`.
    */
   async checkout(
     runtimeId: string,
@@ -103,7 +128,7 @@ export class BackendManager {
     const backend = await this.#intended(this.#intent('backend', ref.providerId, runtimeId, backendId, backendId), () =>
       this.#control(provider, 'checkout', () => checkout(request), this.#releaseLate(provider, backendId)),
     );
-    return this.#register(ref.providerId, backendId, backend, DirtyTracker.seededWith(ref), ref.providerSnapshotId);
+    return this.#register(ref.providerId, backendId, backend, ref.providerSnapshotId);
   }
 
   /** The live backend behind a binding, re-attaching to the provider resource on first use. */
@@ -116,7 +141,7 @@ export class BackendManager {
       const request = { backendId: binding.backendId, resource: binding.resource };
       pending = this.#control(provider, 'attach', () => provider.attach(request))
         .then((backend) => {
-          this.#register(binding.providerId, binding.backendId, backend, new DirtyTracker(), binding.sourceSnapshotId);
+          this.#register(binding.providerId, binding.backendId, backend, binding.sourceSnapshotId);
           return this.#live.get(binding.backendId)!;
         })
         .finally(() => this.#attaching.delete(binding.backendId));
@@ -126,29 +151,27 @@ export class BackendManager {
   }
 
   /**
-   * Captures the backend: reuses the last ref when nothing was written since (no provider
-   * call), else asks the provider for a snapshot (providers without snapshots get a ref with no
-   * provider snapshot id). A reused snapshot is leased in `leases` until the caller commits.
+   * Captures the backend: reuses `clean` (the ref of the checkpoint the store says captures the
+   * backend as it is) without a provider call, else asks the provider for a snapshot (providers
+   * without snapshots get a ref with no provider snapshot id). A reused snapshot is leased in
+   * `leases` until the caller commits.
    */
   async checkpoint(
     runtimeId: string,
     binding: BackendBinding,
     name: string | undefined,
     leases: OperationLeases,
+    clean: BackendCheckpointRef | null,
   ): Promise<BackendCheckpointOutcome> {
-    const backend = await this.backendOf(binding);
-    const reusable = backend.tracker.reusableRef;
-    if (reusable) {
-      const lease = reusable.providerSnapshotId
-        ? this.options.guard.tryLease(reusable.providerId, reusable.providerSnapshotId)
-        : () => {};
+    if (clean) {
+      const lease = clean.providerSnapshotId ? this.options.guard.tryLease(clean.providerId, clean.providerSnapshotId) : () => {};
       if (lease) {
         leases.hold(lease);
-        return { ref: reusable, reused: true };
+        return { ref: clean, reused: true };
       }
     }
+    const backend = await this.backendOf(binding);
     const provider = this.options.registry.get(binding.providerId);
-    const startedAt = backend.tracker.beginSnapshot();
     const refId = this.options.ids.backendCheckpointId();
     const request = {
       labels: { ...this.#labels(runtimeId, binding.backendId), runtimectl_ref_id: refId },
@@ -169,7 +192,7 @@ export class BackendManager {
       snapshotDeletedAtMs: null,
       createdAtMs: this.options.clock(),
     });
-    backend.tracker.snapshotTaken(ref, startedAt);
+    backend.lastSnapshot.ref = ref;
     if (ref.providerSnapshotId) {
       const lease = this.options.guard.tryLease(ref.providerId, ref.providerSnapshotId);
       if (lease) leases.hold(lease);
@@ -177,9 +200,9 @@ export class BackendManager {
     return { ref, reused: false };
   }
 
-  /** The snapshot ref a live backend would reuse or last made, if any. */
+  /** The snapshot ref this process last made of a live backend, if any. */
   lastRefOf(backendId: string): BackendCheckpointRef | null {
-    return this.#live.get(backendId)?.tracker.lastRef ?? null;
+    return this.#live.get(backendId)?.lastSnapshot.ref ?? null;
   }
 
   /**
@@ -197,14 +220,14 @@ export class BackendManager {
     return true;
   }
 
-  /** Deletes a provider snapshot; false when it was already gone. Live trackers forget it. */
+  /** Deletes a provider snapshot; false when it was already gone. Live backends forget it. */
   async deleteSnapshot(providerId: string, snapshotId: string): Promise<boolean> {
     const provider = this.options.registry.get(providerId);
     if (!provider.deleteSnapshot) throw new UnsupportedBackendError(providerId, 'delete_snapshot');
     const deleteSnapshot = provider.deleteSnapshot.bind(provider);
     const { deleted } = await this.#control(provider, 'delete_snapshot', () => deleteSnapshot(snapshotId));
     for (const backend of this.#live.values()) {
-      if (backend.providerId === providerId) backend.tracker.forgetSnapshot(snapshotId);
+      if (backend.providerId === providerId) backend.lastSnapshot.forget(snapshotId);
     }
     return deleted;
   }
@@ -225,16 +248,15 @@ export class BackendManager {
     providerId: string,
     backendId: string,
     backend: ProviderBackend,
-    tracker: DirtyTracker,
     sourceSnapshotId: string | null,
   ): BackendBinding {
-    const tracked = new TrackedBackend(providerId, backend, tracker, this.options.calls, this.options.timeouts);
+    const tracked = new TrackedBackend(providerId, backend, new LastSnapshot(), this.options.calls, this.options.timeouts);
     this.#live.set(backendId, tracked);
     return { backendId, providerId, resource: backend.resource, sourceSnapshotId };
   }
 
   #intent(kind: ProviderIntent['kind'], providerId: string, runtimeId: string, backendId: string, intentId: string): ProviderIntent {
-    return { intentId, kind, providerId, runtimeId, backendId, createdAtMs: this.options.clock() };
+    return { intentId, kind, providerId, runtimeId, backendId, createdAtMs: this.options.clock(), nodeId: this.options.nodeId };
   }
 
   /** Records the intent, runs the call, and resolves the intent itself when the call failed. */
@@ -250,14 +272,14 @@ export class BackendManager {
     }
   }
 
-  async #resolveIntent(intentId: string): Promise<void> {
+  async #resolveIntent(intentId: string, store = this.options.store): Promise<void> {
     // Best effort: an intent left open only costs reconciliation a look at start-up.
-    await this.options.store.commit({ resolvedIntentIds: [intentId] }).catch(() => {});
+    await store.commit({ resolvedIntentIds: [intentId] }).catch(() => {});
   }
 
   #labels(runtimeId: string, backendId: string): Record<string, string> {
     return {
-      runtimectl_installation: this.options.installationId,
+      runtimectl_installation: this.options.installationId(),
       runtimectl_runtime_id: runtimeId,
       runtimectl_backend_id: backendId,
     };
@@ -269,7 +291,7 @@ export class BackendManager {
       const resource = (value as ProviderBackend).resource;
       void provider
         .release({ backendId, resource })
-        .then(() => this.#resolveIntent(backendId))
+        .then(() => this.#resolveIntent(backendId, this.#unfencedStore))
         .catch(() => {});
     };
   }
@@ -279,7 +301,7 @@ export class BackendManager {
     return (value: unknown) => {
       const { snapshotId } = value as ProviderSnapshot;
       void Promise.resolve(provider.deleteSnapshot?.(snapshotId))
-        .then(() => this.#resolveIntent(refId))
+        .then(() => this.#resolveIntent(refId, this.#unfencedStore))
         .catch(() => {});
     };
   }

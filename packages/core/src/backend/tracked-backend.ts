@@ -1,5 +1,3 @@
-import { InvalidRequestError } from '../errors/request-errors';
-import { PathNotFoundError } from '../errors/not-found-errors';
 import type { ProviderBackend } from '../provider/provider-backend';
 import type {
   ExecRequest,
@@ -12,7 +10,7 @@ import type {
   SearchResult,
   TempPathRequest,
 } from '../provider/operation-types';
-import type { DirtyTracker } from './dirty-tracker';
+import type { LastSnapshot } from './last-snapshot';
 import type { ProviderCalls } from './provider-calls';
 
 export interface TrackedBackendTimeouts {
@@ -22,29 +20,22 @@ export interface TrackedBackendTimeouts {
   execGraceMs: number;
 }
 
-/** Errors raised before a mutating call could change anything: they leave the backend clean. */
-const rejectedUpfront = (error: unknown) =>
-  InvalidRequestError.isInstance(error) || PathNotFoundError.isInstance(error);
-
 /**
- * The seed's dirty-tracking wrapper: write_bytes, create_dir_all, temp_path and exec (a result,
- * even a non-zero exit) mark the backend dirty; stat, read_bytes, search and export do not.
- * A mutating call that failed part-way (a provider error, a timeout) also marks it dirty, since
- * it may have changed the workspace: reusing the old snapshot then would lose that change.
- * Every call runs under a deadline.
+ * A live provider backend whose every call runs under a deadline. (Which calls mutate the
+ * workspace, and so make the runtime dirty, is decided before the call: see data-operations.ts.)
  */
 export class TrackedBackend {
   constructor(
     readonly providerId: string,
     readonly inner: ProviderBackend,
-    readonly tracker: DirtyTracker,
+    readonly lastSnapshot: LastSnapshot,
     private readonly calls: ProviderCalls,
     private readonly timeouts: TrackedBackendTimeouts,
   ) {}
 
-  /** This backend (same provider backend, same dirty state) with its calls made through `calls`. */
+  /** This backend (same provider backend, same last snapshot) with its calls made through `calls`. */
   withCalls(calls: ProviderCalls): TrackedBackend {
-    return calls === this.calls ? this : new TrackedBackend(this.providerId, this.inner, this.tracker, calls, this.timeouts);
+    return calls === this.calls ? this : new TrackedBackend(this.providerId, this.inner, this.lastSnapshot, calls, this.timeouts);
   }
 
   get workspaceRoot(): string {
@@ -92,14 +83,7 @@ export class TrackedBackend {
     return this.calls.run(this.providerId, call, { timeoutMs: this.timeouts.operationMs }, fn);
   }
 
-  async #mutate<T>(call: string, timeoutMs: number, fn: () => Promise<T>): Promise<T> {
-    try {
-      const result = await this.calls.run(this.providerId, call, { timeoutMs }, fn);
-      this.tracker.markDirty();
-      return result;
-    } catch (error) {
-      if (!rejectedUpfront(error)) this.tracker.markDirty();
-      throw error;
-    }
+  #mutate<T>(call: string, timeoutMs: number, fn: () => Promise<T>): Promise<T> {
+    return this.calls.run(this.providerId, call, { timeoutMs }, fn);
   }
 }

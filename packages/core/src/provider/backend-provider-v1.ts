@@ -63,6 +63,12 @@ export interface BackendProviderV1 {
    * Connection settings (keys, URLs, roots) belong to the provider's own settings, never here.
    */
   readonly runtimeOptionsSchema?: z.ZodType<Record<string, unknown>>;
+  /**
+   * Where its backends can be reached from in a fleet: `fleet` when every node reaches them
+   * (E2B: attach by sandbox id), `node` (the default) when they live on the machine of the node
+   * that made them (local, memory): only that node, the runtime's home node, operates them.
+   */
+  readonly locality?: 'node' | 'fleet';
 
   /** Creates a new live backend. The caller owns it and must `release` it. */
   create(request: BackendCreateRequest): Promise<ProviderBackend>;

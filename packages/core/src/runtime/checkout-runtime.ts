@@ -2,7 +2,9 @@ import { OperationLeases } from '../backend/snapshot-guard';
 import type { SessionRecord } from '../store/records';
 import type { RuntimeCheckoutRequest, RuntimeCheckoutResult } from '../wire/checkpoints';
 import { backendFromCheckpoint } from './backend-from-checkpoint';
-import { loadCheckpoint, withRuntimeLock } from './runtime-access';
+import { homeNodeFor } from './home-node';
+import { loadCheckpoint, loadServedSession, withRuntimeLock } from './runtime-access';
+import { cleanBinding } from './clean-state';
 import { toRuntimeRecord } from './runtime-view';
 import { idempotentCompletion } from './idempotent-completion';
 import type { OperationScope, ServiceContext } from './service-context';
@@ -22,11 +24,15 @@ export async function checkoutRuntime(
 ): Promise<RuntimeCheckoutResult> {
   const checkpoint = await loadCheckpoint(ctx, request.checkpoint_id);
   scope.providerId = checkpoint.session.providerId;
-  return withRuntimeLock(ctx, checkpoint.runtimeId, 'checkout', async () => {
+  const homeNodeId = homeNodeFor(ctx, checkpoint.session.providerId);
+  // A node-local snapshot lives on the source's home node: only it can check the checkpoint out.
+  if (homeNodeId) await loadServedSession(ctx, checkpoint.runtimeId);
+  return withRuntimeLock(ctx, checkpoint.runtimeId, 'checkout', async (ctx) => {
     const leases = new OperationLeases();
     try {
       const childId = ctx.ids.checkoutChildId(checkpoint.runtimeId);
-      const backend = await backendFromCheckpoint(ctx, checkpoint, childId, leases);
+      const created = await backendFromCheckpoint(ctx, checkpoint, childId, leases);
+      const backend = created && cleanBinding(created, checkpoint.checkpointId);
       const now = ctx.clock();
       const snapshot = checkpoint.session;
       const child: SessionRecord = {
@@ -47,6 +53,7 @@ export async function checkoutRuntime(
         keepSnapshots: false,
         createdAtMs: now,
         updatedAtMs: now,
+        homeNodeId,
       };
       const result: RuntimeCheckoutResult = {
         checkpoint_id: checkpoint.checkpointId,

@@ -1,7 +1,8 @@
 import { OperationLeases } from '../backend/snapshot-guard';
 import type { BackendCheckpointRef, CheckpointRecord, SessionRecord, SessionSnapshot } from '../store/records';
 import type { CheckpointKind, RuntimeCheckpointRequest, RuntimeCheckpointResult } from '../wire/checkpoints';
-import { assertNotClosed, loadCheckpoint, loadSession, withLiveBackend, withRuntimeLock } from './runtime-access';
+import { assertNotClosed, loadCheckpoint, loadServedSession, withLiveBackend, withRuntimeLock } from './runtime-access';
+import { cleanBinding, reusableRefOf } from './clean-state';
 import { toRuntimeRecord } from './runtime-view';
 import { idempotentCompletion } from './idempotent-completion';
 import type { OperationScope, ServiceContext } from './service-context';
@@ -56,8 +57,8 @@ export async function checkpointRuntime(
   request: RuntimeCheckpointRequest,
   scope: OperationScope,
 ): Promise<RuntimeCheckpointResult> {
-  return withRuntimeLock(ctx, request.runtime_id, 'exclusive', async () => {
-    const session = await loadSession(ctx, request.runtime_id);
+  return withRuntimeLock(ctx, request.runtime_id, 'exclusive', async (ctx) => {
+    const session = await loadServedSession(ctx, request.runtime_id);
     scope.providerId = session.providerId;
     assertNotClosed(session);
     const leases = new OperationLeases();
@@ -65,10 +66,14 @@ export async function checkpointRuntime(
       const { ref, reused } =
         session.status === 'paused' && session.pausedCheckpointId
           ? { ref: (await loadCheckpoint(ctx, session.pausedCheckpointId)).backendRef, reused: true }
-          : await withLiveBackend(ctx, session, scope, (_, binding) => ctx.backends.checkpoint(session.runtimeId, binding, request.name, leases));
+          : await withLiveBackend(ctx, session, scope, async (_, binding) =>
+              ctx.backends.checkpoint(session.runtimeId, binding, request.name, leases, await reusableRefOf(ctx, binding)),
+            );
       const checkpoint = newCheckpointRecord(ctx, session, 'checkpoint', request, ref);
+      // Under the exclusive lease nothing wrote since the capture: the backend is clean as of it.
+      const backend = session.backend && cleanBinding(session.backend, checkpoint.checkpointId);
       // Frozen for the same reason as the checkpoint record: the memory store keeps it uncopied.
-      const updated: SessionRecord = Object.freeze({ ...session, headCheckpointId: checkpoint.checkpointId });
+      const updated: SessionRecord = Object.freeze({ ...session, backend, headCheckpointId: checkpoint.checkpointId });
       const result: RuntimeCheckpointResult = {
         checkpoint_id: checkpoint.checkpointId,
         runtime: toRuntimeRecord(updated),

@@ -1,6 +1,6 @@
 import type { SessionRecord } from '../store/records';
 import type { RuntimeCloseRequest, RuntimeCloseResult } from '../wire/runtime-lifecycle';
-import { loadSession, withRuntimeLock } from './runtime-access';
+import { loadServedSession, withRuntimeLock } from './runtime-access';
 import { toRuntimeRecord } from './runtime-view';
 import type { OperationScope, ServiceContext } from './service-context';
 import { backendSnapshots, deleteUnkeptSnapshots, type SnapshotKey } from './snapshot-keepers';
@@ -14,8 +14,8 @@ import { backendSnapshots, deleteUnkeptSnapshots, type SnapshotKey } from './sna
  * releases snapshots kept so far, `true` keeps what an earlier cleanup failed to delete.
  */
 export async function closeRuntime(ctx: ServiceContext, request: RuntimeCloseRequest, scope: OperationScope): Promise<RuntimeCloseResult> {
-  return withRuntimeLock(ctx, request.runtime_id, 'exclusive', async () => {
-    let session = await loadSession(ctx, request.runtime_id);
+  return withRuntimeLock(ctx, request.runtime_id, 'exclusive', async (ctx) => {
+    let session = await loadServedSession(ctx, request.runtime_id);
     scope.providerId = session.providerId;
     const closedRuntimeIds: string[] = [];
     const deletedSnapshotIds: string[] = [];

@@ -14,23 +14,34 @@ import type {
   RuntimeWriteFileRequest,
   RuntimeWriteFileResult,
 } from '../wire/data-operations';
-import { loadSession, withLiveBackend, withRuntimeLock } from './runtime-access';
+import { recordDirty } from './clean-state';
+import { loadServedSession, withLiveBackend, withRuntimeLock } from './runtime-access';
 import type { OperationScope, ServiceContext } from './service-context';
 
 const DEFAULT_SEARCH_LIMIT = 1000;
 
-/** A data operation: shares the runtime's lock, needs an idle runtime with a live backend. */
+/**
+ * A data operation: shares the runtime's lease, needs an idle runtime with a live backend. One
+ * that `mutates` the workspace (write_bytes, create_dir_all, temp_path, exec) records the
+ * runtime dirty in the store before it reaches the provider; stat, reads, search and export do not.
+ */
 async function onBackend<T>(
   ctx: ServiceContext,
   runtimeId: string,
   scope: OperationScope,
   fn: (backend: TrackedBackend) => Promise<T>,
+  mutates = false,
 ): Promise<T> {
-  return withRuntimeLock(ctx, runtimeId, 'shared', async () => {
-    const session = await loadSession(ctx, runtimeId);
-    return withLiveBackend(ctx, session, scope, fn);
+  return withRuntimeLock(ctx, runtimeId, 'shared', async (ctx) => {
+    const session = await loadServedSession(ctx, runtimeId);
+    return withLiveBackend(ctx, session, scope, async (backend, binding) => {
+      if (mutates) await recordDirty(ctx, session, binding);
+      return fn(backend);
+    });
   });
 }
+
+const MUTATES = true;
 
 const toBase64 = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
 
@@ -53,7 +64,7 @@ export function execRuntime(ctx: ServiceContext, request: RuntimeExecRequest, sc
       truncated: result.truncated,
       duration_ms: Math.round((performance.now() - startedAt) * 1000) / 1000,
     };
-  });
+  }, MUTATES);
 }
 
 export function readRuntimeFile(ctx: ServiceContext, request: RuntimePathRequest, scope: OperationScope): Promise<RuntimeReadFileResult> {
@@ -69,7 +80,7 @@ export function writeRuntimeFile(
 ): Promise<RuntimeWriteFileResult> {
   // The wire schema has already checked the base64.
   const content = Buffer.from(request.content_base64, 'base64');
-  return onBackend(ctx, request.runtime_id, scope, (backend) => backend.writeBytes(request.path, content));
+  return onBackend(ctx, request.runtime_id, scope, (backend) => backend.writeBytes(request.path, content), MUTATES);
 }
 
 export function statRuntimePath(ctx: ServiceContext, request: RuntimePathRequest, scope: OperationScope): Promise<RuntimeStatResult> {
@@ -83,7 +94,7 @@ export function makeRuntimeDirectory(ctx: ServiceContext, request: RuntimePathRe
   return onBackend(ctx, request.runtime_id, scope, async (backend) => {
     await backend.createDirAll(request.path);
     return { path: request.path };
-  });
+  }, MUTATES);
 }
 
 /** Creates a fresh scratch file or directory in the workspace (marks the backend dirty). */
@@ -98,7 +109,7 @@ export function makeRuntimeTempPath(
       ...(request.prefix !== undefined ? { prefix: request.prefix } : {}),
       ...(request.suffix !== undefined ? { suffix: request.suffix } : {}),
     }),
-  }));
+  }), MUTATES);
 }
 
 export function searchRuntime(ctx: ServiceContext, request: RuntimeSearchRequest, scope: OperationScope): Promise<RuntimeSearchResult> {

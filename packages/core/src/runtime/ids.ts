@@ -73,3 +73,8 @@ export function createIdGenerator(clock: () => number = Date.now): IdGenerator {
     checkoutChildId: (source) => `${checkoutRoot(source)}:checkout:${randomHex(16)}`,
   };
 }
+
+/** `node_<16hex>`: a node id for a service given none (a daemon persists its own, so a restart keeps it). */
+export function randomNodeId(): string {
+  return `node_${randomHex(8)}`;
+}

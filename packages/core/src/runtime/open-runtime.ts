@@ -1,6 +1,7 @@
 import { RuntimeClosedError, RuntimeExistsError } from '../errors/runtime-state-errors';
 import type { SessionRecord } from '../store/records';
 import type { RuntimeOpenRequest, RuntimeOpenResult } from '../wire/runtime-lifecycle';
+import { homeNodeFor } from './home-node';
 import { withRuntimeLock } from './runtime-access';
 import { toRuntimeRecord } from './runtime-view';
 import { idempotentCompletion } from './idempotent-completion';
@@ -23,7 +24,7 @@ export async function openRuntime(ctx: ServiceContext, request: RuntimeOpenReque
   const providerOptions = validateProviderOptions(provider, request.provider_options);
   const runtimeId = request.runtime_id ?? ctx.ids.runtimeId();
 
-  return withRuntimeLock(ctx, runtimeId, 'exclusive', async () => {
+  return withRuntimeLock(ctx, runtimeId, 'exclusive', async (ctx) => {
     const raced = await ctx.store.getSession(runtimeId);
     if (raced) return reattach(ctx, raced, request, scope);
     const backend = await ctx.backends.create(runtimeId, provider.providerId, providerOptions);
@@ -46,6 +47,7 @@ export async function openRuntime(ctx: ServiceContext, request: RuntimeOpenReque
       keepSnapshots: false,
       createdAtMs: now,
       updatedAtMs: now,
+      homeNodeId: homeNodeFor(ctx, provider.providerId),
     };
     const result: RuntimeOpenResult = { runtime: toRuntimeRecord(session), created: true };
     try {
@@ -58,10 +60,15 @@ export async function openRuntime(ctx: ServiceContext, request: RuntimeOpenReque
   });
 }
 
-function reattach(ctx: ServiceContext, existing: SessionRecord, request: RuntimeOpenRequest, scope: OperationScope): RuntimeOpenResult {
+async function reattach(
+  ctx: ServiceContext,
+  existing: SessionRecord,
+  request: RuntimeOpenRequest,
+  scope: OperationScope,
+): Promise<RuntimeOpenResult> {
   scope.providerId = existing.providerId;
   const conflicts = reopenConflicts(ctx, existing, request);
   if (conflicts.length > 0) throw new RuntimeExistsError(existing.runtimeId, conflicts);
   if (existing.status === 'closed') throw new RuntimeClosedError(existing.runtimeId);
-  return { runtime: toRuntimeRecord(existing, ctx.locks), created: false };
+  return { runtime: toRuntimeRecord(existing, await ctx.leases.busyRuntimeIds()), created: false };
 }

@@ -8,7 +8,8 @@ import type { RuntimePauseRequest, RuntimePauseResult } from '../wire/checkpoint
 import { newCheckpointRecord } from './checkpoint-runtime';
 import { idempotentCompletion } from './idempotent-completion';
 import { abandonPause, completePause } from './interrupted-pause';
-import { assertNotClosed, loadSession, withLiveBackend, withRuntimeLock } from './runtime-access';
+import { assertNotClosed, loadServedSession, withLiveBackend, withRuntimeLock } from './runtime-access';
+import { cleanBinding, reusableRefOf } from './clean-state';
 import { toRuntimeRecord } from './runtime-view';
 import { backendSnapshots, deleteUnkeptSnapshots, type SnapshotKey } from './snapshot-keepers';
 import type { OperationScope, ServiceContext } from './service-context';
@@ -24,8 +25,8 @@ import type { OperationScope, ServiceContext } from './service-context';
  * `checkpoint`, snapshot kept), and the error keeps its code.
  */
 export async function pauseRuntime(ctx: ServiceContext, request: RuntimePauseRequest, scope: OperationScope): Promise<RuntimePauseResult> {
-  return withRuntimeLock(ctx, request.runtime_id, 'exclusive', async () => {
-    const session = await loadSession(ctx, request.runtime_id);
+  return withRuntimeLock(ctx, request.runtime_id, 'exclusive', async (ctx) => {
+    const session = await loadServedSession(ctx, request.runtime_id);
     scope.providerId = session.providerId;
     assertNotClosed(session);
     if (session.status === 'paused') throw new RuntimePausedError(session.runtimeId);
@@ -37,9 +38,15 @@ export async function pauseRuntime(ctx: ServiceContext, request: RuntimePauseReq
     try {
       const { checkpoint, pausing } = await withLiveBackend(ctx, session, scope, async (_, binding) => {
         released = backendSnapshots(ctx, binding);
-        const { ref } = await ctx.backends.checkpoint(session.runtimeId, binding, request.name, leases);
+        const { ref } = await ctx.backends.checkpoint(session.runtimeId, binding, request.name, leases, await reusableRefOf(ctx, binding));
         const recorded = newCheckpointRecord(ctx, session, 'pause', request, ref);
-        const midPause: SessionRecord = { ...session, headCheckpointId: recorded.checkpointId, pausedCheckpointId: recorded.checkpointId };
+        // Clean as of the pause checkpoint: should the release fail, the runtime goes on with it.
+        const midPause: SessionRecord = {
+          ...session,
+          backend: cleanBinding(binding, recorded.checkpointId),
+          headCheckpointId: recorded.checkpointId,
+          pausedCheckpointId: recorded.checkpointId,
+        };
         await ctx.store.commit({ checkpoints: [recorded], sessions: [midPause], resolvedIntentIds: [ref.refId] });
         try {
           await ctx.backends.release(session.runtimeId, binding);

@@ -1,9 +1,11 @@
+import { SessionBusyError } from '../errors/runtime-state-errors';
 import type { BackendProviderV1 } from '../provider/backend-provider-v1';
-import type { SessionRecord } from '../store/records';
+import type { ProviderIntent, SessionRecord } from '../store/records';
 import type { ServiceContext } from './service-context';
 import { completePause, isMidPause } from './interrupted-pause';
 import { listAllSessions } from './list-all-sessions';
 import { missingSnapshots } from './missing-snapshots';
+import { loadSession, withRuntimeLock } from './runtime-access';
 import { deleteUnkeptSnapshots } from './snapshot-keepers';
 
 /** What a start-up reconciliation found and did. */
@@ -27,6 +29,18 @@ export interface ReconcileReport {
   errors: string[];
 }
 
+/** What one sweep covers in a fleet (see fleet/maintenance.ts for who sweeps what). */
+export interface ReconcileScope {
+  /** The providers to sweep. */
+  providers: BackendProviderV1[];
+  /** Runtimes this sweep may judge (mark failed, complete a pause): node-local ones only at their home. */
+  judges: (session: SessionRecord) => boolean;
+  /** Intents in flight on live nodes: their resources are not orphans, whatever the records say yet. */
+  inFlight: ProviderIntent[];
+  /** Open intents this sweep accounts for: resolved once their provider was swept. */
+  resolvable: ProviderIntent[];
+}
+
 async function boundSessions(ctx: ServiceContext, backendId: string): Promise<SessionRecord[]> {
   return (await ctx.store.listSessionsByBackend(backendId)).filter(
     (session) => session.status !== 'closed' && session.backend?.backendId === backendId,
@@ -37,11 +51,17 @@ async function reconcileProvider(
   ctx: ServiceContext,
   provider: BackendProviderV1 & Required<Pick<BackendProviderV1, 'listOwnedResources'>>,
   installationId: string,
+  scope: ReconcileScope,
   report: ReconcileReport,
 ): Promise<void> {
+  // Listed before the provider is asked: a backend bound before the listing existed at it if alive.
+  const idle = (await listAllSessions(ctx, { status: 'idle', backendProviderId: provider.providerId })).filter(scope.judges);
   const owned = await provider.listOwnedResources(installationId);
+  const ofProvider = scope.inFlight.filter((intent) => intent.providerId === provider.providerId);
+  const creating = new Set(ofProvider.filter((intent) => intent.kind === 'backend').map((intent) => intent.backendId));
+  const snapshotting = ofProvider.some((intent) => intent.kind === 'snapshot');
   for (const backend of owned.backends) {
-    if ((await boundSessions(ctx, backend.backendId)).length > 0) continue;
+    if (creating.has(backend.backendId) || (await boundSessions(ctx, backend.backendId)).length > 0) continue;
     await provider.release({ backendId: backend.backendId, resource: backend.resource });
     report.releasedBackends.push(backend.backendId);
   }
@@ -52,40 +72,48 @@ async function reconcileProvider(
     if (recorded || sourced) {
       // Recorded: delete it only if no keeper is left (a close whose cleanup failed).
       report.deletedSnapshots.push(...(await deleteUnkeptSnapshots(ctx, [key])));
-    } else if (await provider.deleteSnapshot?.(key.snapshotId)) {
+    } else if (!snapshotting && (await provider.deleteSnapshot?.(key.snapshotId))) {
+      // Unrecorded, and no live node is making a snapshot of this provider (whose record is yet to come).
       report.deletedSnapshots.push(key.snapshotId);
     }
   }
-  const idle = await listAllSessions(ctx, { status: 'idle', backendProviderId: provider.providerId });
   const listed = new Set(owned.snapshots.map(({ snapshotId }) => snapshotId));
   report.missingSnapshots.push(...(await missingSnapshots(ctx, provider.providerId, listed, idle)));
   const live = new Set(owned.backends.map((backend) => backend.backendId));
-  for (const session of idle) {
-    const alive = live.has(session.backend!.backendId);
-    if (isMidPause(session)) {
-      // Interrupted between recording the pause checkpoint and marking the runtime paused: the
-      // checkpoint holds everything (the pause held the lock), so finish what was asked.
-      if (alive) await provider.release({ backendId: session.backend!.backendId, resource: session.backend!.resource });
-      await ctx.store.commit({ sessions: [completePause(session, ctx.clock())] });
-      report.completedPauses.push(session.runtimeId);
-      continue;
-    }
-    if (alive) continue;
-    const reason = `its ${provider.providerId} backend no longer existed when the daemon started`;
-    await ctx.store.commit({ sessions: [{ ...session, status: 'failed', lastError: reason, updatedAtMs: ctx.clock() }] });
-    report.failedRuntimes.push(session.runtimeId);
+  for (const listed of idle) {
+    const backendId = listed.backend!.backendId;
+    if (live.has(backendId) && !isMidPause(listed)) continue;
+    // Judged under the runtime's exclusive lease, on its record as it is now: a runtime another
+    // node is operating is left for the next sweep.
+    await withRuntimeLock(ctx, listed.runtimeId, 'exclusive', async (ctx) => {
+      const session = await loadSession(ctx, listed.runtimeId);
+      if (session.status !== 'idle' || session.backend?.backendId !== backendId) return;
+      if (isMidPause(session)) {
+        // Interrupted between recording the pause checkpoint and marking the runtime paused: the
+        // checkpoint holds everything (the pause held the lease), so finish what was asked.
+        if (live.has(backendId)) await provider.release({ backendId, resource: session.backend.resource });
+        await ctx.store.commit({ sessions: [completePause(session, ctx.clock())] });
+        report.completedPauses.push(session.runtimeId);
+        return;
+      }
+      const reason = `its ${provider.providerId} backend no longer existed when the daemon started`;
+      await ctx.store.commit({ sessions: [{ ...session, status: 'failed', lastError: reason, updatedAtMs: ctx.clock() }] });
+      report.failedRuntimes.push(session.runtimeId);
+    }).catch((error: unknown) => {
+      if (!SessionBusyError.isInstance(error)) throw error;
+    });
   }
 }
 
 /**
- * Run once at start-up, before serving: releases provider backends and deletes snapshots that
- * carry this installation's labels but that no record accounts for (what a crash between a
- * provider call and its commit leaves behind), marks runtimes whose backend vanished as failed,
- * reports snapshots runtimes need that the provider no longer lists, and resolves the intents
- * the previous process left open. Providers without `listOwnedResources` are skipped (their open
- * intents stay for the next start).
+ * A sweep (at start-up, before serving, and by the fleet's maintenance holder): releases
+ * provider backends and deletes snapshots that carry this installation's labels but that no
+ * record accounts for (what a crash between a provider call and its commit leaves behind), marks
+ * runtimes whose backend vanished as failed, reports snapshots runtimes need that the provider
+ * no longer lists, and resolves the intents it accounts for. Providers without
+ * `listOwnedResources` are skipped (their open intents stay for the next sweep).
  */
-export async function reconcileProviderResources(ctx: ServiceContext, installationId: string): Promise<ReconcileReport> {
+export async function reconcileProviderResources(ctx: ServiceContext, installationId: string, scope: ReconcileScope): Promise<ReconcileReport> {
   const report: ReconcileReport = {
     resolvedIntents: 0,
     releasedBackends: [],
@@ -95,18 +123,17 @@ export async function reconcileProviderResources(ctx: ServiceContext, installati
     missingSnapshots: [],
     errors: [],
   };
-  const intents = await ctx.store.listIntents();
   const swept = new Set<string>();
-  for (const provider of ctx.registry.list()) {
+  for (const provider of scope.providers) {
     if (!provider.listOwnedResources) continue;
     try {
-      await reconcileProvider(ctx, provider as Parameters<typeof reconcileProvider>[1], installationId, report);
+      await reconcileProvider(ctx, provider as Parameters<typeof reconcileProvider>[1], installationId, scope, report);
       swept.add(provider.providerId);
     } catch (error) {
       report.errors.push(`${provider.providerId}: ${(error as Error).message}`);
     }
   }
-  const resolved = intents.filter((intent) => swept.has(intent.providerId)).map((intent) => intent.intentId);
+  const resolved = scope.resolvable.filter((intent) => swept.has(intent.providerId)).map((intent) => intent.intentId);
   if (resolved.length > 0) await ctx.store.commit({ resolvedIntentIds: resolved });
   report.resolvedIntents = resolved.length;
   return report;

@@ -4,7 +4,8 @@ import { CheckpointSnapshotDeletedError } from '../errors/snapshot-errors';
 import type { SessionRecord } from '../store/records';
 import type { RuntimeResumeRequest, RuntimeResumeResult } from '../wire/checkpoints';
 import { backendFromCheckpoint } from './backend-from-checkpoint';
-import { assertNotClosed, loadCheckpoint, loadSession, withRuntimeLock } from './runtime-access';
+import { assertNotClosed, loadCheckpoint, loadServedSession, withRuntimeLock } from './runtime-access';
+import { cleanBinding } from './clean-state';
 import { toRuntimeRecord } from './runtime-view';
 import { idempotentCompletion } from './idempotent-completion';
 import type { OperationScope, ServiceContext } from './service-context';
@@ -16,8 +17,8 @@ import { failIfUnresumable } from './vanished-snapshot';
  * then it is recorded failed, saying why (see `failIfUnresumable`).
  */
 export async function resumeRuntime(ctx: ServiceContext, request: RuntimeResumeRequest, scope: OperationScope): Promise<RuntimeResumeResult> {
-  return withRuntimeLock(ctx, request.runtime_id, 'exclusive', async () => {
-    const session = await loadSession(ctx, request.runtime_id);
+  return withRuntimeLock(ctx, request.runtime_id, 'exclusive', async (ctx) => {
+    const session = await loadServedSession(ctx, request.runtime_id);
     scope.providerId = session.providerId;
     assertNotClosed(session);
     if (session.status === 'failed') throw new RuntimeFailedError(session.runtimeId, session.lastError ?? 'it cannot resume');
@@ -25,10 +26,11 @@ export async function resumeRuntime(ctx: ServiceContext, request: RuntimeResumeR
     const checkpoint = await loadCheckpoint(ctx, session.pausedCheckpointId);
     const leases = new OperationLeases();
     try {
-      const backend = await backendFromCheckpoint(ctx, checkpoint, session.runtimeId, leases).catch(async (error: unknown) => {
+      const created = await backendFromCheckpoint(ctx, checkpoint, session.runtimeId, leases).catch(async (error: unknown) => {
         if (CheckpointSnapshotDeletedError.isInstance(error)) await failIfUnresumable(ctx, session, checkpoint.checkpointId);
         throw error;
       });
+      const backend = created && cleanBinding(created, checkpoint.checkpointId);
       const resumed: SessionRecord = {
         ...session,
         status: 'idle',

@@ -4,12 +4,21 @@ import { CheckpointNotFoundError, RuntimeNotFoundError } from '../errors/not-fou
 import { RuntimeClosedError, RuntimeFailedError, RuntimePausedError } from '../errors/runtime-state-errors';
 import type { BackendBinding, CheckpointRecord, SessionRecord } from '../store/records';
 import { completePause, isMidPause } from './interrupted-pause';
-import type { RuntimeLockMode } from './runtime-locks';
+import type { LeaseMode } from '../store/fleet-store';
+import { underFence } from './fenced-context';
+import { assertServedHere } from './home-node';
 import type { OperationScope, ServiceContext } from './service-context';
 
 export async function loadSession(ctx: ServiceContext, runtimeId: string): Promise<SessionRecord> {
   const session = await ctx.store.getSession(runtimeId);
   if (!session) throw new RuntimeNotFoundError(runtimeId);
+  return session;
+}
+
+/** The runtime an operation is about to work on its backend: refused when another node is its home. */
+export async function loadServedSession(ctx: ServiceContext, runtimeId: string): Promise<SessionRecord> {
+  const session = await loadSession(ctx, runtimeId);
+  await assertServedHere(ctx, session);
   return session;
 }
 
@@ -19,18 +28,22 @@ export async function loadCheckpoint(ctx: ServiceContext, checkpointId: string):
   return checkpoint;
 }
 
-/** Runs `fn` holding the runtime's lock; throws SessionBusyError at once on conflict. */
+/**
+ * Runs `fn` holding the runtime's lease (throws SessionBusyError at once on conflict). `fn` gets
+ * the context to work with: every commit through it carries the lease's fence, so the store
+ * refuses it (LeaseLostError) once the lease has lapsed — no call site can forget the fence.
+ */
 export async function withRuntimeLock<T>(
   ctx: ServiceContext,
   runtimeId: string,
-  mode: RuntimeLockMode,
-  fn: () => Promise<T>,
+  mode: LeaseMode,
+  fn: (fenced: ServiceContext) => Promise<T>,
 ): Promise<T> {
-  const release = ctx.locks.acquire(runtimeId, mode);
+  const fence = await ctx.leases.acquire(runtimeId, mode);
   try {
-    return await fn();
+    return await fn(underFence(ctx, fence));
   } finally {
-    release();
+    await ctx.leases.release(fence);
   }
 }
 

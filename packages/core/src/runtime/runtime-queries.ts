@@ -15,15 +15,16 @@ import type { OperationScope, ServiceContext } from './service-context';
 const DEFAULT_PAGE_LIMIT = 50;
 
 export async function getRuntime(ctx: ServiceContext, runtimeId: string): Promise<RuntimeDetail> {
-  return toRuntimeDetail(await loadSession(ctx, runtimeId), ctx.locks);
+  const session = await loadSession(ctx, runtimeId);
+  return toRuntimeDetail(session, await ctx.leases.busyRuntimeIds());
 }
 
 /** Runtimes ordered by id. `status: running` lists idle runtimes with an operation in flight. */
 export async function listRuntimes(ctx: ServiceContext, query: RuntimeListQuery): Promise<RuntimeListResult> {
   const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
+  const busy = await ctx.leases.busyRuntimeIds();
   if (query.status === 'running') {
-    const held = ctx.locks
-      .heldRuntimeIds()
+    const held = [...busy]
       .sort()
       .filter((id) => query.cursor === undefined || id > query.cursor);
     const sessions = (await Promise.all(held.map((id) => ctx.store.getSession(id)))).filter(
@@ -31,7 +32,7 @@ export async function listRuntimes(ctx: ServiceContext, query: RuntimeListQuery)
     );
     const page = sessions.slice(0, limit);
     return {
-      runtimes: page.map((session) => toRuntimeRecord(session, ctx.locks)),
+      runtimes: page.map((session) => toRuntimeRecord(session, busy)),
       next_cursor: sessions.length > limit ? (page.at(-1)?.runtimeId ?? null) : null,
     };
   }
@@ -40,12 +41,12 @@ export async function listRuntimes(ctx: ServiceContext, query: RuntimeListQuery)
     ...(query.status ? { status: query.status } : {}),
     ...(query.cursor ? { cursor: query.cursor } : {}),
   });
-  return { runtimes: page.items.map((session) => toRuntimeRecord(session, ctx.locks)), next_cursor: page.nextCursor };
+  return { runtimes: page.items.map((session) => toRuntimeRecord(session, busy)), next_cursor: page.nextCursor };
 }
 
 /** Replaces session_state and/or metadata. A control operation: fails fast while another runs. */
 export async function updateRuntime(ctx: ServiceContext, request: RuntimeUpdateRequest, scope: OperationScope): Promise<RuntimeUpdateResult> {
-  return withRuntimeLock(ctx, request.runtime_id, 'exclusive', async () => {
+  return withRuntimeLock(ctx, request.runtime_id, 'exclusive', async (ctx) => {
     const session = await loadSession(ctx, request.runtime_id);
     assertNotClosed(session);
     const updated: SessionRecord = {

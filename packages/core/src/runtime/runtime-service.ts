@@ -18,11 +18,15 @@ import { forkRuntime } from './fork-runtime';
 import { createIdGenerator, type IdGenerator } from './ids';
 import { openRuntime } from './open-runtime';
 import { pauseRuntime } from './pause-runtime';
-import { reconcileProviderResources, type ReconcileReport } from './reconcile';
+import { FleetMembership } from '../fleet/fleet-membership';
+import { listFleetNodes, type FleetNode } from '../fleet/fleet-nodes';
+import { maintainFleet, reconcileAtStart } from '../fleet/maintenance';
+import type { ReconcileReport } from './reconcile';
 import { resumeRuntime } from './resume-runtime';
-import { RuntimeLocks } from './runtime-locks';
+import { randomNodeId } from './ids';
+import { RuntimeLeases } from './runtime-leases';
 import * as queries from './runtime-queries';
-import type { ExecSettings, FileSettings, OperationScope, ServiceContext } from './service-context';
+import type { ExecSettings, FileSettings, NodeIdentity, OperationScope, ServiceContext } from './service-context';
 
 export interface OperationEvent {
   operation: string;
@@ -62,8 +66,13 @@ export interface RuntimeServiceOptions {
   providers: ProviderRegistry | BackendProviderV1[];
   /** Provider used by `open` when the request names none. */
   defaultProvider: string;
-  /** Ownership label put on provider resources (reconciliation finds its own by it). */
+  /**
+   * Ownership label put on provider resources (reconciliation finds its own by it): this node's
+   * candidate for the fleet's installation id; the id the store already holds wins (`start()`).
+   */
   installationId?: string;
+  /** This node of the fleet. Defaults: a random node id, leases of 15 s, no advertised URL. */
+  node?: { nodeId: string; leaseMs: number; advertiseUrl?: string | null; version?: string };
   clock?: () => number;
   ids?: IdGenerator;
   timeouts?: Partial<{ controlMs: number; operationMs: number; execGraceMs: number }>;
@@ -72,6 +81,7 @@ export interface RuntimeServiceOptions {
   observer?: RuntimeServiceObserver;
 }
 
+const DEFAULT_LEASE_MS = 15_000;
 const DEFAULT_TIMEOUTS = { controlMs: 120_000, operationMs: 60_000, execGraceMs: 30_000 };
 const DEFAULT_EXEC: ExecSettings = { defaultTimeoutMs: 300_000, maxOutputBytes: 1024 * 1024 };
 const DEFAULT_FILES: FileSettings = { readMaxBytes: 8 * 1024 * 1024 };
@@ -84,7 +94,10 @@ const DEFAULT_FILES: FileSettings = { readMaxBytes: 8 * 1024 * 1024 };
 export class RuntimeService {
   readonly #ctx: ServiceContext;
   readonly #observer: RuntimeServiceObserver;
-  readonly #installationId: string;
+  #installationId: string;
+  readonly #installationCandidate: string;
+  readonly #membership: FleetMembership;
+  #starting: Promise<void> | undefined;
 
   constructor(options: RuntimeServiceOptions) {
     const registry = options.providers instanceof ProviderRegistry ? options.providers : new ProviderRegistry(options.providers);
@@ -93,7 +106,14 @@ export class RuntimeService {
     const ids = options.ids ?? createIdGenerator(clock);
     const guard = new SnapshotGuard();
     this.#observer = options.observer ?? {};
-    this.#installationId = options.installationId ?? 'runtimectl';
+    this.#installationCandidate = options.installationId ?? 'runtimectl';
+    this.#installationId = this.#installationCandidate;
+    const node: NodeIdentity = {
+      nodeId: options.node?.nodeId ?? randomNodeId(),
+      leaseMs: options.node?.leaseMs ?? DEFAULT_LEASE_MS,
+      advertiseUrl: options.node?.advertiseUrl ?? null,
+      version: options.node?.version ?? 'unknown',
+    };
     const calls = new ProviderCalls((event) => this.#observer.providerCall?.(event));
     const backends = new BackendManager({
       registry,
@@ -103,13 +123,17 @@ export class RuntimeService {
       ids,
       clock,
       timeouts: { ...DEFAULT_TIMEOUTS, ...options.timeouts },
-      installationId: this.#installationId,
+      installationId: () => this.#installationId,
+      nodeId: node.nodeId,
     });
+    const leases = new RuntimeLeases(options.store, node.nodeId, node.leaseMs);
+    this.#membership = new FleetMembership(options.store, node, leases, () => this.maintain());
     this.#ctx = {
       store: options.store,
       registry,
       backends,
-      locks: new RuntimeLocks(),
+      leases,
+      node,
       guard,
       ids,
       clock,
@@ -219,18 +243,61 @@ export class RuntimeService {
   /** Runtimes per public status; `running` counts idle runtimes with an operation in flight. */
   async runtimeCounts(): Promise<Record<wire.RuntimeStatus, number>> {
     const stored = await this.#ctx.store.countSessionsByStatus();
-    const held = await Promise.all(this.#ctx.locks.heldRuntimeIds().map((id) => this.#ctx.store.getSession(id)));
+    const busy = await this.#ctx.leases.busyRuntimeIds();
+    const held = await Promise.all([...busy].map((id) => this.#ctx.store.getSession(id)));
     const running = held.filter((session) => session?.status === 'idle').length;
     return { ...stored, idle: stored.idle - running, running };
   }
 
   /**
-   * Start-up reconciliation (call before serving): releases and deletes provider resources of
-   * this installation that no record accounts for, marks runtimes whose backend vanished failed,
-   * and resolves intents a previous process left open.
+   * Joins the fleet (call before serving; `reconcile()` does): takes the fleet's installation id
+   * from the store (this node's candidate when it holds none yet), registers this node and
+   * starts its heartbeat. Idempotent until `stop()`.
    */
-  reconcile(): Promise<ReconcileReport> {
-    return this.#run('reconcile', (ctx) => reconcileProviderResources(ctx, this.#installationId));
+  start(): Promise<void> {
+    this.#starting ??= (async () => {
+      this.#installationId = await this.#ctx.store.claimInstallationId(this.#installationCandidate);
+      await this.#membership.start();
+    })().catch((error: unknown) => {
+      this.#starting = undefined;
+      throw error;
+    });
+    return this.#starting;
+  }
+
+  /** Leaves the fleet: stops the heartbeat (this node reads as dead after the lease time) and gives the maintenance lease up. */
+  async stop(): Promise<void> {
+    this.#starting = undefined;
+    await this.#membership.stop();
+  }
+
+  /**
+   * Start-up reconciliation (call before serving; starts the node first): releases and deletes
+   * provider resources of this installation that no record accounts for, marks runtimes whose
+   * backend vanished failed, and resolves intents this node's previous process left open. In a
+   * fleet only the maintenance lease holder sweeps fleet-wide providers (fleet/maintenance.ts).
+   */
+  async reconcile(): Promise<ReconcileReport> {
+    await this.start();
+    return this.#run('reconcile', (ctx) => reconcileAtStart(ctx, this.#installationId, this.#membership));
+  }
+
+  /**
+   * The fleet's periodic upkeep (the heartbeat runs it every few beats): on the maintenance
+   * lease holder, takes over the intents of dead nodes and sweeps. null when there was nothing to do here.
+   */
+  maintain(): Promise<ReconcileReport | null> {
+    return this.#run('maintain', (ctx) => maintainFleet(ctx, this.#installationId, this.#membership));
+  }
+
+  /** Every node of the fleet: alive or not, and how many runtimes it is home of. */
+  nodes(): Promise<FleetNode[]> {
+    return this.#run('nodes', (ctx) => listFleetNodes(ctx));
+  }
+
+  /** This node's id. */
+  get nodeId(): string {
+    return this.#ctx.node.nodeId;
   }
 
   /** Ids of backends live in this process (invariant checks, metrics). */

@@ -2,26 +2,26 @@ import type { CheckpointRecord, SessionRecord } from '../store/records';
 import type { CheckpointView } from '../wire/checkpoints';
 import type { RuntimeRecord } from '../wire/common';
 import type { RuntimeDetail } from '../wire/runtime-lifecycle';
-import type { RuntimeLocks } from './runtime-locks';
 
 /**
- * The public RuntimeRecord. Given the locks, an idle runtime with an operation in flight reads
- * `running`; operations describing their own outcome pass none and report the settled status.
+ * The public RuntimeRecord. Given the busy runtimes (an operation of their own holds a lease, on
+ * any node), an idle one reads `running`; operations describing their own outcome pass none and
+ * report the settled status.
  */
-export function toRuntimeRecord(session: SessionRecord, locks?: RuntimeLocks): RuntimeRecord {
+export function toRuntimeRecord(session: SessionRecord, busy?: ReadonlySet<string>): RuntimeRecord {
   return {
     runtime_id: session.runtimeId,
     conversation_id: session.conversationId,
     sender_id: session.senderId,
-    status: session.status === 'idle' && locks?.isHeld(session.runtimeId) ? 'running' : session.status,
+    status: session.status === 'idle' && busy?.has(session.runtimeId) ? 'running' : session.status,
     created_at_ms: session.createdAtMs,
     updated_at_ms: session.updatedAtMs,
   };
 }
 
-export function toRuntimeDetail(session: SessionRecord, locks: RuntimeLocks): RuntimeDetail {
+export function toRuntimeDetail(session: SessionRecord, busy: ReadonlySet<string>): RuntimeDetail {
   return {
-    runtime: toRuntimeRecord(session, locks),
+    runtime: toRuntimeRecord(session, busy),
     provider: session.providerId,
     head_checkpoint_id: session.headCheckpointId,
     paused_checkpoint_id: session.pausedCheckpointId,

@@ -4,7 +4,7 @@ import type { SnapshotGuard } from '../backend/snapshot-guard';
 import type { ProviderRegistry } from '../provider/provider-registry';
 import type { RuntimeStore } from '../store/runtime-store';
 import type { IdGenerator } from './ids';
-import type { RuntimeLocks } from './runtime-locks';
+import type { RuntimeLeases } from './runtime-leases';
 
 export interface ExecSettings {
   /** Applied when a request gives no timeout_ms. */
@@ -18,12 +18,25 @@ export interface FileSettings {
   readMaxBytes: number;
 }
 
-/** What every runtime operation works with; built once by RuntimeService. */
+/** This node of the fleet (RuntimeServiceOptions.node, with its defaults). */
+export interface NodeIdentity {
+  nodeId: string;
+  /** Lease time-to-live; also how long after its last heartbeat a node counts as dead. */
+  leaseMs: number;
+  advertiseUrl: string | null;
+  version: string;
+}
+
+/**
+ * What every runtime operation works with; built once by RuntimeService. Under a runtime's lease
+ * an operation gets a copy whose `store` (and `backends`) commit with that lease's fence.
+ */
 export interface ServiceContext {
   store: RuntimeStore;
   registry: ProviderRegistry;
   backends: BackendManager;
-  locks: RuntimeLocks;
+  leases: RuntimeLeases;
+  node: NodeIdentity;
   guard: SnapshotGuard;
   ids: IdGenerator;
   clock: () => number;

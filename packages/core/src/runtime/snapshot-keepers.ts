@@ -79,8 +79,8 @@ export async function deleteUnkeptSnapshots(ctx: ServiceContext, candidates: Sna
 }
 
 /**
- * Snapshots a backend holds on to: the one it was created from, and one only its dirty tracker
- * knows (a checkpoint whose record was never committed). Once the backend is released they are
+ * Snapshots a backend holds on to: the one it was created from, and one only this process knows
+ * it made (a checkpoint whose record was never committed). Once the backend is released they are
  * candidates for deletion, or nothing would ever delete them.
  */
 export function backendSnapshots(ctx: ServiceContext, binding: BackendBinding): SnapshotKey[] {

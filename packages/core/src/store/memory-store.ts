@@ -1,4 +1,6 @@
+import type { LeaseGrant, LeaseRequest, NodeRecord, RuntimeFence } from './fleet-store';
 import { immutableCopy } from './immutable-record';
+import { ProcessFleetState } from './process-fleet-state';
 import { lowerBound, SortedIdIndex } from './sorted-id-index';
 import { idempotencyRecordBytes, type CheckpointRecord, type IdempotencyRecord, type ProviderIntent, type SessionRecord, type StoredRuntimeStatus } from './records';
 import type {
@@ -11,11 +13,18 @@ import type {
 
 const snapshotKey = (providerId: string, snapshotId: string) => `${providerId}\u0000${snapshotId}`;
 
+export interface MemoryRuntimeStoreOptions {
+  /** The store's clock (lease and heartbeat expiry); tests inject one to let leases lapse. */
+  clock?: () => number;
+}
+
 /**
  * Process-local store: the seed's v1 behaviour. Everything is lost when the process exits.
- * Records are kept deeply frozen (see immutableCopy) and reads return them as they are.
+ * Records are kept deeply frozen (see immutableCopy) and reads return them as they are. Leases
+ * and nodes are the one-node fleet (ProcessFleetState); a commit checks its fences first.
  */
 export class MemoryRuntimeStore implements RuntimeStore {
+  readonly #fleet: ProcessFleetState;
   readonly #sessions = new Map<string, SessionRecord>();
   readonly #checkpoints = new Map<string, CheckpointRecord>();
   readonly #childrenByParent = new SortedIdIndex();
@@ -26,6 +35,10 @@ export class MemoryRuntimeStore implements RuntimeStore {
   readonly #intents = new Map<string, ProviderIntent>();
   readonly #idempotency = new Map<string, IdempotencyRecord>();
   #idempotencyBytes = 0;
+
+  constructor(options: MemoryRuntimeStoreOptions = {}) {
+    this.#fleet = new ProcessFleetState(options.clock);
+  }
 
   async getSession(runtimeId: string): Promise<SessionRecord | undefined> {
     return this.#sessions.get(runtimeId);
@@ -93,6 +106,7 @@ export class MemoryRuntimeStore implements RuntimeStore {
   }
 
   async commit(batch: StoreBatch): Promise<void> {
+    this.#fleet.assertFences(batch.fences);
     // Copy first so a bad record cannot leave the batch half applied.
     const sessions = (batch.sessions ?? []).map(immutableCopy);
     const checkpoints = (batch.checkpoints ?? []).map(immutableCopy);
@@ -164,6 +178,42 @@ export class MemoryRuntimeStore implements RuntimeStore {
   }
 
   async close(): Promise<void> {}
+
+  acquireLease(request: LeaseRequest): Promise<LeaseGrant> {
+    return this.#fleet.acquireLease(request);
+  }
+
+  releaseLease(fence: RuntimeFence): Promise<void> {
+    return this.#fleet.releaseLease(fence);
+  }
+
+  renewLeases(holderId: string, ttlMs: number): Promise<number> {
+    return this.#fleet.renewLeases(holderId, ttlMs);
+  }
+
+  listBusyRuntimeIds(): Promise<string[]> {
+    return this.#fleet.listBusyRuntimeIds();
+  }
+
+  claimInstallationId(candidate: string): Promise<string> {
+    return this.#fleet.claimInstallationId(candidate);
+  }
+
+  registerNode(node: Omit<NodeRecord, 'heartbeatAtMs'>): Promise<void> {
+    return this.#fleet.registerNode(node);
+  }
+
+  heartbeatNode(nodeId: string, leaseTtlMs: number): Promise<void> {
+    return this.#fleet.heartbeatNode(nodeId, leaseTtlMs);
+  }
+
+  listNodes(): Promise<NodeRecord[]> {
+    return this.#fleet.listNodes();
+  }
+
+  storeTimeMs(): Promise<number> {
+    return this.#fleet.storeTimeMs();
+  }
 
   #putSession(record: SessionRecord): void {
     const previous = this.#sessions.get(record.runtimeId);

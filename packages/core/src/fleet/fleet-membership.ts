@@ -1,0 +1,96 @@
+import { LeaseLostError } from '../errors/fleet-errors';
+import { SessionBusyError } from '../errors/runtime-state-errors';
+import type { RuntimeFence } from '../store/fleet-store';
+import type { RuntimeStore } from '../store/runtime-store';
+import type { RuntimeLeases } from '../runtime/runtime-leases';
+import type { NodeIdentity } from '../runtime/service-context';
+
+/** The reserved runtime id whose exclusive lease makes a node the fleet's maintenance holder. */
+export const MAINTENANCE_LEASE_ID = 'fleet:maintenance';
+
+/** Maintenance runs every this many heartbeats. */
+const MAINTAIN_EVERY_BEATS = 3;
+
+/**
+ * This node's membership of the fleet: registers it in the store, heartbeats every leaseMs/3
+ * (which also renews its leases, so an operation outliving the lease time keeps its runtime, and
+ * retries releases the store did not take), runs `maintain` every few heartbeats, and holds the
+ * maintenance lease once it has it. The timer is unref'd: it never keeps a process alive.
+ */
+export class FleetMembership {
+  #started: Promise<void> | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #beats = 0;
+  #beating = false;
+  #maintenance: RuntimeFence | null = null;
+
+  constructor(
+    private readonly store: RuntimeStore,
+    private readonly node: NodeIdentity,
+    private readonly leases: RuntimeLeases,
+    private readonly maintain: () => Promise<unknown>,
+  ) {}
+
+  /** Registers the node and starts heartbeating; idempotent. */
+  start(): Promise<void> {
+    this.#started ??= (async () => {
+      const { nodeId, advertiseUrl, version } = this.node;
+      await this.store.registerNode({ nodeId, advertiseUrl, version, startedAtMs: await this.store.storeTimeMs() });
+      this.#timer = setInterval(() => void this.#beat(), Math.max(1, Math.floor(this.node.leaseMs / 3)));
+      this.#timer.unref();
+    })();
+    return this.#started;
+  }
+
+  /** Stops heartbeating and gives the maintenance lease up (another node takes it at once). */
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    this.#started = undefined;
+    if (this.#maintenance) await this.leases.release(this.#maintenance);
+    this.#maintenance = null;
+  }
+
+  /**
+   * Makes sure this node holds the maintenance lease: `held` (it already did, still unexpired),
+   * `acquired` (it just took it: the previous holder stopped or died), or `busy` (another node has it).
+   */
+  async holdMaintenance(): Promise<'held' | 'acquired' | 'busy'> {
+    if (this.#maintenance) {
+      try {
+        await this.store.commit({ fences: [this.#maintenance] });
+        return 'held';
+      } catch (error) {
+        if (!LeaseLostError.isInstance(error)) throw error;
+        this.#maintenance = null;
+      }
+    }
+    try {
+      this.#maintenance = await this.leases.acquire(MAINTENANCE_LEASE_ID, 'exclusive');
+      return 'acquired';
+    } catch (error) {
+      if (SessionBusyError.isInstance(error)) return 'busy';
+      throw error;
+    }
+  }
+
+  /** The maintenance lease's fence while this node holds it (sweeps commit under it). */
+  get maintenanceFence(): RuntimeFence | null {
+    return this.#maintenance;
+  }
+
+  async #beat(): Promise<void> {
+    if (this.#beating) return;
+    this.#beating = true;
+    try {
+      // Failures are retried at the next beat; a node that cannot reach its store for longer
+      // than the lease time loses its leases, and its late commits are refused (fencing).
+      await this.store.heartbeatNode(this.node.nodeId, this.node.leaseMs).catch(() => {});
+      await this.leases.retryReleases();
+      this.#beats += 1;
+      if (this.#beats % MAINTAIN_EVERY_BEATS === 0) await this.maintain().catch(() => {});
+    } finally {
+      this.#beating = false;
+    }
+  }
+}

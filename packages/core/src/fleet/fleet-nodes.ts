@@ -1,0 +1,28 @@
+import type { NodeRecord, NodeStore } from '../store/fleet-store';
+import { listAllSessions } from '../runtime/list-all-sessions';
+import type { ServiceContext } from '../runtime/service-context';
+
+/** A node of the fleet as `RuntimeService.nodes()` reports it. */
+export interface FleetNode extends NodeRecord {
+  /** Its heartbeat is younger than the lease time (`heartbeatAtMs + leaseMs > store time`). */
+  alive: boolean;
+  /** Runtimes, not closed, whose home it is (node-local providers); runtimes on fleet-wide providers have none. */
+  runtimes: number;
+}
+
+/** Whether each registered node is alive, judged on the store's clock with this node's lease time. */
+export async function nodeLiveness(store: NodeStore, leaseMs: number): Promise<Map<string, NodeRecord & { alive: boolean }>> {
+  const [nodes, now] = await Promise.all([store.listNodes(), store.storeTimeMs()]);
+  return new Map(nodes.map((node) => [node.nodeId, { ...node, alive: node.heartbeatAtMs + leaseMs > now }]));
+}
+
+/** Every node with whether it is alive and how many runtimes it is home of (reads every runtime: an admin query). */
+export async function listFleetNodes(ctx: ServiceContext): Promise<FleetNode[]> {
+  const nodes = await nodeLiveness(ctx.store, ctx.node.leaseMs);
+  const homed = new Map<string, number>();
+  for (const session of await listAllSessions(ctx, {})) {
+    if (session.status === 'closed' || !session.homeNodeId) continue;
+    homed.set(session.homeNodeId, (homed.get(session.homeNodeId) ?? 0) + 1);
+  }
+  return [...nodes.values()].map((node) => ({ ...node, runtimes: homed.get(node.nodeId) ?? 0 }));
+}

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import type { StoreBatch } from '@runtimectl/core';
+import { createFleet, FleetStore, LEASE_MS } from './fleet-harness';
+import { rejectionOf } from './harness';
+
+/** Node A opens a runtime and "crashes" between the provider's create and the commit: an open intent and an unbound backend. */
+async function crashedOpen(fleet: ReturnType<typeof createFleet>, a: ReturnType<ReturnType<typeof createFleet>['node']>) {
+  const store: FleetStore = fleet.store;
+  const commit = store.commit.bind(store);
+  store.commit = async (batch: StoreBatch) => {
+    if ((batch.sessions?.length ?? 0) > 0) {
+      store.commit = commit;
+      throw new Error('simulated crash before commit');
+    }
+    return commit(batch);
+  };
+  fleet.provider.failNext('release');
+  await rejectionOf(a.open({ conversation_id: 'c', sender_id: 's' }));
+  expect(fleet.provider.liveBackendIds()).toHaveLength(1);
+}
+
+describe('intents across nodes', () => {
+  it('intents carry the node that recorded them', async () => {
+    const fleet = createFleet();
+    const a = fleet.node('node-a');
+    await a.start();
+    await crashedOpen(fleet, a);
+    expect((await fleet.store.listIntents()).map((intent) => intent.nodeId)).toEqual(['node-a']);
+    await a.stop();
+  });
+
+  it('a live node’s open intents and their resources are left alone by another node’s reconciliation', async () => {
+    const fleet = createFleet();
+    const [a, b] = [fleet.node('node-a'), fleet.node('node-b')];
+    await a.reconcile();
+    await crashedOpen(fleet, a);
+    const report = await b.reconcile();
+    expect(report.resolvedIntents).toBe(0);
+    expect(fleet.provider.liveBackendIds()).toHaveLength(1);
+    expect(await fleet.store.listIntents()).toHaveLength(1);
+    await a.stop();
+    await b.stop();
+  });
+
+  it('a dead node’s intents are taken over by a live node only after its lease time', async () => {
+    const fleet = createFleet();
+    const [a, b] = [fleet.node('node-a'), fleet.node('node-b')];
+    await a.reconcile();
+    await b.reconcile();
+    await crashedOpen(fleet, a);
+    await a.stop(); // stops heartbeating: "dies"
+    await b.maintain();
+    expect(await fleet.store.listIntents()).toHaveLength(1);
+    expect(fleet.provider.liveBackendIds()).toHaveLength(1);
+    fleet.store.skewMs += LEASE_MS + 1;
+    await b.maintain();
+    expect(await fleet.store.listIntents()).toEqual([]);
+    expect(fleet.provider.liveBackendIds()).toEqual([]);
+    await b.stop();
+  });
+
+  it('a restarted node resolves its own intents at start', async () => {
+    const fleet = createFleet();
+    const a = fleet.node('node-a');
+    await a.reconcile();
+    await crashedOpen(fleet, a);
+    await a.stop();
+    const restarted = fleet.node('node-a');
+    fleet.store.skewMs += LEASE_MS + 1; // its previous life's maintenance lease lapsed
+    expect((await restarted.reconcile()).resolvedIntents).toBe(1);
+    expect(fleet.provider.liveBackendIds()).toEqual([]);
+    await restarted.stop();
+  });
+
+  it('only the maintenance lease holder sweeps orphaned provider resources', async () => {
+    const fleet = createFleet();
+    const [a, b] = [fleet.node('node-a'), fleet.node('node-b')];
+    await a.reconcile();
+    await crashedOpen(fleet, a);
+    await fleet.store.commit({ resolvedIntentIds: (await fleet.store.listIntents()).map((intent) => intent.intentId) });
+    expect((await b.reconcile()).releasedBackends).toEqual([]);
+    expect(fleet.provider.liveBackendIds()).toHaveLength(1);
+    await a.stop();
+    fleet.store.skewMs += LEASE_MS + 1;
+    await b.maintain();
+    expect(fleet.provider.liveBackendIds()).toEqual([]);
+    await b.stop();
+  });
+});
