@@ -1,4 +1,3 @@
-import { ProcessFleetState, type LeaseGrant, type LeaseRequest, type NodeRecord, type RuntimeFence } from '@runtimectl/core';
 import {
   CHECKPOINT_COLUMNS,
   INTENT_COLUMNS,
@@ -46,36 +45,6 @@ function params<Row>(row: Row, columns: ReadonlyArray<keyof Row>): unknown[] {
  * which migrates the schema first.
  */
 export class PostgresRuntimeStore implements RuntimeStore {
-  // TEMP sql-store stubs (fleet-core branch; dropped at merge for F1's store implementation).
-  readonly #fleet = new ProcessFleetState();
-  acquireLease(request: LeaseRequest): Promise<LeaseGrant> {
-    return this.#fleet.acquireLease(request);
-  }
-  releaseLease(fence: RuntimeFence): Promise<void> {
-    return this.#fleet.releaseLease(fence);
-  }
-  renewLeases(holderId: string, ttlMs: number): Promise<number> {
-    return this.#fleet.renewLeases(holderId, ttlMs);
-  }
-  listBusyRuntimeIds(): Promise<string[]> {
-    return this.#fleet.listBusyRuntimeIds();
-  }
-  claimInstallationId(candidate: string): Promise<string> {
-    return this.#fleet.claimInstallationId(candidate);
-  }
-  registerNode(node: Omit<NodeRecord, 'heartbeatAtMs'>): Promise<void> {
-    return this.#fleet.registerNode(node);
-  }
-  heartbeatNode(nodeId: string, leaseTtlMs: number): Promise<void> {
-    return this.#fleet.heartbeatNode(nodeId, leaseTtlMs);
-  }
-  listNodes(): Promise<NodeRecord[]> {
-    return this.#fleet.listNodes();
-  }
-  storeTimeMs(): Promise<number> {
-    return this.#fleet.storeTimeMs();
-  }
-
   readonly schema: string;
   /** The schema version found at start and the one now in the database. */
   readonly migration: MigrationOutcome;
@@ -168,7 +137,6 @@ export class PostgresRuntimeStore implements RuntimeStore {
    * Checkpoints go first, as in store-sqlite.
    */
   async commit(batch: StoreBatch): Promise<void> {
-    this.#fleet.assertFences(batch.fences);
     const sql = this.#sql;
     await this.#db.transaction(async (client) => {
       for (const record of batch.checkpoints ?? []) {

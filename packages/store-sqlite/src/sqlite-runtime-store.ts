@@ -1,4 +1,3 @@
-import { ProcessFleetState, type LeaseGrant, type LeaseRequest, type NodeRecord, type RuntimeFence } from '@runtimectl/core';
 import {
   type CheckpointRecord,
   type IdempotencyRecord,
@@ -51,36 +50,6 @@ function page<Row, T>(rows: Row[], limit: number, toRecord: (row: Row) => T, idO
  * Opening migrates an older schema and refuses a newer one (SchemaVersionTooNewError).
  */
 export class SqliteRuntimeStore implements RuntimeStore {
-  // TEMP sql-store stubs (fleet-core branch; dropped at merge for F1's store implementation).
-  readonly #fleet = new ProcessFleetState();
-  acquireLease(request: LeaseRequest): Promise<LeaseGrant> {
-    return this.#fleet.acquireLease(request);
-  }
-  releaseLease(fence: RuntimeFence): Promise<void> {
-    return this.#fleet.releaseLease(fence);
-  }
-  renewLeases(holderId: string, ttlMs: number): Promise<number> {
-    return this.#fleet.renewLeases(holderId, ttlMs);
-  }
-  listBusyRuntimeIds(): Promise<string[]> {
-    return this.#fleet.listBusyRuntimeIds();
-  }
-  claimInstallationId(candidate: string): Promise<string> {
-    return this.#fleet.claimInstallationId(candidate);
-  }
-  registerNode(node: Omit<NodeRecord, 'heartbeatAtMs'>): Promise<void> {
-    return this.#fleet.registerNode(node);
-  }
-  heartbeatNode(nodeId: string, leaseTtlMs: number): Promise<void> {
-    return this.#fleet.heartbeatNode(nodeId, leaseTtlMs);
-  }
-  listNodes(): Promise<NodeRecord[]> {
-    return this.#fleet.listNodes();
-  }
-  storeTimeMs(): Promise<number> {
-    return this.#fleet.storeTimeMs();
-  }
-
   readonly path: string;
   /** The schema version found at open and the one now in the file. */
   readonly migration: MigrationOutcome;
@@ -207,7 +176,6 @@ export class SqliteRuntimeStore implements RuntimeStore {
    * exist by the end of the batch).
    */
   async commit(batch: StoreBatch): Promise<void> {
-    this.#fleet.assertFences(batch.fences);
     this.#commit(batch);
   }
 
