@@ -1,3 +1,4 @@
+import type { LeaseStore, NodeStore, RuntimeFence } from './fleet-store';
 import type { CheckpointRecord, IdempotencyRecord, ProviderIntent, SessionRecord, StoredRuntimeStatus } from './records';
 
 export interface Page<T> {
@@ -69,6 +70,8 @@ export interface StoreBatch {
    * can never leave an operation committed while its key still reads "in flight".
    */
   idempotencyRecords?: IdempotencyRecord[];
+  /** Leases this commit is made under: refused whole with LeaseLostError unless each is still an unexpired lease. */
+  fences?: RuntimeFence[];
 }
 
 /** Provider calls recorded before they run (see ProviderIntent). */
@@ -104,7 +107,7 @@ export interface IdempotencyStore {
  * atomic, so a SQL store implements it as one transaction; an acknowledged commit survives a
  * crash. Ids compare in byte order (a SQL store needs a binary collation).
  */
-export interface RuntimeStore extends SessionStore, CheckpointStore, IntentStore, IdempotencyStore {
+export interface RuntimeStore extends SessionStore, CheckpointStore, IntentStore, IdempotencyStore, LeaseStore, NodeStore {
   commit(batch: StoreBatch): Promise<void>;
   close(): Promise<void>;
 }
