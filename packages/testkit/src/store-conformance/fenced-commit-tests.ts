@@ -100,8 +100,8 @@ export function fencedCommitTests(options: StoreConformanceOptions): void {
     test('a batch under several valid fences, shared and checkout ones included, commits', async () => {
       await seed();
       const fences = [
-        await granted(harness.store, leaseRequest('rt-1', 'shared')),
         await granted(harness.store, leaseRequest('rt-1', 'checkout', { holderId: 'node-b' })),
+        await granted(harness.store, leaseRequest('rt-1', 'shared')),
         await granted(harness.store, leaseRequest('rt-2', 'exclusive')),
       ];
       await harness.store.commit({ sessions: [sessionRecord('rt-1', { lastError: 'fenced' })], fences });

@@ -52,7 +52,7 @@ export function leaseTests(options: StoreConformanceOptions): void {
 
     test('a granted fence names its runtime and a token; every grant gets a new token', async () => {
       const fences = [];
-      for (const mode of ['shared', 'shared', 'checkout'] as const) fences.push(await granted(harness.store, leaseRequest('rt-1', mode)));
+      for (const mode of ['checkout', 'shared', 'shared'] as const) fences.push(await granted(harness.store, leaseRequest('rt-1', mode)));
       fences.push(await granted(harness.store, leaseRequest('rt-2', 'exclusive')));
       expect(fences.map((fence) => fence.runtimeId)).toStrictEqual(['rt-1', 'rt-1', 'rt-1', 'rt-2']);
       for (const fence of fences) expect(fence.token).toMatch(/\S/);
