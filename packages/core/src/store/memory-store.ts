@@ -1,7 +1,6 @@
 import { immutableCopy } from './immutable-record';
 import { lowerBound, SortedIdIndex } from './sorted-id-index';
 import { idempotencyRecordBytes, type CheckpointRecord, type IdempotencyRecord, type ProviderIntent, type SessionRecord, type StoredRuntimeStatus } from './records';
-import type { LeaseGrant, LeaseRequest, NodeRecord, RuntimeFence } from './fleet-store';
 import type {
   CheckpointListQuery,
   Page,
@@ -186,35 +185,6 @@ export class MemoryRuntimeStore implements RuntimeStore {
     if (ref?.providerSnapshotId) {
       this.#checkpointsBySnapshot.add(snapshotKey(ref.providerId, ref.providerSnapshotId), record.checkpointId);
     }
-  }
-
-  // TEMP memory-store stubs: F2 implements these; only here so the worktree compiles.
-  async acquireLease(_request: LeaseRequest): Promise<LeaseGrant> {
-    throw new Error('not implemented on this branch');
-  }
-  async releaseLease(_fence: RuntimeFence): Promise<void> {
-    throw new Error('not implemented on this branch');
-  }
-  async renewLeases(_holderId: string, _ttlMs: number): Promise<number> {
-    throw new Error('not implemented on this branch');
-  }
-  async listBusyRuntimeIds(): Promise<string[]> {
-    throw new Error('not implemented on this branch');
-  }
-  async claimInstallationId(_candidate: string): Promise<string> {
-    throw new Error('not implemented on this branch');
-  }
-  async registerNode(_node: Omit<NodeRecord, 'heartbeatAtMs'>): Promise<void> {
-    throw new Error('not implemented on this branch');
-  }
-  async heartbeatNode(_nodeId: string, _leaseTtlMs: number): Promise<void> {
-    throw new Error('not implemented on this branch');
-  }
-  async listNodes(): Promise<NodeRecord[]> {
-    throw new Error('not implemented on this branch');
-  }
-  async storeTimeMs(): Promise<number> {
-    throw new Error('not implemented on this branch');
   }
 
   #lookup<T>(records: Map<string, T>, ids: readonly string[]): T[] {
