@@ -21,10 +21,17 @@ import {
   type StoreBatch,
   type StoreCheckpointListQuery,
   type StoredRuntimeStatus,
+  type LeaseGrant,
+  type LeaseRequest,
+  type NodeRecord,
+  type RuntimeFence,
 } from '@runtimectl/core';
+import { fleetStatements } from './fleet-statements';
 import { PostgresIdempotencyKeys } from './idempotency-keys';
 import type { MigrationOutcome } from './migrate-schema';
 import type { PoolDatabase } from './pool-database';
+import { PostgresLeases } from './postgres-leases';
+import { PostgresNodeRegistry } from './postgres-node-registry';
 import { storeStatements, type StoreStatements } from './store-statements';
 
 function page<Row, T>(rows: Row[], limit: number, toRecord: (row: Row) => T, idOf: (record: T) => string): Page<T> {
@@ -51,6 +58,8 @@ export class PostgresRuntimeStore implements RuntimeStore {
   readonly #db: PoolDatabase;
   readonly #sql: StoreStatements;
   readonly #idempotency: PostgresIdempotencyKeys;
+  readonly #leases: PostgresLeases;
+  readonly #nodes: PostgresNodeRegistry;
   #closed = false;
 
   constructor(db: PoolDatabase, schema: string, migration: MigrationOutcome) {
@@ -59,6 +68,9 @@ export class PostgresRuntimeStore implements RuntimeStore {
     this.migration = migration;
     this.#sql = storeStatements(schema);
     this.#idempotency = new PostgresIdempotencyKeys(db, schema);
+    const fleet = fleetStatements(schema);
+    this.#leases = new PostgresLeases(db, fleet);
+    this.#nodes = new PostgresNodeRegistry(db, fleet);
   }
 
   async getSession(runtimeId: string): Promise<SessionRecord | undefined> {
@@ -133,12 +145,15 @@ export class PostgresRuntimeStore implements RuntimeStore {
    * Writes the batch in one transaction and resolves once PostgreSQL committed it. Rejects, with
    * nothing applied, when a record cannot be stored (not serialisable, or naming a runtime or
    * checkpoint that does not exist by the end of the batch: the deferred keys are checked at
-   * COMMIT), and with StoreUnavailableError when the database cannot be reached.
+   * COMMIT), with StoreUnavailableError when the database cannot be reached, and with
+   * LeaseLostError when one of its fences is no longer an unexpired lease (checked first, in
+   * the same transaction, holding the leases FOR SHARE until COMMIT).
    * Checkpoints go first, as in store-sqlite.
    */
   async commit(batch: StoreBatch): Promise<void> {
     const sql = this.#sql;
     await this.#db.transaction(async (client) => {
+      await this.#leases.assertHeld(client, batch.fences ?? []);
       for (const record of batch.checkpoints ?? []) {
         await client.query(sql.upsertCheckpoint, params(checkpointToRow(record), CHECKPOINT_COLUMNS));
       }
@@ -171,6 +186,43 @@ export class PostgresRuntimeStore implements RuntimeStore {
 
   async evictIdempotencyRecords(maxTotalBytes: number): Promise<number> {
     return this.#idempotency.evict(maxTotalBytes);
+  }
+
+  async acquireLease(request: LeaseRequest): Promise<LeaseGrant> {
+    return this.#leases.acquire(request);
+  }
+
+  async releaseLease(fence: RuntimeFence): Promise<void> {
+    await this.#leases.release(fence);
+  }
+
+  async renewLeases(holderId: string, ttlMs: number): Promise<number> {
+    return this.#leases.renew(holderId, ttlMs);
+  }
+
+  async listBusyRuntimeIds(): Promise<string[]> {
+    return this.#leases.busyRuntimeIds();
+  }
+
+  async claimInstallationId(candidate: string): Promise<string> {
+    return this.#nodes.claimInstallationId(candidate);
+  }
+
+  async registerNode(node: Omit<NodeRecord, 'heartbeatAtMs'>): Promise<void> {
+    await this.#nodes.register(node);
+  }
+
+  async heartbeatNode(nodeId: string, leaseTtlMs: number): Promise<void> {
+    await this.#nodes.heartbeat(nodeId, leaseTtlMs);
+  }
+
+  async listNodes(): Promise<NodeRecord[]> {
+    return this.#nodes.list();
+  }
+
+  /** The database clock (`clock_timestamp()`): what leases and heartbeats are measured on. */
+  async storeTimeMs(): Promise<number> {
+    return this.#nodes.now();
   }
 
   /** Ends the pool once its clients are idle. Idempotent. */

@@ -142,6 +142,76 @@ export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
       CREATE INDEX idempotency_keys_completed_by_age ON idempotency_keys (created_at_ms, key) WHERE state = 'completed';
     `,
   },
+  {
+    version: 3,
+    description: "the fleet: runtime leases with fencing tokens, the node registry, the installation id, a runtime's home node and clean checkpoint, an intent's node",
+    // As store-sqlite's version 5, plus the leases: an UNLOGGED table (a crash of PostgreSQL
+    // empties it; every fence is then lost and its commit refused, which is safe) whose tokens
+    // come from a sequence, and the one-call acquire. Expiry is measured on the database clock
+    // (clock_timestamp()), never a node's. The function keeps the migration's search_path.
+    sql: `
+      ALTER TABLE sessions ADD COLUMN backend_clean_checkpoint_id TEXT COLLATE "C";
+      ALTER TABLE sessions ADD COLUMN home_node_id TEXT COLLATE "C";
+      ALTER TABLE intents ADD COLUMN node_id TEXT COLLATE "C";
+
+      CREATE TABLE nodes (
+        node_id         TEXT COLLATE "C" NOT NULL PRIMARY KEY,
+        advertise_url   TEXT,
+        version         TEXT   NOT NULL,
+        started_at_ms   BIGINT NOT NULL,
+        heartbeat_at_ms BIGINT NOT NULL
+      );
+
+      CREATE TABLE installation (
+        id              INTEGER NOT NULL PRIMARY KEY CHECK (id = 1),
+        installation_id TEXT    NOT NULL
+      );
+
+      CREATE SEQUENCE runtime_lease_tokens AS BIGINT;
+      CREATE UNLOGGED TABLE runtime_leases (
+        token      BIGINT NOT NULL PRIMARY KEY,
+        runtime_id TEXT COLLATE "C" NOT NULL,
+        holder_id  TEXT COLLATE "C" NOT NULL,
+        mode       TEXT COLLATE "C" NOT NULL CHECK (mode IN ('shared', 'checkout', 'exclusive')),
+        expires_at TIMESTAMPTZ NOT NULL
+      );
+      CREATE INDEX runtime_leases_by_runtime ON runtime_leases (runtime_id);
+      CREATE INDEX runtime_leases_by_holder ON runtime_leases (holder_id);
+      CREATE INDEX runtime_leases_by_expiry ON runtime_leases (expires_at);
+
+      -- Grants a lease unless an unexpired one of the runtime conflicts (RuntimeLocks' rules), in
+      -- one call: the runtime's advisory lock serialises its acquires; deleting its expired rows
+      -- waits for a commit still holding one of them FOR SHARE (its fence check), so a takeover
+      -- never interleaves with a late commit of the holder whose lease lapsed. lock_timeout bounds
+      -- that wait (SQLSTATE 55P03, answered as a conflict by the store).
+      CREATE FUNCTION acquire_runtime_lease(p_runtime_id TEXT, p_holder_id TEXT, p_mode TEXT, p_ttl_ms BIGINT)
+        RETURNS TABLE (token TEXT, conflict TEXT)
+        LANGUAGE plpgsql SET search_path FROM CURRENT SET lock_timeout = '1s' AS $$
+      DECLARE
+        found_conflict TEXT;
+      BEGIN
+        PERFORM pg_advisory_xact_lock(hashtextextended(p_runtime_id, 0));
+        DELETE FROM runtime_leases l WHERE l.runtime_id = p_runtime_id AND l.expires_at <= clock_timestamp();
+        SELECT CASE
+                 WHEN bool_or(l.mode = 'exclusive') THEN 'a control operation is in flight'
+                 WHEN p_mode = 'shared' THEN NULL
+                 WHEN bool_or(l.mode = 'shared') THEN 'an operation is in flight'
+                 WHEN p_mode = 'exclusive' AND bool_or(l.mode = 'checkout') THEN 'a checkout of its checkpoint is in flight'
+               END
+          INTO found_conflict
+          FROM runtime_leases l WHERE l.runtime_id = p_runtime_id;
+        IF found_conflict IS NOT NULL THEN
+          RETURN QUERY SELECT NULL::TEXT, found_conflict;
+          RETURN;
+        END IF;
+        RETURN QUERY
+          INSERT INTO runtime_leases AS l (token, runtime_id, holder_id, mode, expires_at)
+          VALUES (nextval('runtime_lease_tokens'), p_runtime_id, p_holder_id, p_mode, clock_timestamp() + p_ttl_ms * interval '1 millisecond')
+          RETURNING l.token::TEXT, NULL::TEXT;
+      END
+      $$;
+    `,
+  },
 ];
 
 /** The schema version this code writes and the newest it can open. */

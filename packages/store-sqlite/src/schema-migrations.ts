@@ -146,6 +146,29 @@ export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
       CREATE INDEX idempotency_keys_completed_by_age ON idempotency_keys (created_at_ms, key) WHERE state = 'completed';
     `,
   },
+  {
+    version: 5,
+    description: "the fleet: a runtime's home node and clean checkpoint, an intent's node, the node registry and the installation id",
+    // Leases are not here: they live in a TEMP table of the connection (lease-table.ts).
+    sql: `
+      ALTER TABLE sessions ADD COLUMN backend_clean_checkpoint_id TEXT;
+      ALTER TABLE sessions ADD COLUMN home_node_id TEXT;
+      ALTER TABLE intents ADD COLUMN node_id TEXT;
+
+      CREATE TABLE nodes (
+        node_id         TEXT    NOT NULL PRIMARY KEY,
+        advertise_url   TEXT,
+        version         TEXT    NOT NULL,
+        started_at_ms   INTEGER NOT NULL,
+        heartbeat_at_ms INTEGER NOT NULL
+      ) STRICT;
+
+      CREATE TABLE installation (
+        id              INTEGER NOT NULL PRIMARY KEY CHECK (id = 1),
+        installation_id TEXT    NOT NULL
+      ) STRICT;
+    `,
+  },
 ];
 
 /** The schema version this code writes and the newest it can open. */

@@ -9,6 +9,10 @@ import {
   type StoreBatch,
   type StoreCheckpointListQuery,
   type StoredRuntimeStatus,
+  type LeaseGrant,
+  type LeaseRequest,
+  type NodeRecord,
+  type RuntimeFence,
   checkpointFromRow,
   checkpointToRow,
   idempotencyFromRow,
@@ -23,6 +27,8 @@ import type Database from 'better-sqlite3';
 import { openDatabase, type SqliteStoreSettings } from './open-database';
 import type { MigrationOutcome } from './migrate-schema';
 import { prepareStatements, type StoreStatements } from './store-statements';
+import { SqliteLeases } from './lease-table';
+import { SqliteNodeRegistry } from './node-registry';
 
 export interface SqliteStoreDiagnostics {
   path: string;
@@ -55,6 +61,8 @@ export class SqliteRuntimeStore implements RuntimeStore {
   readonly migration: MigrationOutcome;
   readonly #db: Database.Database;
   readonly #statements: StoreStatements;
+  readonly #leases: SqliteLeases;
+  readonly #nodes: SqliteNodeRegistry;
   readonly #commit: (batch: StoreBatch) => void;
   readonly #claim: (record: IdempotencyRecord) => IdempotencyRecord | undefined;
   readonly #evict: (maxTotalBytes: number) => number;
@@ -66,12 +74,17 @@ export class SqliteRuntimeStore implements RuntimeStore {
     this.#db = db;
     this.#statements = prepareStatements(db);
     const statements = this.#statements;
+    const leases = new SqliteLeases(db);
+    this.#leases = leases;
+    this.#nodes = new SqliteNodeRegistry(db, leases);
     // Rows are built inside the transaction: a record that cannot be serialised, or a deferred
     // foreign key that fails at COMMIT, rolls back everything the batch wrote before it.
     // Checkpoints go first: the service's batches (a new checkpoint + the session whose head it
     // becomes) then never hold a pending foreign-key violation, which SQLite would have to
     // re-check on every later insert.
+    // The fences are checked first, inside the transaction: a lost lease writes nothing.
     this.#commit = db.transaction((batch: StoreBatch) => {
+      leases.assertHeld(batch.fences ?? []);
       for (const record of batch.checkpoints ?? []) statements.upsertCheckpoint.run(checkpointToRow(record));
       for (const record of batch.sessions ?? []) statements.upsertSession.run(sessionToRow(record));
       for (const intent of batch.intents ?? []) statements.upsertIntent.run(intentToRow(intent));
@@ -171,7 +184,8 @@ export class SqliteRuntimeStore implements RuntimeStore {
 
   /**
    * Writes the batch in one transaction; resolves once SQLite has committed it (with the
-   * default `synchronous: 'full'`, once it is fsynced). Rejects, with nothing applied, when a
+   * default `synchronous: 'full'`, once it is fsynced). Rejects with LeaseLostError, nothing
+   * applied, when one of its fences is no longer an unexpired lease. Rejects, with nothing applied, when a
    * record cannot be stored (not serialisable, or naming a runtime or checkpoint that does not
    * exist by the end of the batch).
    */
@@ -201,6 +215,44 @@ export class SqliteRuntimeStore implements RuntimeStore {
 
   async evictIdempotencyRecords(maxTotalBytes: number): Promise<number> {
     return this.#evict(maxTotalBytes);
+  }
+
+  /** Leases live in a TEMP table of this connection: they end with the process (see lease-table.ts). */
+  async acquireLease(request: LeaseRequest): Promise<LeaseGrant> {
+    return this.#leases.acquire(request);
+  }
+
+  async releaseLease(fence: RuntimeFence): Promise<void> {
+    this.#leases.release(fence);
+  }
+
+  async renewLeases(holderId: string, ttlMs: number): Promise<number> {
+    return this.#leases.renew(holderId, ttlMs);
+  }
+
+  async listBusyRuntimeIds(): Promise<string[]> {
+    return this.#leases.busyRuntimeIds();
+  }
+
+  async claimInstallationId(candidate: string): Promise<string> {
+    return this.#nodes.claimInstallationId(candidate);
+  }
+
+  async registerNode(node: Omit<NodeRecord, 'heartbeatAtMs'>): Promise<void> {
+    this.#nodes.register(node);
+  }
+
+  async heartbeatNode(nodeId: string, leaseTtlMs: number): Promise<void> {
+    this.#nodes.heartbeat(nodeId, leaseTtlMs);
+  }
+
+  async listNodes(): Promise<NodeRecord[]> {
+    return this.#nodes.list();
+  }
+
+  /** The process clock: one process owns an SQLite store. */
+  async storeTimeMs(): Promise<number> {
+    return Date.now();
   }
 
   /** What the connection actually runs with, read back from SQLite (for start-up logs and tests). */

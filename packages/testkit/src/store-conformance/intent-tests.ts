@@ -11,6 +11,7 @@ const intent = (intentId: string, overrides: Partial<ProviderIntent> = {}): Prov
   runtimeId: 'rt-not-yet-committed',
   backendId: intentId,
   createdAtMs: 1_764_000_000_000,
+  nodeId: null,
   ...overrides,
 });
 

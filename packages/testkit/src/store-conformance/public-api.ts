@@ -15,6 +15,10 @@ export { checkpointListTests } from './checkpoint-list-tests';
 export { intentTests } from './intent-tests';
 export { idempotencyTests } from './idempotency-tests';
 export { serviceOverStoreTests } from './service-over-store-tests';
+export { fleetRecordFieldTests } from './fleet-record-field-tests';
+export { leaseTests } from './lease-tests';
+export { fencedCommitTests } from './fenced-commit-tests';
+export { nodeRegistryTests } from './node-registry-tests';
 export {
   sessionRecord,
   checkpointRecord,

@@ -1,8 +1,12 @@
 import { describe } from 'vitest';
 import { checkpointListTests } from './checkpoint-list-tests';
 import { commitTests } from './commit-tests';
+import { fencedCommitTests } from './fenced-commit-tests';
+import { fleetRecordFieldTests } from './fleet-record-field-tests';
 import { idempotencyTests } from './idempotency-tests';
 import { intentTests } from './intent-tests';
+import { leaseTests } from './lease-tests';
+import { nodeRegistryTests } from './node-registry-tests';
 import { readCopyTests } from './read-copy-tests';
 import { recordRoundTripTests } from './record-round-trip-tests';
 import { serviceOverStoreTests } from './service-over-store-tests';
@@ -14,7 +18,8 @@ import type { StoreConformanceOptions } from './store-conformance-options';
  * The store conformance suite: call it at the top level of a vitest test file with a factory
  * that makes a fresh, empty store per test (and, for a durable store, can reopen it). Registers
  * one `describe` per area; each area is exported on its own too. The memory store and the SQLite
- * store pass it, and any later store (Postgres) runs it unchanged.
+ * store pass it, and any later store (Postgres) runs it unchanged. The fleet areas (leases,
+ * fenced commits, nodes) race their "nodes" across `openPeer` stores when the factory gives one.
  */
 export function runStoreConformance(options: StoreConformanceOptions): void {
   describe(`store conformance: ${options.name}`, () => {
@@ -26,6 +31,10 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
     checkpointListTests(options);
     intentTests(options);
     idempotencyTests(options);
+    fleetRecordFieldTests(options);
+    leaseTests(options);
+    fencedCommitTests(options);
+    nodeRegistryTests(options);
     serviceOverStoreTests(options);
   });
 }

@@ -4,6 +4,7 @@ import type { RuntimeStore } from '@runtimectl/core';
  * What a store factory hands the suite: the store, or the store plus
  * - `cleanup`, run after the test once the suite has closed the store (remove a temp dir,
  *   drop a database);
+ * - `openPeer`, for a store several processes share (see below);
  * - `reopen`, which returns a NEW store over the same durable state (same file, same
  *   database). The suite closes the current store first, exactly as a daemon restart would.
  *   Omit it for a process-local store: the restart tests then keep the same instance.
@@ -14,6 +15,13 @@ export type StoreUnderTest =
       store: RuntimeStore;
       cleanup?: () => void | Promise<void>;
       reopen?: () => RuntimeStore | Promise<RuntimeStore>;
+      /**
+       * Opens ANOTHER store on the same shared state while this one stays open, as another node
+       * of a fleet would (a second pool on the same database). The lease tests race their
+       * requests across such peers. Omit it for a store one process owns alone (memory, SQLite):
+       * those tests then run every "node" on the one store.
+       */
+      openPeer?: () => RuntimeStore | Promise<RuntimeStore>;
     };
 
 /** Called once per test: every test gets a fresh, empty store. May be async. */

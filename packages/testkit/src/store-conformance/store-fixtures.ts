@@ -40,6 +40,7 @@ export function sessionRecord(runtimeId: string, overrides: Partial<SessionRecor
     keepSnapshots: false,
     createdAtMs: CREATED_AT_MS,
     updatedAtMs: CREATED_AT_MS,
+    homeNodeId: null,
     ...overrides,
   };
 }
@@ -50,6 +51,7 @@ export function backendBinding(backendId: string, overrides: Partial<BackendBind
     providerId: 'memory',
     resource: { sandboxId: `sbx-${backendId}`, port: 49_152, secure: true, region: null },
     sourceSnapshotId: null,
+    cleanCheckpointId: null,
     ...overrides,
   };
 }
@@ -138,7 +140,7 @@ export function fullyLinkedSession(): { session: SessionRecord; related: { sessi
     status: 'failed',
     providerId: 'memory',
     providerOptions: { template: 'python-3.12', timeoutMs: 30_000, env: { LANG: 'C.UTF-8' }, tags: ['a', 'b'], gpu: null },
-    backend: backendBinding('bkd_full', { sourceSnapshotId: 'snap-fork' }),
+    backend: backendBinding('bkd_full', { sourceSnapshotId: 'snap-fork', cleanCheckpointId: head.checkpointId }),
     sessionState: { turn: 7, messages: [{ role: 'user', text: 'héllo 🧪' }], done: false, pending: null },
     metadata: { team: 'agents', nested: { depth: [1, 2, { three: true }] } },
     parentRuntimeId: parent.runtimeId,
@@ -149,6 +151,7 @@ export function fullyLinkedSession(): { session: SessionRecord; related: { sessi
     keepSnapshots: true,
     createdAtMs: CREATED_AT_MS + 1,
     updatedAtMs: CREATED_AT_MS + 2,
+    homeNodeId: 'node-a',
   });
   return { session, related: { sessions: [parent], checkpoints: [forkPoint, head, pause] } };
 }

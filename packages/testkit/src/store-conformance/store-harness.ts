@@ -10,18 +10,28 @@ export interface StoreHarness {
    * state (the factory's `reopen`), or the same instance when the factory gave no `reopen`.
    */
   restart(): Promise<RuntimeStore>;
+  /**
+   * `count` stores on the test's shared state, as `count` nodes of a fleet see it: the test's
+   * store first, then peers from the factory's `openPeer` (closed after the test), or the test's
+   * store again when the factory gave none.
+   */
+  nodes(count: number): Promise<RuntimeStore[]>;
 }
 
 interface TestState {
   store: RuntimeStore;
   cleanup: (() => void | Promise<void>) | undefined;
   reopen: (() => RuntimeStore | Promise<RuntimeStore>) | undefined;
+  openPeer: (() => RuntimeStore | Promise<RuntimeStore>) | undefined;
+  peers: RuntimeStore[];
 }
 
 function unwrap(value: StoreUnderTest): TestState {
-  if ('commit' in value && typeof value.commit === 'function') return { store: value, cleanup: undefined, reopen: undefined };
+  if ('commit' in value && typeof value.commit === 'function') {
+    return { store: value, cleanup: undefined, reopen: undefined, openPeer: undefined, peers: [] };
+  }
   const wrapped = value as Exclude<StoreUnderTest, RuntimeStore>;
-  return { store: wrapped.store, cleanup: wrapped.cleanup, reopen: wrapped.reopen };
+  return { store: wrapped.store, cleanup: wrapped.cleanup, reopen: wrapped.reopen, openPeer: wrapped.openPeer, peers: [] };
 }
 
 /**
@@ -45,7 +55,7 @@ export function useStoreHarness(options: ResolvedStoreConformanceOptions): Store
     state = undefined;
     if (!finished) return;
     try {
-      await finished.store.close();
+      await Promise.all([finished.store, ...finished.peers].map((store) => store.close()));
     } finally {
       await finished.cleanup?.();
     }
@@ -61,6 +71,14 @@ export function useStoreHarness(options: ResolvedStoreConformanceOptions): Store
       await test.store.close();
       test.store = await test.reopen();
       return test.store;
+    },
+    async nodes(count) {
+      const test = current();
+      const { openPeer } = test;
+      if (!openPeer) return Array.from({ length: count }, () => test.store);
+      const peers = await Promise.all(Array.from({ length: count - 1 }, () => openPeer()));
+      test.peers.push(...peers);
+      return [test.store, ...peers];
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { IdempotencyRow, IntentRow } from './control-rows';
+import type { NodeRow } from './node-rows';
 import type { CheckpointRow, SessionRow } from './record-rows';
 
 /** The columns of each table, in the order the SQL stores bind and select them. */
@@ -23,6 +24,9 @@ export const SESSION_COLUMNS = [
   'keep_snapshots',
   'created_at_ms',
   'updated_at_ms',
+  // Appended by the fleet's migration (store-sqlite v5, store-postgres v3).
+  'backend_clean_checkpoint_id',
+  'home_node_id',
 ] as const satisfies ReadonlyArray<keyof SessionRow>;
 
 export const CHECKPOINT_COLUMNS = [
@@ -43,7 +47,7 @@ export const CHECKPOINT_COLUMNS = [
   'ref_created_at_ms',
 ] as const satisfies ReadonlyArray<keyof CheckpointRow>;
 
-export const INTENT_COLUMNS = ['intent_id', 'kind', 'provider_id', 'runtime_id', 'backend_id', 'created_at_ms'] as const satisfies ReadonlyArray<
+export const INTENT_COLUMNS = ['intent_id', 'kind', 'provider_id', 'runtime_id', 'backend_id', 'created_at_ms', 'node_id'] as const satisfies ReadonlyArray<
   keyof IntentRow
 >;
 
@@ -58,3 +62,5 @@ export const IDEMPOTENCY_COLUMNS = [
   'expires_at_ms',
   'stored_bytes',
 ] as const satisfies ReadonlyArray<keyof IdempotencyRow>;
+
+export const NODE_COLUMNS = ['node_id', 'advertise_url', 'version', 'started_at_ms', 'heartbeat_at_ms'] as const satisfies ReadonlyArray<keyof NodeRow>;

@@ -8,6 +8,7 @@ export interface IntentRow {
   runtime_id: string;
   backend_id: string;
   created_at_ms: number;
+  node_id: string | null;
 }
 
 /** An `idempotency_keys` row. */
@@ -32,6 +33,7 @@ export function intentToRow(intent: ProviderIntent): IntentRow {
     runtime_id: intent.runtimeId,
     backend_id: intent.backendId,
     created_at_ms: intent.createdAtMs,
+    node_id: intent.nodeId ?? null,
   };
 }
 
@@ -43,6 +45,7 @@ export function intentFromRow(row: IntentRow): ProviderIntent {
     runtimeId: row.runtime_id,
     backendId: row.backend_id,
     createdAtMs: row.created_at_ms,
+    nodeId: row.node_id,
   };
 }
 

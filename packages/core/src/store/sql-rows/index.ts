@@ -9,5 +9,6 @@ export {
   type CheckpointRow,
 } from './record-rows';
 export { intentToRow, intentFromRow, idempotencyToRow, idempotencyFromRow, type IntentRow, type IdempotencyRow } from './control-rows';
-export { SESSION_COLUMNS, CHECKPOINT_COLUMNS, INTENT_COLUMNS, IDEMPOTENCY_COLUMNS } from './columns';
+export { nodeFromRow, type NodeRow } from './node-rows';
+export { SESSION_COLUMNS, CHECKPOINT_COLUMNS, INTENT_COLUMNS, IDEMPOTENCY_COLUMNS, NODE_COLUMNS } from './columns';
 export type { SchemaMigration } from './schema-migration';

@@ -14,6 +14,8 @@ export interface SessionRow {
   backend_provider_id: string | null;
   backend_resource: string | null;
   backend_source_snapshot_id: string | null;
+  /** `backend.cleanCheckpointId`; null without a binding. */
+  backend_clean_checkpoint_id: string | null;
   session_state: string;
   metadata: string;
   parent_runtime_id: string | null;
@@ -24,6 +26,7 @@ export interface SessionRow {
   keep_snapshots: number;
   created_at_ms: number;
   updated_at_ms: number;
+  home_node_id: string | null;
 }
 
 /** A `checkpoints` row; the `ref_*` columns are all null when the checkpoint has no backend ref. */
@@ -70,6 +73,7 @@ export function sessionToRow(record: SessionRecord): SessionRow {
     backend_provider_id: binding?.providerId ?? null,
     backend_resource: binding ? toJson(binding.resource, 'backend.resource') : null,
     backend_source_snapshot_id: binding?.sourceSnapshotId ?? null,
+    backend_clean_checkpoint_id: binding?.cleanCheckpointId ?? null,
     session_state: toJson(record.sessionState, 'sessionState'),
     metadata: toJson(record.metadata, 'metadata'),
     parent_runtime_id: record.parentRuntimeId,
@@ -80,6 +84,7 @@ export function sessionToRow(record: SessionRecord): SessionRow {
     keep_snapshots: record.keepSnapshots ? 1 : 0,
     created_at_ms: record.createdAtMs,
     updated_at_ms: record.updatedAtMs,
+    home_node_id: record.homeNodeId ?? null,
   };
 }
 
@@ -99,6 +104,7 @@ export function sessionFromRow(row: SessionRow): SessionRecord {
             providerId: row.backend_provider_id!,
             resource: fromJson<BackendResource>(row.backend_resource!),
             sourceSnapshotId: row.backend_source_snapshot_id,
+            cleanCheckpointId: row.backend_clean_checkpoint_id,
           },
     sessionState: fromJson<JsonValue>(row.session_state),
     metadata: fromJson<SessionRecord['metadata']>(row.metadata),
@@ -110,6 +116,7 @@ export function sessionFromRow(row: SessionRow): SessionRecord {
     keepSnapshots: row.keep_snapshots === 1,
     createdAtMs: row.created_at_ms,
     updatedAtMs: row.updated_at_ms,
+    homeNodeId: row.home_node_id,
   };
 }
 
