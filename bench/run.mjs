@@ -20,6 +20,7 @@ import { measureStorePostgres } from './src/sections/store-postgres.mjs';
 import { measureDaemonStartup } from './src/sections/daemon-startup.mjs';
 import { measureMemory } from './src/sections/memory.mjs';
 import { measureLocalProvider } from './src/sections/local-provider.mjs';
+import { measureFleet } from './src/sections/fleet.mjs';
 
 const SECTION_RUNNERS = {
   'http-clean': { title: 'HTTP checkpoint of a clean runtime (packages/server-http/bench)', run: measureHttpClean },
@@ -30,6 +31,7 @@ const SECTION_RUNNERS = {
   startup: { title: '`runtimed` start to ready', run: measureDaemonStartup },
   memory: { title: 'Resident memory of `runtimed`', run: measureMemory },
   local: { title: 'Local provider against raw Node (packages/provider-local/bench)', run: measureLocalProvider },
+  fleet: { title: 'A fleet of 3 nodes on one PostgreSQL against one node (E2B emulator)', run: measureFleet },
 };
 
 const options = parseOptions(process.argv.slice(2));
