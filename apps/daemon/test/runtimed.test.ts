@@ -89,15 +89,17 @@ describe('runtimed', () => {
 
   it('keeps its node id across a restart, names it in the banner, lists itself in /api/v1/nodes and answers /api/v1/ready', async () => {
     const stateDir = mkdtempSync(join(tmpdir(), 'runtimed-state-'));
-    const first = await startRuntimed([], {}, stateDir);
+    // No isolation probe: these starts are about the node, and the probe is most of a start.
+    const quick = ['--local-isolation', 'none'];
+    const first = await startRuntimed(quick, {}, stateDir);
     const nodeId = /· node: (\S+) ·/.exec(first.banner)![1]!;
     const nodes = (await (await fetch(`${first.url}/api/v1/nodes`)).json()) as { nodes: Array<Record<string, unknown>> };
     expect(nodes.nodes).toEqual([expect.objectContaining({ node_id: nodeId, alive: true, advertise_url: null })]);
     expect(await (await fetch(`${first.url}/api/v1/ready`)).json()).toEqual({ status: 'ready', node_id: nodeId });
     expect(await first.stop()).toBe(0);
-    const second = await start([], {}, stateDir);
+    const second = await start(quick, {}, stateDir);
     expect(second.banner).toContain(`· node: ${nodeId} ·`);
-    const named = await start(['--node-id', 'edge-1', '--advertise-url', 'http://10.0.0.5:7333']);
+    const named = await start([...quick, '--node-id', 'edge-1', '--advertise-url', 'http://10.0.0.5:7333']);
     expect(named.banner).toContain('· node: edge-1 ·');
     const metrics = await (await fetch(`${named.url}/metrics`)).text();
     expect(metrics).toMatch(/^runtimectl_node_info\{node_id="edge-1",version="[^"]+"\} 1$/m);
