@@ -40,6 +40,8 @@ export function parseDaemonArguments(argv: string[]): DaemonArguments {
     )
     .addOption(new Option('--local-isolation <mode>', 'how local commands are isolated (providers.local.isolation)').choices(['auto', 'namespace', 'none']))
     .addOption(new Option('--local-network <on|off>', 'network for isolated local commands (providers.local.network)').choices(['on', 'off']))
+    .option('--node-id <id>', 'this node\'s id in the fleet (fleet.node_id)')
+    .option('--advertise-url <url>', 'URL other nodes forward this node\'s runtimes\' requests to (fleet.advertise_url)')
     .option('--allow-insecure-bind', 'listen on a non-loopback address without auth (http.allow_insecure_bind)')
     .addOption(new Option('--log-level <level>', 'log level (log.level)').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']))
     .addHelpText('after', EXAMPLE)
@@ -55,6 +57,8 @@ export function parseDaemonArguments(argv: string[]): DaemonArguments {
     provider?: string;
     stateDir?: string;
     allowInsecureBind?: boolean;
+    nodeId?: string;
+    advertiseUrl?: string;
     allowedHost?: string[];
     workspaceQuotaBytes?: number;
     localIsolation?: string;
@@ -75,6 +79,8 @@ export function parseDaemonArguments(argv: string[]): DaemonArguments {
       'providers.local.workspace_quota_bytes': options.workspaceQuotaBytes,
       'providers.local.isolation': options.localIsolation,
       'providers.local.network': options.localNetwork === undefined ? undefined : options.localNetwork === 'on',
+      'fleet.node_id': options.nodeId,
+      'fleet.advertise_url': options.advertiseUrl,
       'log.level': options.logLevel,
     },
   };

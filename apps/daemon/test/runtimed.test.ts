@@ -9,8 +9,8 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((daemon) => daemon.stop()));
 });
 
-async function start(args: string[] = [], env: NodeJS.ProcessEnv = {}) {
-  const daemon = await startRuntimed(args, env);
+async function start(args: string[] = [], env: NodeJS.ProcessEnv = {}, stateDir?: string) {
+  const daemon = await startRuntimed(args, env, stateDir);
   running.push(daemon);
   return daemon;
 }
@@ -24,7 +24,7 @@ describe('runtimed', () => {
   it('prints one start line with address, providers, store, auth and the isolation of local commands', async () => {
     const daemon = await start();
     expect(daemon.banner).toMatch(
-      /^runtimed \S+ listening on http:\/\/127\.0\.0\.1:\d+ · providers: local \(default\) · store: sqlite \/\S+\/runtimectl\.db · auth: off · local isolation: namespace \(network on: commands can reach this API on loopback; set a bearer token or providers\.local\.network = false\)$/,
+      /^runtimed \S+ listening on http:\/\/127\.0\.0\.1:\d+ · node: node_[0-9a-f]{32} · providers: local \(default\) · store: sqlite \/\S+\/runtimectl\.db · auth: off · local isolation: namespace \(network on: commands can reach this API on loopback; set a bearer token or providers\.local\.network = false\)$/,
     );
   });
 
@@ -85,6 +85,24 @@ describe('runtimed', () => {
     expect(await first.stop('SIGTERM')).toBe(0);
     const second = await startRuntimed();
     expect(await second.stop('SIGINT')).toBe(0);
+  });
+
+  it('keeps its node id across a restart, names it in the banner, lists itself in /api/v1/nodes and answers /api/v1/ready', async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'runtimed-state-'));
+    // No isolation probe: these starts are about the node, and the probe is most of a start.
+    const quick = ['--local-isolation', 'none'];
+    const first = await startRuntimed(quick, {}, stateDir);
+    const nodeId = /· node: (\S+) ·/.exec(first.banner)![1]!;
+    const nodes = (await (await fetch(`${first.url}/api/v1/nodes`)).json()) as { nodes: Array<Record<string, unknown>> };
+    expect(nodes.nodes).toEqual([expect.objectContaining({ node_id: nodeId, alive: true, advertise_url: null })]);
+    expect(await (await fetch(`${first.url}/api/v1/ready`)).json()).toEqual({ status: 'ready', node_id: nodeId });
+    expect(await first.stop()).toBe(0);
+    const second = await start(quick, {}, stateDir);
+    expect(second.banner).toContain(`· node: ${nodeId} ·`);
+    const named = await start([...quick, '--node-id', 'edge-1', '--advertise-url', 'http://10.0.0.5:7333']);
+    expect(named.banner).toContain('· node: edge-1 ·');
+    const metrics = await (await fetch(`${named.url}/metrics`)).text();
+    expect(metrics).toMatch(/^runtimectl_node_info\{node_id="edge-1",version="[^"]+"\} 1$/m);
   });
 
   it('requires the bearer token when auth is configured, except for health', async () => {

@@ -10,6 +10,7 @@ import { registerCatCommand, registerWriteCommand } from './commands/file-comman
 import { registerForkCommand } from './commands/fork-command';
 import { registerLogCommand } from './commands/log-command';
 import { registerLsCommand } from './commands/ls-command';
+import { registerNodesCommand } from './commands/nodes-command';
 import { registerOpenCommand } from './commands/open-command';
 import { registerPauseCommand, registerResumeCommand } from './commands/pause-resume-commands';
 import { registerHealthCommand, registerProvidersCommand } from './commands/service-commands';
@@ -73,6 +74,7 @@ export function createProgram(io: CliIo): Command {
     registerDeleteSnapshotCommand,
     registerLogCommand,
     registerProvidersCommand,
+    registerNodesCommand,
     registerHealthCommand,
     registerCompletionCommand,
   ]) {

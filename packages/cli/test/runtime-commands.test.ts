@@ -8,6 +8,7 @@ import {
   RuntimeReadFileResultSchema,
   RuntimeWriteFileResultSchema,
   HealthResultSchema,
+  NodeListResultSchema,
 } from '@runtimectl/core';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -190,6 +191,20 @@ describe.concurrent('providers, health, close', () => {
     );
     const json = expectShape(ProviderListResultSchema, await runCliJson(['providers'], shared.at));
     expect(json.providers.map((provider) => provider.provider)).toEqual(['local', 'memory']);
+  });
+
+  it('nodes lists the fleet\'s nodes as a table and as the API response', async () => {
+    const json = expectShape(NodeListResultSchema, await runCliJson(['nodes'], shared.at));
+    expect(json.nodes).toEqual([expect.objectContaining({ alive: true, advertise_url: null, version: '0.1.0' })]);
+    const nodeId = json.nodes[0]!.node_id;
+    const human = await runCli(['nodes'], shared.at);
+    expect(human.stdout.split('\n')).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^NODE\s+STATE\s+RUNTIMES\s+VERSION\s+STARTED\s+HEARTBEAT\s+URL$/),
+        expect.stringMatching(new RegExp(`^${nodeId}\\s+alive\\s+\\d+\\s+0\\.1\\.0\\s+\\S.*\\s+-$`)),
+      ]),
+    );
+    expect((await runCli(['--quiet', 'nodes'], shared.at)).stdout).toBe(`${nodeId}\n`);
   });
 
   it('health says the daemon answers', async () => {

@@ -38,6 +38,16 @@ export class RuntimectlClient {
     return this.#http.json('GET', '/api/v1/providers', wire.ProviderListResultSchema);
   }
 
+  /** The nodes of the fleet the daemon belongs to (one, for a single daemon). */
+  nodes(): Promise<wire.NodeListResult> {
+    return this.#http.json('GET', '/api/v1/nodes', wire.NodeListResultSchema);
+  }
+
+  /** Readiness: resolves while the daemon reaches its store; `StoreUnavailableError` otherwise. */
+  ready(): Promise<wire.ReadyResult> {
+    return this.#http.json('GET', '/api/v1/ready', wire.ReadyResultSchema);
+  }
+
   open(request: wire.RuntimeOpenRequest): Promise<wire.RuntimeOpenResult> {
     return this.#post('/api/v1/runtimes/open', wire.RuntimeOpenRequestSchema, request, wire.RuntimeOpenResultSchema);
   }

@@ -30,12 +30,22 @@ beforeAll(async () => {
     await new Promise<void>((resolve) => (releaseBlock = resolve));
     return { stdout: 'done\n' };
   };
+  const store = new MemoryRuntimeStore();
   const service = new RuntimeService({
-    store: new MemoryRuntimeStore(),
+    store,
     providers: [createMemoryProvider({ execHandler }), createMemoryProvider({ providerId: 'nosnap', snapshots: false })],
     defaultProvider: 'memory',
   });
-  const app = buildServer({ service, config: { version: '0.0.0-test', auth: { bearerToken: TOKEN } }, logger: pino({ level: 'silent' }) });
+  const directory = {
+    nodes: async () => [{ nodeId: 'node-1', advertiseUrl: null, version: '0.0.0-test', startedAtMs: 1, heartbeatAtMs: 2, alive: true, runtimes: 0 }],
+    storeTimeMs: async () => Date.now(),
+  };
+  const app = buildServer({
+    service,
+    config: { version: '0.0.0-test', auth: { bearerToken: TOKEN } },
+    logger: pino({ level: 'silent' }),
+    fleet: { nodeId: 'node-1', directory, homes: store },
+  });
   await app.listen({ host: '127.0.0.1', port: 0 });
   baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   close = () => app.close();
@@ -87,6 +97,13 @@ describe('RuntimectlClient against a real server', () => {
     expect(deleted.deleted_snapshot_ids).toHaveLength(1);
     const snapshotDelete = await client.deleteCheckpointSnapshot({ checkpoint_id: paused.checkpoint_id });
     expect(snapshotDelete.deleted_provider_snapshot).toBe(false);
+  });
+
+  it('lists the fleet\'s nodes and asks for readiness', async () => {
+    expect(await client.nodes()).toEqual({
+      nodes: [{ node_id: 'node-1', advertise_url: null, version: '0.0.0-test', started_at_ms: 1, last_heartbeat_at_ms: 2, alive: true, runtimes: 0 }],
+    });
+    expect(await client.ready()).toEqual({ status: 'ready', node_id: 'node-1' });
   });
 
   it("raises the server's errors as classes carrying code, details, status and request id", async () => {

@@ -8,6 +8,7 @@ import { RequestLogController } from './logging/request-log-controller';
 import { errorReply } from './http-errors/error-reply';
 import { answerUnmetExpectation } from './http-errors/unmet-expectation';
 import { answerUnparsableRequest } from './http-errors/unparsable-request';
+import type { FleetOptions } from './fleet/fleet-options';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id';
 import { DEFAULT_BODY_LIMIT_BYTES, runtimeApiPlugin } from './runtime-api-plugin';
 import type { ServerTelemetry } from './telemetry/server-telemetry';
@@ -59,6 +60,8 @@ export interface BuildServerOptions {
   telemetry?: ServerTelemetry;
   /** Keep responses to requests with an `Idempotency-Key` (see IdempotencyOptions); without it the header is ignored. */
   idempotency?: IdempotencyOptions;
+  /** This server as one node of a fleet (see `RuntimeApiPluginOptions.fleet`). */
+  fleet?: FleetOptions;
 }
 
 /**
@@ -108,6 +111,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     bodyLimitBytes: bodyLimit,
     telemetry: options.telemetry,
     idempotency: options.idempotency,
+    fleet: options.fleet,
   });
   return app;
 }

@@ -1,6 +1,8 @@
 import type { RuntimeService } from '@runtimectl/core';
 import type { FastifyPluginAsync } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
+import type { FleetOptions } from './fleet/fleet-options';
+import { installForwardingHook } from './fleet/forwarding-hook';
 import { installErrorHandlers } from './http-errors/error-handlers';
 import { installJsonBodyParser } from './json/json-body-parser';
 import { responseSerializerCompiler } from './json/response-serializer';
@@ -9,6 +11,7 @@ import { installIdempotencyHooks, type IdempotencyOptions } from './idempotency/
 import { installRequestHooks } from './request-hooks';
 import { checkpointRoutes } from './routes/checkpoint-routes';
 import { dataRoutes } from './routes/data-routes';
+import { fleetRoutes } from './routes/fleet-routes';
 import { runtimeRoutes } from './routes/runtime-routes';
 import { serviceRoutes } from './routes/service-routes';
 import { createServerTelemetry, type ServerTelemetry } from './telemetry/server-telemetry';
@@ -39,6 +42,20 @@ export interface RuntimeApiPluginOptions {
    * it the header is ignored and a retried request runs again.
    */
   idempotency?: IdempotencyOptions | undefined;
+  /**
+   * This server as one node of a fleet: `GET /nodes` and `GET /ready`, forwarding of requests
+   * for runtimes home on other nodes, Idempotency-Key claims owned by the node id (a dead node's
+   * are taken over), and the `node_info` / `fleet_nodes` metrics. Without it: none of these.
+   */
+  fleet?: FleetOptions | undefined;
+}
+
+/** Idempotency-Key claims owned by the node, taken over from nodes that are not alive. */
+function idempotencyOfNode(idempotency: IdempotencyOptions, fleet: FleetOptions | undefined): IdempotencyOptions {
+  if (!fleet) return idempotency;
+  const isOwnerAlive = async (ownerId: string) =>
+    (await fleet.directory.nodes()).some((node) => node.nodeId === ownerId && node.alive);
+  return { ownerId: fleet.nodeId, isOwnerAlive, ...idempotency };
 }
 
 /**
@@ -56,6 +73,8 @@ export const runtimeApiPlugin: FastifyPluginAsync<RuntimeApiPluginOptions> = asy
   }
   const telemetry = options.telemetry ?? createServerTelemetry();
   telemetry.countRuntimesOf(service);
+  const { fleet } = options;
+  if (fleet) telemetry.watchFleet({ nodeId: fleet.nodeId, version: options.version, directory: fleet.directory });
 
   installJsonBodyParser(app);
   app.setValidatorCompiler(validatorCompiler);
@@ -64,7 +83,9 @@ export const runtimeApiPlugin: FastifyPluginAsync<RuntimeApiPluginOptions> = asy
     route.bodyLimit ??= bodyLimitBytes;
   });
   installRequestHooks(app, { telemetry, auth: options.auth, allowedHosts: options.allowedHosts });
-  if (options.idempotency) installIdempotencyHooks(app, options.idempotency);
+  // Forwarding first: a request for another node's runtime is claimed (Idempotency-Key) there.
+  if (fleet) installForwardingHook(app, fleet);
+  if (options.idempotency) installIdempotencyHooks(app, idempotencyOfNode(options.idempotency, fleet));
   installErrorHandlers(app);
   await registerOpenApi(app, { version: options.version, authenticated: options.auth !== undefined });
 
@@ -75,6 +96,7 @@ export const runtimeApiPlugin: FastifyPluginAsync<RuntimeApiPluginOptions> = asy
   await app.register(
     async (api) => {
       await api.register(serviceRoutes, { service, version: options.version });
+      if (fleet) await api.register(fleetRoutes, { fleet });
       await api.register(runtimeRoutes, { service });
       await api.register(dataRoutes, { service });
       await api.register(checkpointRoutes, { service });

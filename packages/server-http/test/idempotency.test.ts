@@ -1,11 +1,24 @@
+import { MemoryRuntimeStore, type IdempotencyRecord } from '@runtimectl/core';
 import { createMemoryProvider, delegatingProvider } from '@runtimectl/testkit';
 import { describe, expect, it } from 'vitest';
 import type { IdempotencyOptions } from '../src/index';
 import { apiClient } from './api-client';
+import { FakeNodeDirectory } from './fleet-directory';
 import { createTestServer } from './test-server';
 
 const API = '/api/v1/runtimes';
 const key = (name: string) => ({ 'idempotency-key': `key-${name}` });
+/** A claim that never wins over a stored one: reads the record of its key. */
+const ANY_CLAIM: IdempotencyRecord = {
+  key: '',
+  fingerprint: 'x',
+  state: 'in_flight',
+  ownerId: 'x',
+  statusCode: null,
+  responseBody: null,
+  createdAtMs: Date.now(),
+  expiresAtMs: Date.now() + 60_000,
+};
 
 async function withRuntime() {
   const server = createTestServer({ idempotency: {} });
@@ -188,5 +201,53 @@ describe('Idempotency-Key', () => {
     const again = await api.post(`${API}/read-file`, { runtime_id: runtimeId, path: 'a.txt' }, key('read'));
     expect(again.headers['idempotent-replayed']).toBeUndefined();
     expect(Buffer.from(again.body.content_base64, 'base64').toString()).toBe('v2');
+  });
+});
+
+describe('Idempotency-Key across nodes', () => {
+  /** node-a serving, node-b registered as `nodeB`; a checkpoint with key-orphan completed, then its claim made in flight by `owner`. */
+  async function claimLeftInFlightBy(owner: string, nodeB: { alive: boolean }) {
+    const directory = new FakeNodeDirectory();
+    directory.add('node-a');
+    directory.add('node-b', nodeB);
+    const store = new MemoryRuntimeStore();
+    const server = createTestServer({ store, idempotency: {}, fleet: { nodeId: 'node-a', directory, homes: store } });
+    const api = apiClient(server.app);
+    const opened = await api.post(`${API}/open`, { conversation_id: 'c', sender_id: 's' });
+    const runtimeId = opened.body.runtime.runtime_id as string;
+    const first = await api.post(`${API}/checkpoint`, { runtime_id: runtimeId }, key('orphan'));
+    const record = (await store.claimIdempotencyKey({ ...ANY_CLAIM, key: 'key-orphan' }))!;
+    await store.putIdempotencyRecord({ ...record, state: 'in_flight', ownerId: owner, statusCode: null, responseBody: null });
+    const retry = () => api.post(`${API}/checkpoint`, { runtime_id: runtimeId }, key('orphan'));
+    return { store, first, retry, record };
+  }
+
+  it('a claim carries the node id as its owner', async () => {
+    const { record } = await claimLeftInFlightBy('node-b', { alive: true });
+    expect(record.ownerId).toBe('node-a');
+  });
+
+  it('a claim left in flight by a dead node is completed by a retry on another node', async () => {
+    const { first, retry } = await claimLeftInFlightBy('node-b', { alive: false });
+    const response = await retry();
+    expect(response.status).toBe(200);
+    expect(response.headers['idempotent-replayed']).toBeUndefined();
+    expect(response.body.checkpoint_id).not.toBe(first.body.checkpoint_id);
+  });
+
+  it('a claim left in flight by an owner no node registers (a daemon before the fleet) is taken over', async () => {
+    const { retry } = await claimLeftInFlightBy('daemon-crashed', { alive: true });
+    expect((await retry()).status).toBe(200);
+  });
+
+  it('a claim left in flight by an earlier life of this node (restarted, same node id) is taken over', async () => {
+    const { retry } = await claimLeftInFlightBy('node-a', { alive: true });
+    expect((await retry()).status).toBe(200);
+  });
+
+  it('a claim in flight on a live node is not taken over: the retry is 409 session_busy', async () => {
+    const { retry } = await claimLeftInFlightBy('node-b', { alive: true });
+    const response = await retry();
+    expect(response).toMatchObject({ status: 409, body: { code: 'session_busy', details: { idempotency_key: 'key-orphan' } } });
   });
 });

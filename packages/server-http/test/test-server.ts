@@ -3,7 +3,7 @@ import { MemoryRuntimeStore, RuntimeService, type BackendProviderV1, type Runtim
 import { createMemoryProvider, type MemoryProvider } from '@runtimectl/testkit';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
-import { buildServer, createServerTelemetry, type IdempotencyOptions, type ServerConfig, type ServerTelemetry } from '../src/index';
+import { buildServer, createServerTelemetry, type FleetOptions, type IdempotencyOptions, type ServerConfig, type ServerTelemetry } from '../src/index';
 
 export const TEST_TOKEN = 'test-token-5f0c2d6e9a1b4c7d';
 
@@ -29,6 +29,8 @@ export interface TestServerOptions {
   providers?: BackendProviderV1[];
   /** Turns on Idempotency-Key handling over this store (default: the test server's own store). */
   idempotency?: Partial<IdempotencyOptions>;
+  /** This server as a node of a fleet. */
+  fleet?: FleetOptions;
 }
 
 /** A real service (memory store, memory providers) behind a real server; not listening. */
@@ -58,6 +60,7 @@ export function createTestServer(options: TestServerOptions = {}): TestServer {
     telemetry,
     config: { version: '9.9.9-test', ...options.config },
     ...(options.idempotency ? { idempotency: { store, ...options.idempotency } } : {}),
+    ...(options.fleet ? { fleet: options.fleet } : {}),
   });
   const logText = () => chunks.join('');
   return {

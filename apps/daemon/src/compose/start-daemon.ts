@@ -11,6 +11,8 @@ import { describeTarget } from '@runtimectl/store-postgres';
 import { createStore } from './create-store';
 import { describeLocalIsolation } from './local-isolation';
 import { loadInstallationId } from './installation-id';
+import { createNodeDirectory, nodeRegistryOf } from './node-directory';
+import { loadNodeId } from './node-id';
 import { MEMORY_STORE_WARNING, releaseNonDurableState } from './release-non-durable-state';
 
 function describeReconciliation(report: ReconcileReport): string {
@@ -32,7 +34,9 @@ export interface RunningDaemon {
   app: FastifyInstance;
   /** What start-up reconciliation found and did. */
   reconciliation: ReconcileReport;
-  /** The one line printed at start: address, providers, store, auth, the local provider's isolation. */
+  /** This daemon's node id in the fleet (`fleet.node_id`, else the one kept in the state directory). */
+  nodeId: string;
+  /** The one line printed at start: address, node id, providers, store, auth, the local provider's isolation. */
   banner: string;
   /**
    * Stops accepting, lets in-flight requests finish (bounded by http.shutdown_timeout_ms), and
@@ -51,6 +55,14 @@ function describeStore(config: ResolvedConfig): string {
 }
 
 /**
+ * How long a forwarded request may take: the longest operation (an exec, or a provider call),
+ * plus the time its request may take to arrive.
+ */
+function forwardTimeoutMsOf(config: ResolvedConfig): number {
+  return Math.max(config.runtimes.exec_timeout_ms, config.runtimes.provider_call_timeout_ms) + config.http.request_timeout_ms;
+}
+
+/**
  * The composition root: config → providers → store → service → server → listen. Logs (pino
  * JSON) go to stderr so stdout carries only the start banner, one write per event-loop turn
  * (see turnBatchedDestination).
@@ -60,6 +72,8 @@ export async function startDaemon(
   logger: Logger = pino({ level: config.log.level }, turnBatchedDestination(2)),
 ): Promise<RunningDaemon> {
   assertSafeBind(config.http.host, config.bearerToken !== undefined, config.http.allow_insecure_bind);
+  const nodeId = config.fleet.node_id ?? loadNodeId(config.stateDir);
+  const startedAtMs = Date.now();
   const telemetry = createServerTelemetry();
   const providers = await createProviders(config, telemetry);
   // The local provider's isolation probe runs while the store opens and reconciles.
@@ -115,6 +129,16 @@ export async function startDaemon(
       maxResponseBytes: config.http.idempotency_max_response_bytes,
       maxTotalBytes: config.http.idempotency_max_total_bytes,
     },
+    fleet: {
+      nodeId,
+      directory: createNodeDirectory(
+        nodeRegistryOf(store, { nodeId, advertiseUrl: config.fleet.advertise_url, version: DAEMON_VERSION, startedAtMs }),
+        config.fleet.lease_ms,
+      ),
+      homes: store,
+      forward: config.fleet.forward,
+      forwardTimeoutMs: forwardTimeoutMsOf(config),
+    },
     config: {
       version: DAEMON_VERSION,
       bodyLimitBytes: config.http.body_limit_bytes,
@@ -143,6 +167,7 @@ export async function startDaemon(
   const storeLabel = describeStore(config);
   const banner = [
     `runtimed ${DAEMON_VERSION} listening on ${url}`,
+    `node: ${nodeId}`,
     `providers: ${providerList}`,
     `store: ${storeLabel}`,
     `auth: ${config.bearerToken ? 'bearer' : 'off'}`,
@@ -158,5 +183,5 @@ export async function startDaemon(
       await service.stop();
       await store.close();
     })());
-  return { url, service, app, banner, reconciliation, close };
+  return { url, service, app, nodeId, banner, reconciliation, close };
 }

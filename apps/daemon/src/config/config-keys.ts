@@ -56,6 +56,10 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { path: 'runtimes.exec_max_output_bytes', type: 'integer', description: 'bytes kept of stdout and of stderr (default 1048576)' },
   { path: 'runtimes.read_file_max_bytes', type: 'integer', description: 'largest file read-file answers; export streams bigger ones (default 8388608)' },
   { path: 'runtimes.provider_call_timeout_ms', type: 'integer', description: 'deadline of provider control calls (default 120000)' },
+  { path: 'fleet.node_id', type: 'string', description: 'this node\'s id in the fleet (default a random one kept in <state_dir>/node-id)' },
+  { path: 'fleet.advertise_url', type: 'string', description: 'URL other nodes forward this node\'s runtimes\' requests to (default none: no forwarding here)' },
+  { path: 'fleet.lease_ms', type: 'integer', description: 'a runtime lease and a node\'s liveness lapse this long after renewal (default 15000, at least 1000)' },
+  { path: 'fleet.forward', type: 'boolean', description: 'forward requests for runtimes home on another node there (default true)' },
   { path: 'log.level', type: 'string', description: 'fatal, error, warn, info, debug, trace or silent (default info)' },
 ];
 

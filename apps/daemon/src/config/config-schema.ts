@@ -124,6 +124,24 @@ const RuntimesSchema = z.strictObject({
   provider_call_timeout_ms: z.int().min(100).max(3_600_000).default(120_000),
 });
 
+/** A node id: what other nodes, metrics and Idempotency-Key claims call this daemon. */
+export const NODE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** This daemon as one node of a fleet (several daemons on one PostgreSQL). */
+const FleetSchema = z.strictObject({
+  /** Default: a random id kept in <state_dir>/node-id, so a restart keeps it. */
+  node_id: z.string().regex(NODE_ID, 'letters, digits, ".", "_", "-" (at most 64), starting with a letter or digit').optional(),
+  /** Where other nodes forward requests for this node's runtimes; default none (they answer runtime_on_other_node). */
+  advertise_url: z
+    .url({ protocol: /^https?$/, error: 'an http:// or https:// URL, e.g. http://10.0.0.5:7333' })
+    .nullable()
+    .default(null),
+  /** A runtime's lease (and a node's liveness) lapses this long after its last renewal. */
+  lease_ms: z.int().min(1_000).max(600_000).default(15_000),
+  /** Forward requests for runtimes home on another node there; false: answer runtime_on_other_node. */
+  forward: z.boolean().default(true),
+});
+
 const LogSchema = z.strictObject({
   level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -137,6 +155,7 @@ export const DaemonConfigSchema = z
     store: StoreSchema.prefault({}),
     providers: ProvidersSchema.prefault({}),
     runtimes: RuntimesSchema.prefault({}),
+    fleet: FleetSchema.prefault({}),
     log: LogSchema.prefault({}),
   })
   .superRefine((config, context) => {

@@ -130,10 +130,23 @@ describe('loadConfig', () => {
     expect(load({ RUNTIMECTL_HTTP_IDEMPOTENCY_MAX_TOTAL_BYTES: '65536' }).http.idempotency_max_total_bytes).toBe(65_536);
   });
 
+  it('fleet: no node id (a persisted random one), no advertised URL, 15 s leases and forwarding on by default', () => {
+    expect(load().fleet).toEqual({ advertise_url: null, lease_ms: 15_000, forward: true });
+  });
+
+  it('fleet settings come from the file, RUNTIMECTL_FLEET_* variables and flags; a lease under 1 s, a bad node id or a URL that is not http(s) is refused', () => {
+    const path = tempFile('c.toml', '[fleet]\nnode_id = "node-1"\nlease_ms = 5000\n');
+    const config = load({ RUNTIMECTL_FLEET_ADVERTISE_URL: 'http://10.0.0.5:7333', RUNTIMECTL_FLEET_FORWARD: 'false' }, { 'fleet.node_id': 'node-2' }, path);
+    expect(config.fleet).toEqual({ node_id: 'node-2', advertise_url: 'http://10.0.0.5:7333', lease_ms: 5000, forward: false });
+    expect(() => load({ RUNTIMECTL_FLEET_LEASE_MS: '999' })).toThrow(/fleet\.lease_ms/);
+    expect(() => load({ RUNTIMECTL_FLEET_NODE_ID: 'node 1' })).toThrow(/fleet\.node_id/);
+    expect(() => load({ RUNTIMECTL_FLEET_ADVERTISE_URL: 'ftp://10.0.0.5' })).toThrow(/fleet\.advertise_url/);
+  });
+
   it('every documented key is a real setting with a RUNTIMECTL_* variable', () => {
     const sample = { string: 'x', integer: '1', boolean: 'true', json: '{}', list: 'a,b' } as const;
     for (const key of CONFIG_KEYS) {
-      const value = key.path === 'store.kind' ? 'memory' : key.path === 'store.synchronous' ? 'normal' : key.path === 'runtimes.default_provider' ? 'local' : key.path === 'log.level' ? 'info' : key.path === 'providers.local.isolation' ? 'none' : sample[key.type];
+      const value = key.path === 'store.kind' ? 'memory' : key.path === 'store.synchronous' ? 'normal' : key.path === 'runtimes.default_provider' ? 'local' : key.path === 'log.level' ? 'info' : key.path === 'providers.local.isolation' ? 'none' : key.path === 'fleet.advertise_url' ? 'http://10.0.0.5:7333' : sample[key.type];
       const env = { [envNameOf(key.path)]: key.path === 'http.request_timeout_ms' ? '60000' : key.path.endsWith('_ms') || key.path.endsWith('_bytes') ? '4096' : value };
       if (key.path === 'http.auth.bearer_token') env[envNameOf(key.path)] = 'a-sufficiently-long-token';
       if (key.path === 'http.auth.bearer_token_env') Object.assign(env, { x: 'a-sufficiently-long-token' });

@@ -3,3 +3,4 @@ export * from './runtime-lifecycle';
 export * from './data-operations';
 export * from './checkpoints';
 export * from './service-info';
+export * from './nodes';

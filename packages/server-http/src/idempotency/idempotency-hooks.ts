@@ -9,8 +9,18 @@ export interface IdempotencyOptions {
   store: IdempotencyStore;
   /** How long a response is kept for replay. Default 24 h. */
   retentionMs?: number;
-  /** This process's id in claims; a claim left by another (a crashed daemon) is taken over. */
+  /**
+   * The owner written in this server's claims: the node id in a fleet. A claim of the same owner
+   * that this process is not running was left by an earlier life of it (a restart) and is taken
+   * over. Default: an id of its own per process.
+   */
   ownerId?: string;
+  /**
+   * Whether the owner of a claim still in flight is alive (a fleet node whose heartbeat is within
+   * its lease): a live owner's claim is left alone (a retry gets 409 `session_busy`), a dead one's
+   * is taken over by the retry. Default: every other owner is gone (one daemon per store).
+   */
+  isOwnerAlive?: (ownerId: string) => Promise<boolean>;
   clock?: () => number;
   /**
    * Largest response body (UTF-8 bytes) kept for replay. A bigger one is recorded as "not kept":
@@ -74,7 +84,20 @@ export function installIdempotencyHooks(app: FastifyInstance, options: Idempoten
   sweep.unref();
   app.addHook('onClose', async () => clearInterval(sweep));
 
+  const isOwnerAlive = options.isOwnerAlive ?? (async () => false);
+  /** In flight, and owned by nobody who could still answer it: this process does not run it (checked by the caller), and its owner is this node's earlier life or dead. */
+  const isAbandoned = async (existing: IdempotencyRecord): Promise<boolean> =>
+    existing.state === 'in_flight' && (existing.ownerId === ownerId || !(await isOwnerAlive(existing.ownerId)));
+
+  /**
+   * Claims `key` for `request`; resolves the stored record when another request holds or held it.
+   * Requests of this process for one key go to the store one at a time (the `running` entry is
+   * set before the store is asked), so an in-flight record this process does not run is never
+   * one of its own requests.
+   */
   const claimFor = async (request: FastifyRequest, key: string, fingerprint: string): Promise<IdempotencyRecord | undefined> => {
+    let settled!: () => void;
+    running.set(key, new Promise<void>((resolve) => (settled = resolve)));
     const now = clock();
     const record: IdempotencyRecord = {
       key,
@@ -86,18 +109,25 @@ export function installIdempotencyHooks(app: FastifyInstance, options: Idempoten
       createdAtMs: now,
       expiresAtMs: now + retentionMs,
     };
-    let existing = await store.claimIdempotencyKey(record);
-    if (existing?.state === 'in_flight' && existing.ownerId !== ownerId && existing.fingerprint === fingerprint) {
-      // Claimed by a daemon process that is gone (one daemon per store): its request never
-      // answered, so this retry takes the key over and runs.
-      await store.putIdempotencyRecord(record);
-      existing = undefined;
+    try {
+      let existing = await store.claimIdempotencyKey(record);
+      if (existing && existing.fingerprint === fingerprint && (await isAbandoned(existing))) {
+        // Its request never answered: this retry takes the key over and runs.
+        await store.putIdempotencyRecord(record);
+        existing = undefined;
+      }
+      if (!existing) {
+        claims.set(request, { record, settled });
+        return undefined;
+      }
+      running.delete(key);
+      settled();
+      return existing;
+    } catch (error) {
+      running.delete(key);
+      settled();
+      throw error;
     }
-    if (existing) return existing;
-    let settled!: () => void;
-    running.set(key, new Promise<void>((resolve) => (settled = resolve)));
-    claims.set(request, { record, settled });
-    return undefined;
   };
 
   app.addHook('preHandler', async (request, reply) => {
@@ -109,6 +139,12 @@ export function installIdempotencyHooks(app: FastifyInstance, options: Idempoten
     }
     const fingerprint = requestFingerprint(request.method, request.routeOptions.url ?? request.url, request.body);
     for (;;) {
+      const first = running.get(key);
+      if (first) {
+        // A request of this process holds the key: wait for it, then replay or run.
+        await first;
+        continue;
+      }
       const existing = await claimFor(request, key, fingerprint);
       if (!existing) return;
       if (existing.fingerprint !== fingerprint) {
@@ -125,12 +161,8 @@ export function installIdempotencyHooks(app: FastifyInstance, options: Idempoten
         );
       }
       if (existing.state === 'completed') return send(reply, existing.statusCode!, existing.responseBody!, true);
-      const first = running.get(key);
-      if (!first) {
-        return sendError(reply, 'session_busy', `a request with Idempotency-Key ${key} is still in flight`, { idempotency_key: key });
-      }
-      // The first request is still running in this process: wait for it, then replay or run.
-      await first;
+      // In flight on another live node (or process): it answers that request; this one may retry.
+      return sendError(reply, 'session_busy', `a request with Idempotency-Key ${key} is still in flight`, { idempotency_key: key });
     }
   });
 

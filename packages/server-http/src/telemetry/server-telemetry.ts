@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { NodeDirectory } from '../fleet/fleet-options';
 import type { OperationEvent, ProviderCallEvent, ReconcileReport, RuntimeService, RuntimeServiceObserver } from '@runtimectl/core';
 
 export interface ServerTelemetryOptions {
@@ -10,6 +11,13 @@ export interface ServerTelemetryOptions {
 
 /** What the workspace-usage gauge reads at scrape time (e.g. the local provider's `workspaceUsage`). */
 export type WorkspaceUsageSource = () => { bytesUsed: number };
+
+/** This server as a node of a fleet, for `node_info` and the `fleet_nodes` gauge. */
+export interface FleetMetricsSource {
+  nodeId: string;
+  version: string;
+  directory: Pick<NodeDirectory, 'nodes'>;
+}
 
 /** What the live-runtimes gauge reads at scrape time. */
 export type RuntimeCountSource = Pick<RuntimeService, 'runtimeCounts'>;
@@ -35,6 +43,7 @@ export class ServerTelemetry {
   readonly #reconciled: Counter<'action'>;
   readonly #quotaRefusals: Counter<'operation'>;
   #runtimeSource: RuntimeCountSource | undefined;
+  #fleetSource: FleetMetricsSource | undefined;
   readonly #workspaceUsageSources: WorkspaceUsageSource[] = [];
 
   constructor(options: ServerTelemetryOptions = {}) {
@@ -101,6 +110,37 @@ export class ServerTelemetry {
         for (const [status, count] of Object.entries(counts)) this.set({ status }, count);
       },
     });
+    const fleet = () => this.#fleetSource;
+    // An info metric (Prometheus practice): one sample of 1 naming the node; join it on `instance`
+    // to label any other series by node, instead of a node label on every series.
+    new Gauge({
+      name: `${prefix}node_info`,
+      help: 'This node of the fleet: always 1, labelled with its node id and version.',
+      labelNames: ['node_id', 'version'],
+      registers,
+      collect() {
+        const source = fleet();
+        this.reset();
+        if (source) this.set({ node_id: source.nodeId, version: source.version }, 1);
+      },
+    });
+    new Gauge({
+      name: `${prefix}fleet_nodes`,
+      help: 'Nodes registered in the fleet by state (alive: heartbeat within the lease), read from the store at scrape time.',
+      labelNames: ['state'],
+      registers,
+      async collect() {
+        const source = fleet();
+        if (!source) return;
+        // The store unreachable: no samples (not stale ones), and the rest of /metrics still renders.
+        const nodes = await source.directory.nodes().catch(() => undefined);
+        this.reset();
+        if (!nodes) return;
+        const alive = nodes.filter((node) => node.alive).length;
+        this.set({ state: 'alive' }, alive);
+        this.set({ state: 'dead' }, nodes.length - alive);
+      },
+    });
     if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix });
     // The service calls these inside its operations: a metrics failure must never fail one.
     this.observer = {
@@ -120,6 +160,11 @@ export class ServerTelemetry {
   /** The service whose runtimes the gauge counts. `buildServer` binds the service it serves. */
   countRuntimesOf(source: RuntimeCountSource): void {
     this.#runtimeSource = source;
+  }
+
+  /** Exports `node_info` for this node and counts the fleet's nodes (`buildServer` binds its fleet). */
+  watchFleet(source: FleetMetricsSource): void {
+    this.#fleetSource = source;
   }
 
   /** Adds a provider's workspace usage to the `workspace_bytes_used` gauge. */

@@ -1,0 +1,39 @@
+import type { CheckpointStore, NodeRecord, SessionStore } from '@runtimectl/core';
+
+/** A node as the fleet sees it now: its record, whether it is alive, how many runtimes it is home to. */
+export interface FleetNode extends NodeRecord {
+  /** Its heartbeat is within the fleet's lease of the store's clock now. */
+  alive: boolean;
+  /** Runtimes (not closed) whose backend lives on its machine. */
+  runtimes: number;
+}
+
+/** Where the server reads the fleet's nodes (the daemon builds it over the store's `NodeStore`). */
+export interface NodeDirectory {
+  /** Every registered node, by node id. May throw `StoreUnavailableError`. */
+  nodes(): Promise<FleetNode[]>;
+  /** A round trip to the store (its clock now): what readiness asks. */
+  storeTimeMs(): Promise<number>;
+}
+
+/** Where a runtime's home node is read: the store (`SessionRecord.homeNodeId`). */
+export type HomeNodeSource = Pick<SessionStore, 'getSession'> & Pick<CheckpointStore, 'getCheckpoint'>;
+
+/** This server as one node of a fleet (see docs/deploy.md, "A fleet"). */
+export interface FleetOptions {
+  /** This node's id (`fleet.node_id`): Idempotency-Key owner, forwarding header, metrics label. */
+  nodeId: string;
+  directory: NodeDirectory;
+  homes: HomeNodeSource;
+  /**
+   * Proxy a request for a runtime whose home is another node to that node's advertised URL.
+   * false: answer 503 `runtime_on_other_node` instead. Default true.
+   */
+  forward?: boolean;
+  /** Longest a forwarded request may take, answer streamed included. Default 10 minutes. */
+  forwardTimeoutMs?: number;
+  /** How long readiness waits for the store before answering 503 `store_unavailable`. Default 2 s. */
+  readyTimeoutMs?: number;
+}
+
+export const FORWARDED_BY_HEADER = 'x-runtimectl-forwarded-by';
