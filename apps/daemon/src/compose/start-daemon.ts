@@ -11,7 +11,6 @@ import { describeTarget } from '@runtimectl/store-postgres';
 import { createStore } from './create-store';
 import { describeLocalIsolation } from './local-isolation';
 import { loadInstallationId } from './installation-id';
-import { createNodeDirectory, nodeRegistryOf } from './node-directory';
 import { loadNodeId } from './node-id';
 import { MEMORY_STORE_WARNING, releaseNonDurableState } from './release-non-durable-state';
 
@@ -73,7 +72,6 @@ export async function startDaemon(
 ): Promise<RunningDaemon> {
   assertSafeBind(config.http.host, config.bearerToken !== undefined, config.http.allow_insecure_bind);
   const nodeId = config.fleet.node_id ?? loadNodeId(config.stateDir);
-  const startedAtMs = Date.now();
   const telemetry = createServerTelemetry();
   const providers = await createProviders(config, telemetry);
   // The local provider's isolation probe runs while the store opens and reconciles.
@@ -82,24 +80,13 @@ export async function startDaemon(
   const store = await createStore(config);
   const durable = config.store.kind !== 'memory';
   if (!durable) logger.warn(MEMORY_STORE_WARNING);
-  // The fleet keys (F3's config: fleet.node_id, fleet.lease_ms, fleet.advertise_url), read
-  // optionally so this compiles before they land. TODO(F3): once `fleet.node_id` has its own
-  // default (a random id persisted in the state directory), drop the fallback below: until then a
-  // node's id is derived from the state directory's installation id file, so a restart keeps it.
-  const fleet = (config as ResolvedConfig & { fleet?: { node_id?: string | null; lease_ms?: number; advertise_url?: string | null } }).fleet;
-  const localId = loadInstallationId(config.stateDir);
   const service = new RuntimeService({
     store,
     providers,
     defaultProvider: config.runtimes.default_provider,
     // This node's candidate: the fleet's installation id is the one the store holds (service.start()).
-    installationId: localId,
-    node: {
-      nodeId: fleet?.node_id ?? `node_${localId.slice('inst_'.length)}`,
-      leaseMs: fleet?.lease_ms ?? 15_000,
-      advertiseUrl: fleet?.advertise_url ?? null,
-      version: DAEMON_VERSION,
-    },
+    installationId: loadInstallationId(config.stateDir),
+    node: { nodeId, leaseMs: config.fleet.lease_ms, advertiseUrl: config.fleet.advertise_url, version: DAEMON_VERSION },
     timeouts: { controlMs: config.runtimes.provider_call_timeout_ms },
     exec: { defaultTimeoutMs: config.runtimes.exec_timeout_ms, maxOutputBytes: config.runtimes.exec_max_output_bytes },
     files: { readMaxBytes: config.runtimes.read_file_max_bytes },
@@ -131,10 +118,7 @@ export async function startDaemon(
     },
     fleet: {
       nodeId,
-      directory: createNodeDirectory(
-        nodeRegistryOf(store, { nodeId, advertiseUrl: config.fleet.advertise_url, version: DAEMON_VERSION, startedAtMs }),
-        config.fleet.lease_ms,
-      ),
+      directory: { nodes: () => service.nodes(), storeTimeMs: () => store.storeTimeMs() },
       homes: store,
       forward: config.fleet.forward,
       forwardTimeoutMs: forwardTimeoutMsOf(config),

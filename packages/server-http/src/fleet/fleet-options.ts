@@ -1,12 +1,6 @@
-import type { CheckpointStore, NodeRecord, SessionStore } from '@runtimectl/core';
+import type { CheckpointStore, FleetNode, SessionStore } from '@runtimectl/core';
 
-/** A node as the fleet sees it now: its record, whether it is alive, how many runtimes it is home to. */
-export interface FleetNode extends NodeRecord {
-  /** Its heartbeat is within the fleet's lease of the store's clock now. */
-  alive: boolean;
-  /** Runtimes (not closed) whose backend lives on its machine. */
-  runtimes: number;
-}
+export type { FleetNode };
 
 /** Where the server reads the fleet's nodes (the daemon builds it over the store's `NodeStore`). */
 export interface NodeDirectory {

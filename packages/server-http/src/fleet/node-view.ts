@@ -1,5 +1,5 @@
 import type { NodeView } from '@runtimectl/core';
-import type { FleetNode } from './fleet-options';
+import type { FleetNode } from '@runtimectl/core';
 
 /** A fleet node in the wire's snake_case shape. */
 export function toNodeView(node: FleetNode): NodeView {
