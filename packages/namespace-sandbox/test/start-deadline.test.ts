@@ -89,7 +89,7 @@ describe.skipIf(!probe.available)('how long a start may take', () => {
     for (const setup of stall.held.splice(0)) signalGroup(setup.pid!, 'SIGCONT');
     const sandboxes = await Promise.all(starts);
     await Promise.all(sandboxes.map((sandbox) => sandbox.kill(5_000)));
-  }, 60_000);
+  }, 120_000);
 
   it('a probe whose command is held up longer than 10 s still finds the machine able to isolate: `auto` never falls back to no isolation because the machine is busy', async () => {
     stall.commands = 1;

@@ -78,11 +78,12 @@ describe('local provider workspace quota', () => {
       maxOutputBytes: 64 * KiB,
     });
     const pid = Number(text(started.stdout).trim());
-    expect(await eventually(async () => !(await isRunning(pid)), 8_000)).toBe(true);
+    // A liveness bound (the watchdog samples every few seconds; a loaded CI machine stretches it), not a latency target.
+    expect(await eventually(async () => !(await isRunning(pid)), 30_000)).toBe(true);
     const usage = await backend.exec({ command: 'du -sk . | cut -f1', timeoutMs: 10_000, maxOutputBytes: 64 * KiB });
     // Background jobs are sampled once a second: the overshoot is what this one writes in about a second.
     expect(Number(text(usage.stdout).trim()) * KiB).toBeLessThan(QUOTA + 4096 * KiB);
-  });
+  }, 60_000);
 
   it('reports usage and refusals to its observer', async () => {
     const events: string[] = [];

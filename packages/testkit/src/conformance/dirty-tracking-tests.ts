@@ -81,10 +81,13 @@ export function dirtyTrackingTests(options: ProviderConformanceOptions): void {
       });
     }
 
-    test('a write refused with invalid_request leaves the runtime clean', async () => {
+    // The fleet records dirty in the store before a mutating operation reaches the provider (never
+    // a window where a write landed and the store says clean), and a refusal cannot prove that no
+    // other operation wrote meanwhile, on this node or another: a refused write costs one snapshot.
+    test('a write refused with invalid_request leaves the runtime dirty: the next checkpoint takes a snapshot', async () => {
       const { service, runtimeId } = await checkpointedRuntime();
       await expectRuntimectlError(service.mkdir({ runtime_id: runtimeId, path: 'seed.txt' }), 'invalid_request');
-      expect((await service.checkpoint({ runtime_id: runtimeId })).reused_backend_snapshot).toBe(true);
+      expect((await service.checkpoint({ runtime_id: runtimeId })).reused_backend_snapshot).toBe(false);
     });
 
     test('a new checkpoint after a write makes the runtime clean again', async () => {
