@@ -44,6 +44,8 @@ export function createTestServer(options: TestServerOptions = {}): TestServer {
     providers: options.providers ?? [provider, noSnapshots],
     defaultProvider: 'memory',
     observer: telemetry.observer,
+    // One node: the service's node is the server's (a runtime it opens is home here).
+    ...(options.fleet ? { node: { nodeId: options.fleet.nodeId, leaseMs: 15_000 } } : {}),
     ...options.service,
   });
   const chunks: string[] = [];
