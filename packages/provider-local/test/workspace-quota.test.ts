@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RuntimectlError } from '@runtimectl/core';
-import { createBackend, eventually, isRunning, localProvider, text, useTemporaryDirectories, utf8 } from './local-fixture';
+import { createBackend, eventually, localProvider, text, useTemporaryDirectories, utf8 } from './local-fixture';
 
 const KiB = 1024;
 const QUOTA = 512 * KiB;
@@ -79,7 +79,9 @@ describe('local provider workspace quota', () => {
     });
     const pid = Number(text(started.stdout).trim());
     // A liveness bound (the watchdog samples every few seconds; a loaded CI machine stretches it), not a latency target.
-    expect(await eventually(async () => !(await isRunning(pid)), 30_000)).toBe(true);
+    // `$!` is a pid of the sandbox's own PID namespace: ask from inside whether it still runs.
+    const running = async () => text((await backend.exec({ command: `kill -0 ${pid} 2>/dev/null && echo alive || echo gone`, timeoutMs: 10_000, maxOutputBytes: KiB })).stdout).trim() === 'alive';
+    expect(await eventually(async () => !(await running()), 30_000)).toBe(true);
     const usage = await backend.exec({ command: 'du -sk . | cut -f1', timeoutMs: 10_000, maxOutputBytes: 64 * KiB });
     // Background jobs are sampled once a second: the overshoot is what this one writes in about a second.
     expect(Number(text(usage.stdout).trim()) * KiB).toBeLessThan(QUOTA + 4096 * KiB);
