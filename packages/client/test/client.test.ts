@@ -35,6 +35,8 @@ beforeAll(async () => {
     store,
     providers: [createMemoryProvider({ execHandler }), createMemoryProvider({ providerId: 'nosnap', snapshots: false })],
     defaultProvider: 'memory',
+    // The service is the fleet node the server is: the runtimes it opens are home there.
+    node: { nodeId: 'node-1', leaseMs: 15_000 },
   });
   const directory = {
     nodes: async () => [{ nodeId: 'node-1', advertiseUrl: null, version: '0.0.0-test', startedAtMs: 1, heartbeatAtMs: 2, alive: true, runtimes: 0 }],
