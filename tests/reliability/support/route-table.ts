@@ -10,6 +10,8 @@ export interface RouteEntry {
   bodyProperties: string[];
   /** Names of the query parameters the route declares. */
   queryParams: string[];
+  /** The route declares `security: []`: it answers without a token (health, readiness). */
+  public: boolean;
 }
 
 /** Routes the server serves without listing them in the OpenAPI document (`hide: true`). */
@@ -21,6 +23,7 @@ export const HIDDEN_ROUTES: ReadonlyArray<Pick<RouteEntry, 'method' | 'path'>> =
 ];
 
 interface OpenApiOperation {
+  security?: unknown[];
   parameters?: Array<{ name: string; in: string }>;
   requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown>; anyOf?: Array<{ properties?: Record<string, unknown> }> } }> };
 }
@@ -46,6 +49,7 @@ export async function fetchRouteTable(api: Api): Promise<RouteEntry[]> {
         params: [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!),
         bodyProperties: [...properties].sort(),
         queryParams: (operation.parameters ?? []).filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name),
+        public: Array.isArray(operation.security) && operation.security.length === 0,
       });
     }
   }

@@ -71,12 +71,17 @@ function probesOf(runtimeId: string, checkpointId: string): Array<{ method: stri
   ];
 }
 
-describe('with auth on, every route but health refuses callers without the right token', () => {
+describe('with auth on, every route but health and readiness refuses callers without the right token', () => {
+  it('the public routes are exactly health and readiness (a route made public must be added here on purpose)', () => {
+    expect(routes.filter((route) => route.public).map((route) => `${route.method} ${route.path}`)).toEqual(['GET /api/v1/health', 'GET /api/v1/ready']);
+  });
+
   it('walks the route table from GET /openapi.json: every route × every bad credential → 401 with WWW-Authenticate', async () => {
     const runtimeId = await openRuntime(rig.api);
     opened.push(runtimeId);
     const checkpointId = await checkpoint(rig.api, runtimeId);
-    const probes = probesOf(runtimeId, checkpointId).filter((probe) => probe.path !== '/api/v1/health');
+    const publicPaths = new Set(routes.filter((route) => route.public).map((route) => route.path));
+    const probes = probesOf(runtimeId, checkpointId).filter((probe) => !publicPaths.has(probe.path));
     let refusals = 0;
     for (const probe of probes) {
       for (const [label, headers] of Object.entries(CREDENTIALS)) {
@@ -118,8 +123,9 @@ describe('with auth on, every route but health refuses callers without the right
     }
   });
 
-  it('health answers without a token', async () => {
+  it('health and readiness answer without a token', async () => {
     expect((await kept(anonymous.get('/api/v1/health'))).status).toBe(200);
+    expect((await kept(anonymous.get('/api/v1/ready'))).status).toBe(200);
   });
 });
 
