@@ -23,8 +23,9 @@ export function fleetStatements(schema: string) {
     liveFences:
       `SELECT l.token::text AS token FROM ${leases} l JOIN unnest($1::bigint[], $2::text[]) AS f (token, runtime_id) ` +
       'ON l.token = f.token AND l.runtime_id = f.runtime_id WHERE l.expires_at > clock_timestamp() FOR SHARE OF l',
+    /** The node's record, and the end of every lease its previous life held, in one statement. */
     registerNode:
-      `INSERT INTO ${table('nodes')} (${NODE_COLUMNS.join(', ')}) VALUES ($1, $2, $3, $4, ${NOW_MS}) ` +
+      `WITH ended AS (DELETE FROM ${leases} WHERE holder_id = $1) INSERT INTO ${table('nodes')} (${NODE_COLUMNS.join(', ')}) VALUES ($1, $2, $3, $4, ${NOW_MS}) ` +
       `ON CONFLICT (node_id) DO UPDATE SET ${NODE_COLUMNS.filter((column) => column !== 'node_id')
         .map((column) => `${column} = excluded.${column}`)
         .join(', ')}`,

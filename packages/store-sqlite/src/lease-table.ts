@@ -26,6 +26,7 @@ const LEASE_SQL = {
   heldModes: 'SELECT mode FROM temp.runtime_leases WHERE runtime_id = ?',
   insert: 'INSERT INTO temp.runtime_leases (token, runtime_id, holder_id, mode, expires_at_ms) VALUES (?, ?, ?, ?, ?)',
   release: 'DELETE FROM temp.runtime_leases WHERE token = ? AND runtime_id = ?',
+  releaseHolder: 'DELETE FROM temp.runtime_leases WHERE holder_id = ?',
   renew: 'UPDATE temp.runtime_leases SET expires_at_ms = ? WHERE holder_id = ? AND expires_at_ms > ?',
   busy: "SELECT DISTINCT runtime_id FROM temp.runtime_leases WHERE mode <> 'checkout' AND expires_at_ms > ? ORDER BY runtime_id",
   live: 'SELECT 1 AS live FROM temp.runtime_leases WHERE token = ? AND runtime_id = ? AND expires_at_ms > ?',
@@ -74,6 +75,11 @@ export class SqliteLeases {
 
   release(fence: RuntimeFence): void {
     this.#sql.release.run(fence.token, fence.runtimeId);
+  }
+
+  /** Ends every lease `holderId` holds (the node registered again: a restart). */
+  releaseHolder(holderId: string): void {
+    this.#sql.releaseHolder.run(holderId);
   }
 
   renew(holderId: string, ttlMs: number): number {

@@ -24,6 +24,7 @@ export class SqliteNodeRegistry {
   readonly #sql: Statements;
   readonly #claim: (candidate: string) => string;
   readonly #heartbeat: (nodeId: string, leaseTtlMs: number) => void;
+  readonly #register: (row: NodeRow) => void;
 
   constructor(db: Database.Database, leases: SqliteLeases) {
     const sql = Object.fromEntries(Object.entries(NODE_SQL).map(([name, text]) => [name, db.prepare(text)])) as Statements;
@@ -37,6 +38,10 @@ export class SqliteNodeRegistry {
     this.#heartbeat = db.transaction((nodeId: string, leaseTtlMs: number) => {
       sql.heartbeat.run(Date.now(), nodeId);
       leases.renew(nodeId, leaseTtlMs);
+    });
+    this.#register = db.transaction((row: NodeRow) => {
+      sql.upsertNode.run(row);
+      leases.releaseHolder(row.node_id);
     });
   }
 
@@ -52,7 +57,7 @@ export class SqliteNodeRegistry {
       started_at_ms: node.startedAtMs,
       heartbeat_at_ms: Date.now(),
     };
-    this.#sql.upsertNode.run(row);
+    this.#register(row);
   }
 
   heartbeat(nodeId: string, leaseTtlMs: number): void {

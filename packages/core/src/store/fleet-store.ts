@@ -71,7 +71,11 @@ export interface NodeStore {
    * store holds none yet, else the stored one. Atomic: nodes starting at once agree.
    */
   claimInstallationId(candidate: string): Promise<string>;
-  /** Registers or re-registers a node (a restart keeps its node id), heartbeat = now. */
+  /**
+   * Registers or re-registers a node (a restart keeps its node id), heartbeat = now, and ends
+   * every lease the node id holds: the operations of its previous life died with that process,
+   * and the restarted node's heartbeats would otherwise renew their leases for ever.
+   */
   registerNode(node: Omit<NodeRecord, 'heartbeatAtMs'>): Promise<void>;
   /** Records a heartbeat of `nodeId` (now, on the store's clock) and renews its leases (`renewLeases`) in the same step. */
   heartbeatNode(nodeId: string, leaseTtlMs: number): Promise<void>;

@@ -75,6 +75,7 @@ export class ProcessFleetState implements LeaseStore, NodeStore {
 
   async registerNode(node: Omit<NodeRecord, 'heartbeatAtMs'>): Promise<void> {
     this.#nodes.set(node.nodeId, { ...node, heartbeatAtMs: this.clock() });
+    for (const [token, lease] of this.#leases) if (lease.holderId === node.nodeId) this.#drop(token);
   }
 
   async heartbeatNode(nodeId: string, leaseTtlMs: number): Promise<void> {

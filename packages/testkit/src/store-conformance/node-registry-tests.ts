@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
 import type { NodeRecord } from '@runtimectl/core';
-import { eventually, granted, lapsed, leaseRequest, RENEWED_TTL_MS } from './lease-fixtures';
+import { eventually, granted, lapsed, leaseRequest, LONG_TTL_MS, RENEWED_TTL_MS } from './lease-fixtures';
 import { resolveStoreConformanceOptions, type StoreConformanceOptions } from './store-conformance-options';
 import { storeTest, useStoreHarness } from './store-harness';
 
@@ -81,6 +81,19 @@ export function nodeRegistryTests(options: StoreConformanceOptions): void {
       expect(beaten!.heartbeatAtMs).toBeGreaterThan(registered);
       expect(beaten!.heartbeatAtMs).toBeLessThanOrEqual(after);
       expect(untouched!.heartbeatAtMs).toBeLessThan(beaten!.heartbeatAtMs);
+    });
+
+    test('registering a node id again (a restart) ends the leases it held before: its heartbeats cannot keep its previous life holding runtimes', async () => {
+      const [nodeA, nodeB] = await harness.nodes(2);
+      await nodeA!.registerNode(node('node-a'));
+      await granted(nodeA!, leaseRequest('rt-a', 'exclusive', { ttlMs: LONG_TTL_MS }));
+      await granted(nodeA!, leaseRequest('rt-a2', 'shared', { ttlMs: LONG_TTL_MS }));
+      await granted(nodeB!, leaseRequest('rt-b', 'shared', { holderId: 'node-b', ttlMs: LONG_TTL_MS }));
+      // node-a restarts: its operations died with the process, so nothing of it may stay busy.
+      await nodeB!.registerNode(node('node-a', { startedAtMs: 1_764_000_100_000 }));
+      await nodeB!.heartbeatNode('node-a', LONG_TTL_MS);
+      expect(await nodeA!.listBusyRuntimeIds()).toStrictEqual(['rt-b']);
+      await granted(nodeB!, leaseRequest('rt-a', 'exclusive', { holderId: 'node-b' }));
     });
 
     test("a heartbeat renews the node's leases past their first expiry, and no other node's", async () => {
