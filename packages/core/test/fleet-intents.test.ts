@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StoreBatch } from '@runtimectl/core';
-import { createFleet, FleetStore, LEASE_MS } from './fleet-harness';
+import { createFleet, FleetStore, LEASE_MS, openOn, writeOn } from './fleet-harness';
 import { rejectionOf } from './harness';
 
 /** Node A opens a runtime and "crashes" between the provider's create and the commit: an open intent and an unbound backend. */
@@ -70,6 +70,40 @@ describe('intents across nodes', () => {
     expect((await restarted.reconcile()).resolvedIntents).toBe(1);
     expect(fleet.provider.liveBackendIds()).toEqual([]);
     await restarted.stop();
+  });
+
+  it('a dead node’s orphaned snapshot is deleted once no live node is snapshotting, even when the first sweep ran while one was', async () => {
+    const fleet = createFleet();
+    const [a, b] = [fleet.node('node-a'), fleet.node('node-b')];
+    await a.reconcile();
+    await b.reconcile();
+    const id = await openOn(a);
+    await writeOn(a, id, 'f.txt', 'x');
+    // a dies between the provider's snapshot and the commit that records it.
+    const commit = fleet.store.commit.bind(fleet.store);
+    fleet.store.commit = async (batch: StoreBatch) => {
+      if ((batch.checkpoints?.length ?? 0) > 0) {
+        fleet.store.commit = commit;
+        throw new Error('simulated crash before commit');
+      }
+      return commit(batch);
+    };
+    await rejectionOf(a.checkpoint({ runtime_id: id }));
+    expect(fleet.provider.snapshotIds()).toHaveLength(1);
+    await a.stop();
+    // Meanwhile b is making a snapshot of its own: its snapshot's record is yet to come.
+    const inFlight = { intentId: 'bcp_inflight', kind: 'snapshot' as const, providerId: 'memory', runtimeId: id, backendId: 'backend-of-b', createdAtMs: Date.now(), nodeId: 'node-b' };
+    await fleet.store.commit({ intents: [inFlight] });
+    fleet.store.skewMs += LEASE_MS + 1;
+    await fleet.store.heartbeatNode('node-b', LEASE_MS);
+    await b.maintain();
+    expect(fleet.provider.snapshotIds()).toHaveLength(1);
+    await fleet.store.commit({ resolvedIntentIds: ['bcp_inflight'] });
+    await fleet.store.heartbeatNode('node-b', LEASE_MS);
+    await b.maintain();
+    expect(fleet.provider.snapshotIds()).toEqual([]);
+    expect(await fleet.store.listIntents()).toEqual([]);
+    await b.stop();
   });
 
   it('only the maintenance lease holder sweeps orphaned provider resources', async () => {

@@ -36,7 +36,25 @@ describe('leases across nodes', () => {
     store.lapseBeforeNextSessionCommit(LEASE_MS + 1);
     expect(await rejectionOf(a.checkpoint({ runtime_id: id }))).toMatchObject({ code: 'lease_lost' });
     expect((await a.get(id)).head_checkpoint_id).toBeNull();
-    expect((await store.listIntents()).map((intent) => intent.kind)).toEqual(['snapshot']);
+    // Its provider work is handed to the maintenance holder (node id cleared), not kept by a node that is alive.
+    expect((await store.listIntents()).map((intent) => [intent.kind, intent.nodeId])).toEqual([['snapshot', null]]);
+  });
+
+  it('the snapshot a refused (lease_lost) checkpoint made is deleted by the maintenance holder while its node lives on', async () => {
+    const { node, store, provider } = createFleet();
+    const [a, b] = [node('node-a'), node('node-b')];
+    await a.reconcile();
+    const id = await openOn(a);
+    await a.writeFile({ runtime_id: id, path: 'f.txt', content_base64: Buffer.from('x').toString('base64') });
+    store.lapseBeforeNextSessionCommit(LEASE_MS + 1);
+    expect(await rejectionOf(a.checkpoint({ runtime_id: id }))).toMatchObject({ code: 'lease_lost' });
+    expect(provider.snapshotIds()).toHaveLength(1);
+    await store.heartbeatNode('node-a', LEASE_MS); // a lives on: only its lease on the runtime lapsed
+    await b.maintain();
+    expect(provider.snapshotIds()).toEqual([]);
+    expect(await store.listIntents()).toEqual([]);
+    await a.stop();
+    await b.stop();
   });
 
   it('a node whose lease lapsed cannot commit after another node took the runtime over', async () => {

@@ -53,7 +53,7 @@ async function reconcileProvider(
   installationId: string,
   scope: ReconcileScope,
   report: ReconcileReport,
-): Promise<void> {
+): Promise<{ deferredSnapshots: boolean }> {
   // Listed before the provider is asked: a backend bound before the listing existed at it if alive.
   const idle = (await listAllSessions(ctx, { status: 'idle', backendProviderId: provider.providerId })).filter(scope.judges);
   const owned = await provider.listOwnedResources(installationId);
@@ -66,14 +66,19 @@ async function reconcileProvider(
     report.releasedBackends.push(backend.backendId);
   }
   const snapshotKeys = owned.snapshots.map(({ snapshotId }) => ({ providerId: provider.providerId, snapshotId }));
+  let deferredSnapshots = false;
   for (const key of snapshotKeys) {
     const recorded = (await ctx.store.listCheckpointsBySnapshot(key.providerId, key.snapshotId)).length > 0;
     const sourced = (await ctx.store.listSessionsBySourceSnapshot(key.providerId, key.snapshotId)).some((s) => s.status !== 'closed');
     if (recorded || sourced) {
       // Recorded: delete it only if no keeper is left (a close whose cleanup failed).
       report.deletedSnapshots.push(...(await deleteUnkeptSnapshots(ctx, [key])));
-    } else if (!snapshotting && (await provider.deleteSnapshot?.(key.snapshotId))) {
-      // Unrecorded, and no live node is making a snapshot of this provider (whose record is yet to come).
+    } else if (snapshotting) {
+      // Unrecorded, but a live node is making a snapshot of this provider whose record is yet to
+      // come: it may be that one. Kept for a later sweep, so the snapshot intents this sweep
+      // would account for stay open (resolving them would leave an orphan no sweep looks for).
+      deferredSnapshots = true;
+    } else if (await provider.deleteSnapshot?.(key.snapshotId)) {
       report.deletedSnapshots.push(key.snapshotId);
     }
   }
@@ -103,6 +108,7 @@ async function reconcileProvider(
       if (!SessionBusyError.isInstance(error)) throw error;
     });
   }
+  return { deferredSnapshots };
 }
 
 /**
@@ -124,16 +130,19 @@ export async function reconcileProviderResources(ctx: ServiceContext, installati
     errors: [],
   };
   const swept = new Set<string>();
+  const snapshotsDeferred = new Set<string>();
   for (const provider of scope.providers) {
     if (!provider.listOwnedResources) continue;
     try {
-      await reconcileProvider(ctx, provider as Parameters<typeof reconcileProvider>[1], installationId, scope, report);
+      const { deferredSnapshots } = await reconcileProvider(ctx, provider as Parameters<typeof reconcileProvider>[1], installationId, scope, report);
       swept.add(provider.providerId);
+      if (deferredSnapshots) snapshotsDeferred.add(provider.providerId);
     } catch (error) {
       report.errors.push(`${provider.providerId}: ${(error as Error).message}`);
     }
   }
-  const resolved = scope.resolvable.filter((intent) => swept.has(intent.providerId)).map((intent) => intent.intentId);
+  const accountedFor = (intent: ProviderIntent) => swept.has(intent.providerId) && !(intent.kind === 'snapshot' && snapshotsDeferred.has(intent.providerId));
+  const resolved = scope.resolvable.filter(accountedFor).map((intent) => intent.intentId);
   if (resolved.length > 0) await ctx.store.commit({ resolvedIntentIds: resolved });
   report.resolvedIntents = resolved.length;
   return report;
