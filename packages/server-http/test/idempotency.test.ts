@@ -245,6 +245,42 @@ describe('Idempotency-Key across nodes', () => {
     expect((await retry()).status).toBe(200);
   });
 
+  it('retries reaching two nodes at once take a dead node’s claim over exactly once: one runs, the other does not', async () => {
+    const directory = new FakeNodeDirectory();
+    directory.add('node-a');
+    directory.add('node-b', { alive: false });
+    directory.add('node-c');
+    const store = new MemoryRuntimeStore();
+    // One provider every node reaches (as E2B), so either node may run the checkout.
+    const provider = delegatingProvider(createMemoryProvider(), { locality: 'fleet' });
+    const nodeOf = (nodeId: string) =>
+      apiClient(createTestServer({ store, providers: [provider], idempotency: {}, fleet: { nodeId, directory, homes: store } }).app);
+    const [a, c] = [nodeOf('node-a'), nodeOf('node-c')];
+    const opened = await a.post(`${API}/open`, { conversation_id: 'c', sender_id: 's' });
+    const runtimeId = opened.body.runtime.runtime_id as string;
+    const checkpointId = (await a.post(`${API}/checkpoint`, { runtime_id: runtimeId })).body.checkpoint_id as string;
+    const fork = () => ({ checkpoint_id: checkpointId });
+    await a.post(`${API}/checkout`, fork(), key('fork'));
+    const record = (await store.claimIdempotencyKey({ ...ANY_CLAIM, key: 'key-fork' }))!;
+    await store.putIdempotencyRecord({ ...record, state: 'in_flight', ownerId: 'node-b', statusCode: null, responseBody: null });
+    const children = async () => (await store.listSessions({ limit: 100 })).items.filter((session) => session.runtimeId !== runtimeId).length;
+    const before = await children();
+    // Both retries have read the abandoned claim and asked whether node-b lives before either acts.
+    let bothAskedResolve!: () => void;
+    const bothAsked = { promise: new Promise<void>((resolve) => (bothAskedResolve = resolve)), resolve: () => bothAskedResolve() };
+    let asking = 0;
+    const nodes = directory.nodes.bind(directory);
+    directory.nodes = async () => {
+      asking += 1;
+      if (asking === 2) bothAsked.resolve();
+      await bothAsked.promise;
+      return nodes();
+    };
+    const replies = await Promise.all([a.post(`${API}/checkout`, fork(), key('fork')), c.post(`${API}/checkout`, fork(), key('fork'))]);
+    expect(await children()).toBe(before + 1);
+    expect(replies.filter((reply) => reply.status === 200 && reply.headers['idempotent-replayed'] === undefined)).toHaveLength(1);
+  });
+
   it('a claim in flight on a live node is not taken over: the retry is 409 session_busy', async () => {
     const { retry } = await claimLeftInFlightBy('node-b', { alive: true });
     const response = await retry();

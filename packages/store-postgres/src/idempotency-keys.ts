@@ -44,6 +44,13 @@ export class PostgresIdempotencyKeys {
     throw new Error(`could not claim Idempotency-Key ${record.key}: it changed under ${CLAIM_ATTEMPTS} claims in a row`);
   }
 
+  /** Replaces the abandoned claim by `claim` in one conditional UPDATE (the row lock makes one racer win). */
+  async takeOver(abandoned: IdempotencyRecord, claim: IdempotencyRecord): Promise<boolean> {
+    if (claim.key !== abandoned.key) return false;
+    const updated = await this.#db.rows(this.#sql.takeOver, [...idempotencyParams(claim), abandoned.ownerId, abandoned.createdAtMs]);
+    return updated.length === 1;
+  }
+
   async put(record: IdempotencyRecord): Promise<void> {
     await this.#db.run(this.#sql.upsert, idempotencyParams(record));
   }

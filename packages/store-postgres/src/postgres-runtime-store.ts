@@ -176,6 +176,10 @@ export class PostgresRuntimeStore implements RuntimeStore {
     await this.#idempotency.put(record);
   }
 
+  async takeOverIdempotencyKey(abandoned: IdempotencyRecord, claim: IdempotencyRecord): Promise<boolean> {
+    return this.#idempotency.takeOver(abandoned, claim);
+  }
+
   async deleteIdempotencyKey(key: string): Promise<void> {
     await this.#idempotency.delete(key);
   }

@@ -65,6 +65,10 @@ export function idempotencyStatements(schema: string) {
      * returns no row). PostgreSQL locks the conflicting row, so of concurrent claims one wins.
      */
     claim: `${upsertSql(table, 'key', columns)} WHERE ${table}.expires_at_ms <= $${createdAt} RETURNING key`,
+    /** The takeover of an abandoned claim: only while the stored row is still that claim (parameters: the new row, then the abandoned owner and creation time). */
+    takeOver:
+      `UPDATE ${table} SET ${columns.map((column, index) => `${column} = $${index + 1}`).filter((_, index) => columns[index] !== 'key').join(', ')} ` +
+      `WHERE key = $${columns.indexOf('key') + 1} AND state = 'in_flight' AND owner_id = $${columns.length + 1} AND created_at_ms = $${columns.length + 2} RETURNING key`,
     get: `SELECT ${columns.join(', ')} FROM ${table} WHERE key = $1`,
     delete: `DELETE FROM ${table} WHERE key = $1`,
     deleteExpired: `DELETE FROM ${table} WHERE expires_at_ms <= $1`,

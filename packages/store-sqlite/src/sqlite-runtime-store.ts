@@ -205,6 +205,12 @@ export class SqliteRuntimeStore implements RuntimeStore {
     this.#statements.upsertIdempotencyKey.run(idempotencyToRow(record));
   }
 
+  async takeOverIdempotencyKey(abandoned: IdempotencyRecord, claim: IdempotencyRecord): Promise<boolean> {
+    if (claim.key !== abandoned.key) return false;
+    const row = { ...idempotencyToRow(claim), abandoned_owner_id: abandoned.ownerId, abandoned_created_at_ms: abandoned.createdAtMs };
+    return this.#statements.takeOverIdempotencyKey.run(row).changes === 1;
+  }
+
   async deleteIdempotencyKey(key: string): Promise<void> {
     this.#statements.deleteIdempotencyKey.run(key);
   }

@@ -50,6 +50,7 @@ export interface StoreStatements {
   listIntents: Statement<[], IntentRow>;
   getIdempotencyKey: Statement<[string], IdempotencyRow>;
   upsertIdempotencyKey: Statement<[IdempotencyRow]>;
+  takeOverIdempotencyKey: Statement<[IdempotencyRow & { abandoned_owner_id: string; abandoned_created_at_ms: number }]>;
   deleteIdempotencyKey: Statement<[string]>;
   deleteExpiredIdempotencyKeys: Statement<[number]>;
   idempotencyTotalBytes: Statement<[], { stored_bytes: number }>;
@@ -88,6 +89,9 @@ export const STATEMENT_SQL = {
   listIntents: `SELECT ${INTENT_COLUMNS.join(', ')} FROM intents ORDER BY created_at_ms, intent_id`,
   getIdempotencyKey: `SELECT ${IDEMPOTENCY_COLUMNS.join(', ')} FROM idempotency_keys WHERE key = ?`,
   upsertIdempotencyKey: upsertSql('idempotency_keys', 'key', IDEMPOTENCY_COLUMNS),
+  takeOverIdempotencyKey:
+    `UPDATE idempotency_keys SET ${IDEMPOTENCY_COLUMNS.filter((column) => column !== 'key').map((column) => `${column} = @${column}`).join(', ')} ` +
+    "WHERE key = @key AND state = 'in_flight' AND owner_id = @abandoned_owner_id AND created_at_ms = @abandoned_created_at_ms",
   deleteIdempotencyKey: 'DELETE FROM idempotency_keys WHERE key = ?',
   deleteExpiredIdempotencyKeys: 'DELETE FROM idempotency_keys WHERE expires_at_ms <= ?',
   idempotencyTotalBytes: 'SELECT stored_bytes FROM idempotency_totals WHERE id = 1',

@@ -2,7 +2,7 @@ import type { LeaseGrant, LeaseRequest, NodeRecord, RuntimeFence } from './fleet
 import { immutableCopy } from './immutable-record';
 import { ProcessFleetState } from './process-fleet-state';
 import { lowerBound, SortedIdIndex } from './sorted-id-index';
-import { idempotencyRecordBytes, type CheckpointRecord, type IdempotencyRecord, type ProviderIntent, type SessionRecord, type StoredRuntimeStatus } from './records';
+import { idempotencyRecordBytes, isSameClaim, type CheckpointRecord, type IdempotencyRecord, type ProviderIntent, type SessionRecord, type StoredRuntimeStatus } from './records';
 import type {
   CheckpointListQuery,
   Page,
@@ -132,6 +132,13 @@ export class MemoryRuntimeStore implements RuntimeStore {
 
   async putIdempotencyRecord(record: IdempotencyRecord): Promise<void> {
     this.#setIdempotency(immutableCopy(record));
+  }
+
+  async takeOverIdempotencyKey(abandoned: IdempotencyRecord, claim: IdempotencyRecord): Promise<boolean> {
+    const stored = this.#idempotency.get(abandoned.key);
+    if (!stored || !isSameClaim(stored, abandoned)) return false;
+    this.#setIdempotency(immutableCopy(claim));
+    return true;
   }
 
   async deleteIdempotencyKey(key: string): Promise<void> {

@@ -122,6 +122,11 @@ export interface IdempotencyRecord {
   expiresAtMs: number;
 }
 
+/** `stored` is still the in-flight claim `claim` (same key, owner and creation time): what a takeover compares. */
+export function isSameClaim(stored: IdempotencyRecord, claim: IdempotencyRecord): boolean {
+  return stored.state === 'in_flight' && stored.key === claim.key && stored.ownerId === claim.ownerId && stored.createdAtMs === claim.createdAtMs;
+}
+
 /**
  * What an Idempotency-Key record weighs toward the stores' total bound: the UTF-8 bytes of its
  * key, fingerprint and response body. Every store measures with this, so the bound means the

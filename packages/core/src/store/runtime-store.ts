@@ -87,8 +87,14 @@ export interface IdempotencyStore {
    * inserted, else the existing record, unchanged. Atomic: of two concurrent claims one wins.
    */
   claimIdempotencyKey(record: IdempotencyRecord): Promise<IdempotencyRecord | undefined>;
-  /** Upserts by key (completing a claim, or taking over one its owner abandoned). */
+  /** Upserts by key (completing this process's claim). */
   putIdempotencyRecord(record: IdempotencyRecord): Promise<void>;
+  /**
+   * Replaces `abandoned` (an in-flight claim whose owner is gone) by `claim`, only if the stored
+   * record is still that claim (same key, owner and creation time, still in flight). Resolves
+   * whether it did. Atomic: of retries racing to take one claim over, exactly one wins.
+   */
+  takeOverIdempotencyKey(abandoned: IdempotencyRecord, claim: IdempotencyRecord): Promise<boolean>;
   /** Forgets a key (a request whose outcome must not be replayed). Unknown keys are ignored. */
   deleteIdempotencyKey(key: string): Promise<void>;
   /** Removes records that expired at or before `nowMs`; resolves how many. */

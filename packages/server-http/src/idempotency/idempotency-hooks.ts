@@ -112,9 +112,9 @@ export function installIdempotencyHooks(app: FastifyInstance, options: Idempoten
     try {
       let existing = await store.claimIdempotencyKey(record);
       if (existing && existing.fingerprint === fingerprint && (await isAbandoned(existing))) {
-        // Its request never answered: this retry takes the key over and runs.
-        await store.putIdempotencyRecord(record);
-        existing = undefined;
+        // Its request never answered: this retry takes the key over and runs — unless a retry on
+        // another node took it first (then this one sees that claim, or its outcome, as any retry does).
+        existing = (await store.takeOverIdempotencyKey(existing, record)) ? undefined : await store.claimIdempotencyKey(record);
       }
       if (!existing) {
         claims.set(request, { record, settled });

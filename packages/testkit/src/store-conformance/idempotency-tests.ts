@@ -39,6 +39,29 @@ export function idempotencyTests(options: StoreConformanceOptions): void {
       expect(outcomes.filter((outcome) => outcome === undefined)).toHaveLength(1);
     });
 
+    test('takeOverIdempotencyKey replaces an abandoned claim only while it is unchanged: of retries racing for it, exactly one wins', async () => {
+      const abandoned = claim('k1', { ownerId: 'dead-node' });
+      await harness.store.claimIdempotencyKey(abandoned);
+      const nodes = await harness.nodes(4);
+      const retries = nodes.map((store, index) => store.takeOverIdempotencyKey(abandoned, claim('k1', { ownerId: `node-${index}`, createdAtMs: NOW + 1 })));
+      const won = await Promise.all(retries);
+      expect(won.filter(Boolean)).toHaveLength(1);
+      const winner = `node-${won.indexOf(true)}`;
+      expect(await harness.store.claimIdempotencyKey(claim('k1', { createdAtMs: NOW + 2 }))).toMatchObject({ ownerId: winner, createdAtMs: NOW + 1, state: 'in_flight' });
+    });
+
+    test('takeOverIdempotencyKey refuses a claim that completed, was deleted, or another owner took since it was read', async () => {
+      const abandoned = claim('k1', { ownerId: 'dead-node' });
+      await harness.store.claimIdempotencyKey(abandoned);
+      await harness.store.putIdempotencyRecord({ ...abandoned, state: 'completed', statusCode: 200, responseBody: '{}' });
+      expect(await harness.store.takeOverIdempotencyKey(abandoned, claim('k1', { ownerId: 'node-1' }))).toBe(false);
+      expect(await harness.store.claimIdempotencyKey(claim('k1'))).toMatchObject({ state: 'completed', ownerId: 'dead-node' });
+      await harness.store.deleteIdempotencyKey('k1');
+      expect(await harness.store.takeOverIdempotencyKey(abandoned, claim('k1', { ownerId: 'node-1' }))).toBe(false);
+      expect(await harness.store.claimIdempotencyKey(claim('k1', { ownerId: 'node-2' }))).toBeUndefined();
+      expect(await harness.store.takeOverIdempotencyKey(abandoned, claim('k1', { ownerId: 'node-1' }))).toBe(false);
+    });
+
     test('a completed record reads back whole, with its status and body', async () => {
       await harness.store.claimIdempotencyKey(claim('k1'));
       const completed = claim('k1', { state: 'completed', statusCode: 200, responseBody: '{"ok":"ünïcödé"}' });
