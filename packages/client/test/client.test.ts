@@ -38,8 +38,10 @@ beforeAll(async () => {
     // The service is the fleet node the server is: the runtimes it opens are home there.
     node: { nodeId: 'node-1', leaseMs: 15_000 },
   });
+  const node = { nodeId: 'node-1', advertiseUrl: null, version: '0.0.0-test', startedAtMs: 1, heartbeatAtMs: 2, alive: true };
   const directory = {
-    nodes: async () => [{ nodeId: 'node-1', advertiseUrl: null, version: '0.0.0-test', startedAtMs: 1, heartbeatAtMs: 2, alive: true, runtimes: 0 }],
+    nodes: async () => [{ ...node, runtimes: 0 }],
+    nodeStates: async () => [node],
     storeTimeMs: async () => Date.now(),
   };
   const app = buildServer({

@@ -62,7 +62,7 @@ export * from './store/sql-rows/index';
 
 export { createIdGenerator, checkoutRoot, type IdGenerator } from './runtime/ids';
 export type { ReconcileReport } from './runtime/reconcile';
-export type { FleetNode } from './fleet/fleet-nodes';
+export type { FleetNode, NodeState } from './fleet/fleet-nodes';
 export { MAINTENANCE_LEASE_ID } from './fleet/fleet-membership';
 export {
   RuntimeService,

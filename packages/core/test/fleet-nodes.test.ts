@@ -28,6 +28,22 @@ describe('fleet membership', () => {
     await a.stop();
   });
 
+  it('nodeStates() lists every node and whether it is alive without reading a single runtime (it is asked on the request path)', async () => {
+    const store = new FleetStore();
+    const a = new RuntimeService({ store, providers: [createMemoryProvider()], defaultProvider: 'memory', node: { nodeId: 'node-a', leaseMs: LEASE_MS } });
+    await a.start();
+    await openOn(a);
+    let listings = 0;
+    const listSessions = store.listSessions.bind(store);
+    store.listSessions = async (query) => {
+      listings += 1;
+      return listSessions(query);
+    };
+    expect((await a.nodeStates()).map((node) => [node.nodeId, node.alive])).toEqual([['node-a', true]]);
+    expect(listings).toBe(0);
+    await a.stop();
+  });
+
   it('start claims the fleet’s installation id: every node labels provider resources with the first one’s', async () => {
     const { store, provider } = createFleet();
     const make = (nodeId: string, installationId: string) =>

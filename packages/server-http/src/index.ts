@@ -25,4 +25,4 @@ export { REDACTED_LOG_PATHS, withSecretRedaction } from './logging/log-redaction
 export { turnBatchedDestination, type LogDestination } from './logging/turn-batched-destination';
 export type { RuntimectlRouteConfig } from './route-config';
 export { isLoopbackHost } from './auth/loopback-host';
-export { FORWARDED_BY_HEADER, type FleetNode, type FleetOptions, type HomeNodeSource, type NodeDirectory } from './fleet/fleet-options';
+export { FORWARDED_BY_HEADER, type FleetNode, type FleetOptions, type HomeNodeSource, type NodeDirectory, type NodeState } from './fleet/fleet-options';

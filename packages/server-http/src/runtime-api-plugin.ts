@@ -54,7 +54,7 @@ export interface RuntimeApiPluginOptions {
 function idempotencyOfNode(idempotency: IdempotencyOptions, fleet: FleetOptions | undefined): IdempotencyOptions {
   if (!fleet) return idempotency;
   const isOwnerAlive = async (ownerId: string) =>
-    (await fleet.directory.nodes()).some((node) => node.nodeId === ownerId && node.alive);
+    (await fleet.directory.nodeStates()).some((node) => node.nodeId === ownerId && node.alive);
   return { ownerId: fleet.nodeId, isOwnerAlive, ...idempotency };
 }
 

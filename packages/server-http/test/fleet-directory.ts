@@ -1,5 +1,5 @@
 import { StoreUnavailableError } from '@runtimectl/core';
-import type { FleetNode, NodeDirectory } from '../src/index';
+import type { FleetNode, NodeDirectory, NodeState } from '../src/index';
 
 /** The fleet's node registry as a test arranges it: nodes added by hand, the store made to hang or fail. */
 export class FakeNodeDirectory implements NodeDirectory {
@@ -21,8 +21,16 @@ export class FakeNodeDirectory implements NodeDirectory {
     return record;
   }
 
+  /** How often the listing with runtime counts (GET /nodes only) was asked for. */
+  countingListings = 0;
+
   async nodes(): Promise<FleetNode[]> {
+    this.countingListings += 1;
     return [...this.#nodes.values()];
+  }
+
+  async nodeStates(): Promise<NodeState[]> {
+    return [...this.#nodes.values()].map(({ runtimes: _, ...state }) => state);
   }
 
   storeTimeMs(): Promise<number> {

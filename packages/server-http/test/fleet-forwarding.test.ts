@@ -102,6 +102,16 @@ describe('forwarding to a runtime\'s home node', () => {
     expect(checkout.status).toBe(200);
   });
 
+  it('forwarding, Idempotency-Key takeover and /metrics read the node states, never the runtime counts of GET /nodes (a query over every runtime)', async () => {
+    const { store, directory, a, b } = await twoNodes();
+    const runtimeId = await runtimeHomeOn(store, b, 'node-b');
+    directory.countingListings = 0;
+    const written = await post(a, '/api/v1/runtimes/write-file', { runtime_id: runtimeId, path: 'a.txt', content_base64: Buffer.from('x').toString('base64') }, { 'idempotency-key': 'k-1' });
+    expect(written.status).toBe(200);
+    expect((await fetch(`${a.url}/metrics`, { headers: AUTH })).status).toBe(200);
+    expect(directory.countingListings).toBe(0);
+  });
+
   it('a runtime home on this node, or on no node, is served here', async () => {
     const { store, a } = await twoNodes();
     const local = await runtimeHomeOn(store, a, 'node-a');

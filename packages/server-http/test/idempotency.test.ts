@@ -269,8 +269,8 @@ describe('Idempotency-Key across nodes', () => {
     let bothAskedResolve!: () => void;
     const bothAsked = { promise: new Promise<void>((resolve) => (bothAskedResolve = resolve)), resolve: () => bothAskedResolve() };
     let asking = 0;
-    const nodes = directory.nodes.bind(directory);
-    directory.nodes = async () => {
+    const nodes = directory.nodeStates.bind(directory);
+    directory.nodeStates = async () => {
       asking += 1;
       if (asking === 2) bothAsked.resolve();
       await bothAsked.promise;

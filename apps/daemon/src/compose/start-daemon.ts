@@ -118,7 +118,7 @@ export async function startDaemon(
     },
     fleet: {
       nodeId,
-      directory: { nodes: () => service.nodes(), storeTimeMs: () => store.storeTimeMs() },
+      directory: { nodes: () => service.nodes(), nodeStates: () => service.nodeStates(), storeTimeMs: () => store.storeTimeMs() },
       homes: store,
       forward: config.fleet.forward,
       forwardTimeoutMs: forwardTimeoutMsOf(config),

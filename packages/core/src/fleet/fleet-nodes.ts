@@ -2,16 +2,20 @@ import type { NodeRecord, NodeStore } from '../store/fleet-store';
 import { listAllSessions } from '../runtime/list-all-sessions';
 import type { ServiceContext } from '../runtime/service-context';
 
-/** A node of the fleet as `RuntimeService.nodes()` reports it. */
-export interface FleetNode extends NodeRecord {
+/** A node of the fleet and whether it is alive: what the request path asks (`RuntimeService.nodeStates()`), one store round trip. */
+export interface NodeState extends NodeRecord {
   /** Its heartbeat is younger than the lease time (`heartbeatAtMs + leaseMs > store time`). */
   alive: boolean;
+}
+
+/** A node of the fleet as `RuntimeService.nodes()` reports it (GET /nodes). */
+export interface FleetNode extends NodeState {
   /** Runtimes, not closed, whose home it is (node-local providers); runtimes on fleet-wide providers have none. */
   runtimes: number;
 }
 
 /** Whether each registered node is alive, judged on the store's clock with this node's lease time. */
-export async function nodeLiveness(store: NodeStore, leaseMs: number): Promise<Map<string, NodeRecord & { alive: boolean }>> {
+export async function nodeLiveness(store: NodeStore, leaseMs: number): Promise<Map<string, NodeState>> {
   const [nodes, now] = await Promise.all([store.listNodes(), store.storeTimeMs()]);
   return new Map(nodes.map((node) => [node.nodeId, { ...node, alive: node.heartbeatAtMs + leaseMs > now }]));
 }

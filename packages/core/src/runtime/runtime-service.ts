@@ -19,7 +19,7 @@ import { createIdGenerator, type IdGenerator } from './ids';
 import { openRuntime } from './open-runtime';
 import { pauseRuntime } from './pause-runtime';
 import { FleetMembership } from '../fleet/fleet-membership';
-import { listFleetNodes, type FleetNode } from '../fleet/fleet-nodes';
+import { listFleetNodes, nodeLiveness, type FleetNode, type NodeState } from '../fleet/fleet-nodes';
 import { maintainFleet, reconcileAtStart } from '../fleet/maintenance';
 import type { ReconcileReport } from './reconcile';
 import { resumeRuntime } from './resume-runtime';
@@ -290,9 +290,14 @@ export class RuntimeService {
     return this.#run('maintain', (ctx) => maintainFleet(ctx, this.#installationId, this.#membership));
   }
 
-  /** Every node of the fleet: alive or not, and how many runtimes it is home of. */
+  /** Every node of the fleet: alive or not, and how many runtimes it is home of (reads every runtime: an admin query). */
   nodes(): Promise<FleetNode[]> {
     return this.#run('nodes', (ctx) => listFleetNodes(ctx));
+  }
+
+  /** Every node of the fleet and whether it is alive, without counting runtimes: what a request may ask. */
+  nodeStates(): Promise<NodeState[]> {
+    return this.#run('nodes', async (ctx) => [...(await nodeLiveness(ctx.store, ctx.node.leaseMs)).values()]);
   }
 
   /** This node's id. */

@@ -1,11 +1,13 @@
-import type { CheckpointStore, FleetNode, SessionStore } from '@runtimectl/core';
+import type { CheckpointStore, FleetNode, NodeState, SessionStore } from '@runtimectl/core';
 
-export type { FleetNode };
+export type { FleetNode, NodeState };
 
 /** Where the server reads the fleet's nodes (the daemon builds it over the store's `NodeStore`). */
 export interface NodeDirectory {
-  /** Every registered node, by node id. May throw `StoreUnavailableError`. */
+  /** Every registered node with the runtimes each is home of: `GET /nodes` only (it reads every runtime). May throw `StoreUnavailableError`. */
   nodes(): Promise<FleetNode[]>;
+  /** Every registered node and whether it is alive, nothing counted: what forwarding, Idempotency-Key takeover and metrics ask. */
+  nodeStates(): Promise<NodeState[]>;
   /** A round trip to the store (its clock now): what readiness asks. */
   storeTimeMs(): Promise<number>;
 }

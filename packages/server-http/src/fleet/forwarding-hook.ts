@@ -25,7 +25,7 @@ export function installForwardingHook(app: FastifyInstance, fleet: FleetOptions)
     if (!target) return;
     const home = await homes.of(target);
     if (!home || home.homeNodeId === null || home.homeNodeId === fleet.nodeId) return;
-    const node = (await fleet.directory.nodes()).find((candidate) => candidate.nodeId === home.homeNodeId);
+    const node = (await fleet.directory.nodeStates()).find((candidate) => candidate.nodeId === home.homeNodeId);
     const url = node?.advertiseUrl ?? null;
     const alive = node?.alive ?? false;
     const refused = new RuntimeOnOtherNodeError(home.runtimeId, { nodeId: home.homeNodeId, url, alive });

@@ -16,7 +16,7 @@ export type WorkspaceUsageSource = () => { bytesUsed: number };
 export interface FleetMetricsSource {
   nodeId: string;
   version: string;
-  directory: Pick<NodeDirectory, 'nodes'>;
+  directory: Pick<NodeDirectory, 'nodeStates'>;
 }
 
 /** What the live-runtimes gauge reads at scrape time. */
@@ -133,7 +133,7 @@ export class ServerTelemetry {
         const source = fleet();
         if (!source) return;
         // The store unreachable: no samples (not stale ones), and the rest of /metrics still renders.
-        const nodes = await source.directory.nodes().catch(() => undefined);
+        const nodes = await source.directory.nodeStates().catch(() => undefined);
         this.reset();
         if (!nodes) return;
         const alive = nodes.filter((node) => node.alive).length;
