@@ -16,6 +16,7 @@ export async function createStore(config: ResolvedConfig): Promise<RuntimeStore>
         schema: config.store.schema,
         poolSize: config.store.pool_size,
         statementTimeoutMs: config.store.statement_timeout_ms,
+        connectTimeoutMs: config.store.connect_timeout_ms,
       });
   }
 }

@@ -34,6 +34,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { path: 'store.schema', type: 'string', description: 'postgres: schema of the tables, created if missing (default runtimectl)' },
   { path: 'store.pool_size', type: 'integer', description: 'postgres: connections in the pool (default 10)' },
   { path: 'store.statement_timeout_ms', type: 'integer', description: 'postgres: any statement is cancelled after this long (default 30000)' },
+  { path: 'store.connect_timeout_ms', type: 'integer', description: 'postgres: a new connection that takes longer fails with store_unavailable (default 5000)' },
   { path: 'providers.local.enabled', type: 'boolean', description: 'the local provider (default true)' },
   { path: 'providers.local.root', type: 'string', description: 'workspaces directory (default <state_dir>/workspaces)' },
   { path: 'providers.local.shell', type: 'string', description: 'shell for commands (default /bin/sh)' },

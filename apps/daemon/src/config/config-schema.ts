@@ -70,6 +70,7 @@ const StoreSchema = z.strictObject({
   schema: z.string().regex(POSTGRES_SCHEMA_NAME, POSTGRES_SCHEMA_NAME_RULE).default('runtimectl'),
   pool_size: z.int().min(1).max(1_000).default(10),
   statement_timeout_ms: z.int().min(100).max(3_600_000).default(30_000),
+  connect_timeout_ms: z.int().min(100).max(600_000).default(5_000),
 });
 
 const LocalProviderSchema = z.strictObject({

@@ -107,6 +107,13 @@ describe('loadConfig', () => {
     expect(load({}, { 'store.kind': 'sqlite' }).databaseUrl).toBeUndefined();
   });
 
+  it('store.connect_timeout_ms bounds how long a new PostgreSQL connection may take (default 5000; RUNTIMECTL_STORE_CONNECT_TIMEOUT_MS)', () => {
+    const url = 'postgres://app:pw@db.internal:5432/runtimectl';
+    expect(load({ RUNTIMECTL_DATABASE_URL: url }, { 'store.kind': 'postgres' }).store.connect_timeout_ms).toBe(5_000);
+    expect(load({ RUNTIMECTL_DATABASE_URL: url, RUNTIMECTL_STORE_CONNECT_TIMEOUT_MS: '60000' }, { 'store.kind': 'postgres' }).store.connect_timeout_ms).toBe(60_000);
+    expect(() => load({ RUNTIMECTL_STORE_CONNECT_TIMEOUT_MS: '0' })).toThrow(/store\.connect_timeout_ms/);
+  });
+
   it('a postgres store without its URL, with a URL that is not postgres://, or with a bad schema is refused naming the key, never echoing the URL', () => {
     expect(() => load({}, { 'store.kind': 'postgres' })).toThrow(
       new ConfigError('store.url_env: environment variable RUNTIMECTL_DATABASE_URL is not set or empty (it holds the PostgreSQL URL)'),
