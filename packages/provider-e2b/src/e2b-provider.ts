@@ -6,6 +6,7 @@ import {
   type BackendCheckoutRequest,
   type BackendCreateRequest,
   type BackendProviderV1,
+  type BackendResource,
   type BackendSnapshotRequest,
   type OwnedResources,
   type ProviderBackend,
@@ -159,7 +160,22 @@ export class E2BProvider implements BackendProviderV1 {
     }
   }
 
-  /** Sandboxes whose timeout is being refreshed (live backends of this process). */
+  /**
+   * The fleet's keep-alive duty (see `BackendProviderV1.keepAlive`): from now on refreshes exactly
+   * these sandboxes, each with its runtime's own timeout or `sandboxTimeoutMs`. A sandbox new to
+   * this process is refreshed at once; one left out is no longer refreshed here, neither killed
+   * nor marked gone, and its handles stay usable. Resources naming no E2B sandbox are ignored.
+   */
+  keepAlive(resources: readonly BackendResource[]): void {
+    const wanted = new Map<string, number>();
+    for (const resource of resources) {
+      const sandbox = sandboxOf(resource);
+      if (sandbox) wanted.set(sandbox.sandboxId, sandbox.timeoutMs ?? this.#settings.sandboxTimeoutMs);
+    }
+    this.#keepAlive.keepOnly(wanted);
+  }
+
+  /** Sandboxes whose timeout is being refreshed here (live backends of this process, or the fleet's duty). */
   keptAliveSandboxIds(): string[] {
     return this.#keepAlive.trackedSandboxIds();
   }
