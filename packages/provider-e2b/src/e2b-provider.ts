@@ -13,13 +13,14 @@ import {
   type ProviderSnapshot,
 } from '@runtimectl/core';
 import { Sandbox, SandboxError, SandboxNotFoundError, type SandboxOpts } from 'e2b';
+import type { z } from 'zod';
 import { E2BBackend, type BackendContext, type SandboxState } from './e2b-backend';
 import { E2BErrorMapper, outcomeUnknown, PROVIDER_ID, SANDBOX_GONE_MESSAGE, sandboxGoneError } from './e2b-errors';
 import { resolveE2BSettings, type E2BProviderSettings, type ResolvedE2BSettings } from './e2b-settings';
 import { OrphanSweeper } from './orphan-sweeper';
 import { listOwnedResources } from './owned-resources';
 import { sdkCaller, withDeadline, type SdkCaller } from './request-deadline';
-import { e2bRuntimeOptionsSchema, runtimeOptionsOf, type E2BRuntimeOptions } from './runtime-options';
+import { runtimeOptionsOf, runtimeOptionsSchemaWith, type E2BRuntimeOptions } from './runtime-options';
 import { sandboxOf, TIMEOUT_LABEL, type SandboxResource } from './sandbox-resource';
 import { SandboxKeepAlive, type RefreshOutcome } from './sandbox-keep-alive';
 import { snapshotNameFor } from './snapshot-names';
@@ -35,7 +36,7 @@ import { snapshotNameFor } from './snapshot-names';
 export class E2BProvider implements BackendProviderV1 {
   readonly specificationVersion = 'backend-provider-v1' as const;
   readonly providerId = PROVIDER_ID;
-  readonly runtimeOptionsSchema = e2bRuntimeOptionsSchema;
+  readonly runtimeOptionsSchema: z.ZodType<E2BRuntimeOptions>;
   /** Every node of a fleet reaches a sandbox by its id: its runtimes have no home node. */
   readonly locality = 'fleet' as const;
 
@@ -49,6 +50,7 @@ export class E2BProvider implements BackendProviderV1 {
 
   constructor(settings: E2BProviderSettings) {
     this.#settings = resolveE2BSettings(settings);
+    this.runtimeOptionsSchema = runtimeOptionsSchemaWith(this.#settings.minSandboxTimeoutMs);
     this.#errors = new E2BErrorMapper(this.#settings.apiKey, this.#settings.requestTimeoutMs, this.#settings.workspaceRoot);
     this.#keepAlive = new SandboxKeepAlive({ refresh: (id, timeoutMs) => this.#refresh(id, timeoutMs), goneMessage: SANDBOX_GONE_MESSAGE });
     this.#api = sdkCaller(this.#settings.connection, this.#settings.requestTimeoutMs);
@@ -67,7 +69,7 @@ export class E2BProvider implements BackendProviderV1 {
    * sandbox and must `release` it.
    */
   async create(request: BackendCreateRequest): Promise<ProviderBackend> {
-    const options = runtimeOptionsOf(request.options);
+    const options = runtimeOptionsOf(request.options, this.runtimeOptionsSchema);
     const sandbox = await this.#createSandbox('create', options.template ?? this.#settings.template, request, options);
     try {
       await withDeadline(this.#settings.requestTimeoutMs, (signal) => sandbox.files.makeDir(this.#settings.workspaceRoot, { signal }));
@@ -134,7 +136,7 @@ export class E2BProvider implements BackendProviderV1 {
    * daemon's back): `ProviderSnapshotNotFoundError`, so core answers checkpoint_snapshot_deleted.
    */
   async checkout(request: BackendCheckoutRequest): Promise<ProviderBackend> {
-    const options = runtimeOptionsOf(request.options);
+    const options = runtimeOptionsOf(request.options, this.runtimeOptionsSchema);
     return this.#backend(await this.#createSandbox('checkout', request.snapshotId, request, options), options);
   }
 
