@@ -34,17 +34,23 @@ async function resourceIdOf(fleet: Fleet, runtimeId: string): Promise<string> {
   return String((await fleet.store.getSession(runtimeId))!.backend!.resource.id);
 }
 
+/** Two nodes on one store; `a` started first, so it holds the maintenance lease. */
+async function twoNodes() {
+  const fleet = createFleet();
+  const a = nodeWithKeepAlive(fleet, 'node-a');
+  const b = nodeWithKeepAlive(fleet, 'node-b');
+  await a.service.reconcile();
+  await b.service.reconcile();
+  return { fleet, a, b };
+}
+
 async function passes(service: RuntimeService, count: number): Promise<void> {
   for (let pass = 0; pass < count; pass += 1) await service.keepAlive();
 }
 
 describe('keep-alive duty across a fleet', () => {
   it('the maintenance lease holder keeps alive every live runtime of the store, whichever node opened it', async () => {
-    const fleet = createFleet();
-    const a = nodeWithKeepAlive(fleet, 'node-a');
-    const b = nodeWithKeepAlive(fleet, 'node-b');
-    await a.service.reconcile(); // a takes the maintenance lease
-    await b.service.reconcile();
+    const { fleet, a, b } = await twoNodes();
     const onA = await openOn(a.service);
     const onB = await openOn(b.service);
     await a.service.keepAlive();
@@ -68,11 +74,7 @@ describe('keep-alive duty across a fleet', () => {
   });
 
   it('a node that does not hold the lease keeps alive only what it made, and none of it once the hand-over is over', async () => {
-    const fleet = createFleet();
-    const a = nodeWithKeepAlive(fleet, 'node-a');
-    const b = nodeWithKeepAlive(fleet, 'node-b');
-    await a.service.reconcile();
-    await b.service.reconcile();
+    const { fleet, a, b } = await twoNodes();
     const onA = await openOn(a.service);
     const onB = await openOn(b.service);
     // b serves a's runtime too (it attaches its backend): that is no duty of b's beyond the hand-over.
@@ -87,11 +89,7 @@ describe('keep-alive duty across a fleet', () => {
   });
 
   it('a backend made on a non-holder whose binding is not committed yet is kept alive by that node', async () => {
-    const fleet = createFleet();
-    const a = nodeWithKeepAlive(fleet, 'node-a');
-    const b = nodeWithKeepAlive(fleet, 'node-b');
-    await a.service.reconcile();
-    await b.service.reconcile();
+    const { fleet, a, b } = await twoNodes();
     const commit = fleet.store.commit.bind(fleet.store);
     let held: (() => void) | undefined;
     fleet.store.commit = async (batch) => {
@@ -119,11 +117,7 @@ describe('keep-alive duty across a fleet', () => {
   });
 
   it('duty moves when the holder stops: the next node to take the lease keeps every live runtime alive', async () => {
-    const fleet = createFleet();
-    const a = nodeWithKeepAlive(fleet, 'node-a');
-    const b = nodeWithKeepAlive(fleet, 'node-b');
-    await a.service.reconcile();
-    await b.service.reconcile();
+    const { fleet, a, b } = await twoNodes();
     const runtimeId = await openOn(a.service);
     await passes(b.service, 2);
     expect(b.last()).toEqual([]);
@@ -134,11 +128,7 @@ describe('keep-alive duty across a fleet', () => {
   });
 
   it('duty moves when the holder dies, once its lease has lapsed', async () => {
-    const fleet = createFleet();
-    const a = nodeWithKeepAlive(fleet, 'node-a');
-    const b = nodeWithKeepAlive(fleet, 'node-b');
-    await a.service.reconcile();
-    await b.service.reconcile();
+    const { fleet, a, b } = await twoNodes();
     const runtimeId = await openOn(a.service);
     await a.service.keepAlive();
     // a "dies": it no longer heartbeats nor passes, and keeps its lease until it lapses.
@@ -151,11 +141,7 @@ describe('keep-alive duty across a fleet', () => {
   });
 
   it('taking the lease over on a heartbeat still makes the next maintenance sweep (it reads as acquired)', async () => {
-    const fleet = createFleet();
-    const a = nodeWithKeepAlive(fleet, 'node-a');
-    const b = nodeWithKeepAlive(fleet, 'node-b');
-    await a.service.reconcile();
-    await b.service.reconcile();
+    const { a, b } = await twoNodes();
     await a.service.stop();
     await b.service.keepAlive(); // b takes the lease in its keep-alive pass
     expect(await b.service.maintain(), 'maintain sweeps after a take-over').not.toBeNull();

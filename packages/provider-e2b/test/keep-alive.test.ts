@@ -112,18 +112,18 @@ describe('keepAlive: the set of sandboxes this process refreshes (the fleet duty
   }, 20_000);
 
   it('a sandbox left out is no longer refreshed, yet neither killed nor marked gone: its backend still works', async () => {
-    const made = provider(1_500);
+    const made = provider(3_000);
     const backend = await made.create(createRequest());
     made.keepAlive([]); // spares what it made since the previous call (its binding may not be committed yet)
     expect(made.keptAliveSandboxIds()).toEqual([backend.resource.sandboxId]);
     made.keepAlive([]);
     expect(made.keptAliveSandboxIds()).toEqual([]);
-    const calls = await setTimeoutCallsOf(backend.resource.sandboxId);
-    await sleep(800);
-    expect(await setTimeoutCallsOf(backend.resource.sandboxId)).toBe(calls);
     const result = await backend.exec({ command: 'echo usable', maxOutputBytes: 1024, timeoutMs: 10_000 });
     expect(Buffer.from(result.stdout).toString()).toBe('usable\n');
-    expect(await eventually(async () => !(await isLive(backend.resource.sandboxId)), 6_000), 'nobody refreshes it: it lapses').toBe(true);
+    const calls = await setTimeoutCallsOf(backend.resource.sandboxId);
+    await sleep(1_200); // past the refresh interval (a third of 3 s)
+    expect(await setTimeoutCallsOf(backend.resource.sandboxId)).toBe(calls);
+    expect(await eventually(async () => !(await isLive(backend.resource.sandboxId)), 8_000), 'nobody refreshes it: it lapses').toBe(true);
   }, 20_000);
 
   it('the same set again costs no extra refresh; a runtime\'s own timeout travels in its resource', async () => {
