@@ -127,6 +127,18 @@ describe('keep-alive duty across a fleet', () => {
     await b.service.stop();
   });
 
+  it('a stopped node takes the lease no more: a heartbeat still in flight at stop leaves the duty to the others', async () => {
+    const { fleet, a, b } = await twoNodes();
+    const runtimeId = await openOn(b.service);
+    await passes(b.service, 2);
+    expect(b.last(), 'handed over to a').toEqual([]);
+    await a.service.stop();
+    await a.service.keepAlive(); // what a beat that began before stop() would still do
+    await b.service.keepAlive();
+    expect(b.last()).toEqual([await resourceIdOf(fleet, runtimeId)]);
+    await b.service.stop();
+  });
+
   it('duty moves when the holder dies, once its lease has lapsed', async () => {
     const { fleet, a, b } = await twoNodes();
     const runtimeId = await openOn(a.service);

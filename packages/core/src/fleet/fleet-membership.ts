@@ -28,6 +28,8 @@ export class FleetMembership {
   #takenOver = false;
   /** Checks of the lease run one at a time (a heartbeat and start-up reconciliation may overlap). */
   #holding: Promise<unknown> = Promise.resolve();
+  /** Between stop() and the next start(): a heartbeat still in flight must not take the lease again. */
+  #stopped = false;
 
   constructor(
     private readonly store: RuntimeStore,
@@ -40,6 +42,7 @@ export class FleetMembership {
   /** Registers the node and starts heartbeating; idempotent. */
   start(): Promise<void> {
     this.#started ??= (async () => {
+      this.#stopped = false;
       const { nodeId, advertiseUrl, version } = this.node;
       await this.store.registerNode({ nodeId, advertiseUrl, version, startedAtMs: await this.store.storeTimeMs() });
       this.#timer = setInterval(() => void this.#beat(), Math.max(1, Math.floor(this.node.leaseMs / 3)));
@@ -53,8 +56,11 @@ export class FleetMembership {
     clearInterval(this.#timer);
     this.#timer = undefined;
     this.#started = undefined;
-    if (this.#maintenance) await this.leases.release(this.#maintenance);
-    this.#maintenance = null;
+    this.#stopped = true;
+    await this.#serially(async () => {
+      if (this.#maintenance) await this.leases.release(this.#maintenance);
+      this.#maintenance = null;
+    });
   }
 
   /**
@@ -82,6 +88,7 @@ export class FleetMembership {
   }
 
   async #hold(): Promise<'held' | 'acquired' | 'busy'> {
+    if (this.#stopped) return 'busy';
     if (this.#maintenance) {
       try {
         await this.store.commit({ fences: [this.#maintenance] });
