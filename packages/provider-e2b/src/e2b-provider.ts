@@ -6,19 +6,21 @@ import {
   type BackendCheckoutRequest,
   type BackendCreateRequest,
   type BackendProviderV1,
+  type BackendResource,
   type BackendSnapshotRequest,
   type OwnedResources,
   type ProviderBackend,
   type ProviderSnapshot,
 } from '@runtimectl/core';
 import { Sandbox, SandboxError, SandboxNotFoundError, type SandboxOpts } from 'e2b';
+import type { z } from 'zod';
 import { E2BBackend, type BackendContext, type SandboxState } from './e2b-backend';
 import { E2BErrorMapper, outcomeUnknown, PROVIDER_ID, SANDBOX_GONE_MESSAGE, sandboxGoneError } from './e2b-errors';
 import { resolveE2BSettings, type E2BProviderSettings, type ResolvedE2BSettings } from './e2b-settings';
 import { OrphanSweeper } from './orphan-sweeper';
 import { listOwnedResources } from './owned-resources';
 import { sdkCaller, withDeadline, type SdkCaller } from './request-deadline';
-import { e2bRuntimeOptionsSchema, runtimeOptionsOf, type E2BRuntimeOptions } from './runtime-options';
+import { runtimeOptionsOf, runtimeOptionsSchemaWith, type E2BRuntimeOptions } from './runtime-options';
 import { sandboxOf, TIMEOUT_LABEL, type SandboxResource } from './sandbox-resource';
 import { SandboxKeepAlive, type RefreshOutcome } from './sandbox-keep-alive';
 import { snapshotNameFor } from './snapshot-names';
@@ -34,7 +36,7 @@ import { snapshotNameFor } from './snapshot-names';
 export class E2BProvider implements BackendProviderV1 {
   readonly specificationVersion = 'backend-provider-v1' as const;
   readonly providerId = PROVIDER_ID;
-  readonly runtimeOptionsSchema = e2bRuntimeOptionsSchema;
+  readonly runtimeOptionsSchema: z.ZodType<E2BRuntimeOptions>;
   /** Every node of a fleet reaches a sandbox by its id: its runtimes have no home node. */
   readonly locality = 'fleet' as const;
 
@@ -48,6 +50,7 @@ export class E2BProvider implements BackendProviderV1 {
 
   constructor(settings: E2BProviderSettings) {
     this.#settings = resolveE2BSettings(settings);
+    this.runtimeOptionsSchema = runtimeOptionsSchemaWith(this.#settings.minSandboxTimeoutMs);
     this.#errors = new E2BErrorMapper(this.#settings.apiKey, this.#settings.requestTimeoutMs, this.#settings.workspaceRoot);
     this.#keepAlive = new SandboxKeepAlive({ refresh: (id, timeoutMs) => this.#refresh(id, timeoutMs), goneMessage: SANDBOX_GONE_MESSAGE });
     this.#api = sdkCaller(this.#settings.connection, this.#settings.requestTimeoutMs);
@@ -66,7 +69,7 @@ export class E2BProvider implements BackendProviderV1 {
    * sandbox and must `release` it.
    */
   async create(request: BackendCreateRequest): Promise<ProviderBackend> {
-    const options = runtimeOptionsOf(request.options);
+    const options = runtimeOptionsOf(request.options, this.runtimeOptionsSchema);
     const sandbox = await this.#createSandbox('create', options.template ?? this.#settings.template, request, options);
     try {
       await withDeadline(this.#settings.requestTimeoutMs, (signal) => sandbox.files.makeDir(this.#settings.workspaceRoot, { signal }));
@@ -133,7 +136,7 @@ export class E2BProvider implements BackendProviderV1 {
    * daemon's back): `ProviderSnapshotNotFoundError`, so core answers checkpoint_snapshot_deleted.
    */
   async checkout(request: BackendCheckoutRequest): Promise<ProviderBackend> {
-    const options = runtimeOptionsOf(request.options);
+    const options = runtimeOptionsOf(request.options, this.runtimeOptionsSchema);
     return this.#backend(await this.#createSandbox('checkout', request.snapshotId, request, options), options);
   }
 
@@ -159,7 +162,22 @@ export class E2BProvider implements BackendProviderV1 {
     }
   }
 
-  /** Sandboxes whose timeout is being refreshed (live backends of this process). */
+  /**
+   * The fleet's keep-alive duty (see `BackendProviderV1.keepAlive`): from now on refreshes exactly
+   * these sandboxes, each with its runtime's own timeout or `sandboxTimeoutMs`. A sandbox new to
+   * this process is refreshed at once; one left out is no longer refreshed here, neither killed
+   * nor marked gone, and its handles stay usable. Resources naming no E2B sandbox are ignored.
+   */
+  keepAlive(resources: readonly BackendResource[]): void {
+    const wanted = new Map<string, number>();
+    for (const resource of resources) {
+      const sandbox = sandboxOf(resource);
+      if (sandbox) wanted.set(sandbox.sandboxId, sandbox.timeoutMs ?? this.#settings.sandboxTimeoutMs);
+    }
+    this.#keepAlive.keepOnly(wanted);
+  }
+
+  /** Sandboxes whose timeout is being refreshed here (live backends of this process, or the fleet's duty). */
   keptAliveSandboxIds(): string[] {
     return this.#keepAlive.trackedSandboxIds();
   }

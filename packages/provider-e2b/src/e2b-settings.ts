@@ -20,6 +20,13 @@ export interface E2BProviderSettings {
    * a daemon that died. Default 600 000 (10 minutes); 1 000 … 86 400 000.
    */
   sandboxTimeoutMs?: number;
+  /**
+   * The shortest sandbox timeout accepted: `sandboxTimeoutMs` and a runtime's own `timeout_ms`
+   * (`provider_options`) below it are refused. Default 1 000 (E2B's). In a fleet the keep-alive
+   * duty can take up to a lease plus a heartbeat to move to another node: `runtimed` sets it
+   * above twice `fleet.lease_ms`.
+   */
+  minSandboxTimeoutMs?: number;
   /** Deadline of every single SDK request. Default 30 000; 100 … 600 000. */
   requestTimeoutMs?: number;
   /** Absolute path of the workspace inside every sandbox. Default `/home/user/workspace`. */
@@ -35,6 +42,7 @@ export interface ResolvedE2BSettings {
   apiKey: string;
   template: string;
   sandboxTimeoutMs: number;
+  minSandboxTimeoutMs: number;
   requestTimeoutMs: number;
   workspaceRoot: string;
   shell: string;
@@ -106,11 +114,13 @@ export function resolveE2BSettings(settings: E2BProviderSettings, env: NodeJS.Pr
   const template = settings.template ?? 'base';
   if (template.trim() === '') throw new TypeError('createE2BProvider: template must not be empty');
   const shell = settings.shell ?? '/bin/bash';
+  const minSandboxTimeoutMs = integerIn('minSandboxTimeoutMs', settings.minSandboxTimeoutMs, MIN_SANDBOX_TIMEOUT_MS, MIN_SANDBOX_TIMEOUT_MS, MAX_SANDBOX_TIMEOUT_MS);
   return {
     connection,
     apiKey,
     template,
-    sandboxTimeoutMs: integerIn('sandboxTimeoutMs', settings.sandboxTimeoutMs, DEFAULT_SANDBOX_TIMEOUT_MS, MIN_SANDBOX_TIMEOUT_MS, MAX_SANDBOX_TIMEOUT_MS),
+    sandboxTimeoutMs: integerIn('sandboxTimeoutMs', settings.sandboxTimeoutMs, DEFAULT_SANDBOX_TIMEOUT_MS, minSandboxTimeoutMs, MAX_SANDBOX_TIMEOUT_MS),
+    minSandboxTimeoutMs,
     requestTimeoutMs,
     workspaceRoot: absolutePath('workspaceRoot', settings.workspaceRoot ?? '/home/user/workspace'),
     shell: absolutePath('shell', shell),

@@ -10,7 +10,11 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * key, URLs, the workspace root — are the provider's own settings and never accepted here, so a
  * caller can neither point the daemon at another host nor make it use another key.
  */
-export const e2bRuntimeOptionsSchema = z.strictObject({
+export const e2bRuntimeOptionsSchema = runtimeOptionsSchemaWith(MIN_SANDBOX_TIMEOUT_MS);
+
+/** The runtime options with `timeout_ms` at least `minTimeoutMs` (the provider's `minSandboxTimeoutMs`). */
+export function runtimeOptionsSchemaWith(minTimeoutMs: number) {
+  return z.strictObject({
   /** Template the sandbox starts from (ignored by checkout and resume: they start from the snapshot). */
   template: z
     .string()
@@ -27,14 +31,15 @@ export const e2bRuntimeOptionsSchema = z.strictObject({
     .record(z.string().regex(ENV_NAME, 'an environment variable name'), z.string().refine((value) => !value.includes('\0'), 'no NUL'))
     .optional(),
   /** The sandbox's own timeout (how long it outlives its daemon), instead of the provider's `sandboxTimeoutMs`. */
-  timeout_ms: z.int().min(MIN_SANDBOX_TIMEOUT_MS).max(MAX_SANDBOX_TIMEOUT_MS).optional(),
-});
+  timeout_ms: z.int().min(minTimeoutMs).max(MAX_SANDBOX_TIMEOUT_MS).optional(),
+  });
+}
 
 export type E2BRuntimeOptions = z.infer<typeof e2bRuntimeOptionsSchema>;
 
 /** Reads options core already validated; a direct caller's are validated here (`InvalidRequestError`). */
-export function runtimeOptionsOf(options: Record<string, unknown>): E2BRuntimeOptions {
-  const parsed = e2bRuntimeOptionsSchema.safeParse(options);
+export function runtimeOptionsOf(options: Record<string, unknown>, schema: z.ZodType<E2BRuntimeOptions> = e2bRuntimeOptionsSchema): E2BRuntimeOptions {
+  const parsed = schema.safeParse(options);
   if (!parsed.success) {
     throw new InvalidRequestError('invalid e2b provider_options', { issues: parsed.error.issues.map((issue) => ({ path: issue.path.map(String), message: issue.message })) });
   }

@@ -73,4 +73,42 @@ describe('SandboxKeepAlive', () => {
     made.track('sbx', 300);
     expect(made.goneReason('sbx')).toBeUndefined();
   });
+
+  it('keepOnly starts on a sandbox new to it with a refresh at once', async () => {
+    const { made, refreshed } = keepAlive(() => 'alive');
+    made.keepOnly(new Map([['adopted', 60_000]]));
+    await sleep(50);
+    expect(refreshed).toEqual(['adopted']);
+    expect(made.trackedSandboxIds()).toEqual(['adopted']);
+  });
+
+  it('keepOnly stops refreshing what it leaves out without marking it gone; the same set again changes nothing', async () => {
+    const { made, refreshed } = keepAlive(() => 'alive');
+    made.keepOnly(new Map([['kept', 300], ['dropped', 300]]));
+    await sleep(50);
+    made.keepOnly(new Map([['kept', 300]]));
+    made.keepOnly(new Map([['kept', 300]]));
+    await sleep(400);
+    expect(made.trackedSandboxIds()).toEqual(['kept']);
+    expect(made.goneReason('dropped')).toBeUndefined();
+    expect(refreshed.filter((id) => id === 'dropped')).toEqual(['dropped']);
+    expect(refreshed.filter((id) => id === 'kept').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a sandbox tracked since the previous keepOnly is spared by the next one that leaves it out, not by the one after', () => {
+    const { made } = keepAlive(() => 'alive');
+    made.track('made-here', 60_000);
+    made.keepOnly(new Map());
+    expect(made.trackedSandboxIds()).toEqual(['made-here']);
+    made.keepOnly(new Map());
+    expect(made.trackedSandboxIds()).toEqual([]);
+  });
+
+  it('keepOnly does not revive a sandbox found gone', () => {
+    const { made } = keepAlive(() => 'alive');
+    made.markGone('sbx');
+    made.keepOnly(new Map([['sbx', 60_000]]));
+    expect(made.goneReason('sbx')).toBe('the sandbox is gone');
+    expect(made.trackedSandboxIds()).toEqual([]);
+  });
 });

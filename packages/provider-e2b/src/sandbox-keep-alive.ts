@@ -9,6 +9,11 @@ interface TrackedSandbox {
   /** Snapshots in flight: E2B pauses a sandbox while it snapshots, so refreshes wait. */
   suspended: number;
   refreshing: boolean;
+  /**
+   * Tracked through `track` (this process made or attached it) since the last `keepOnly`: the
+   * caller's set may predate it, so the next `keepOnly` that leaves it out spares it once.
+   */
+  fresh: boolean;
 }
 
 export interface SandboxKeepAliveOptions {
@@ -27,7 +32,9 @@ const REFRESH_FRACTION = 3;
  * sandbox gets an unref'd timer (it never keeps the process alive) that refreshes the timeout
  * well before it lapses. When a refresh finds the sandbox gone, the sandbox is marked gone and
  * every later operation on it fails with `BackendGoneError`: a runtime is never silently bound
- * to a dead sandbox. Release stops the timer.
+ * to a dead sandbox. Release stops the timer. `keepOnly` replaces the whole set refreshed (the
+ * fleet's keep-alive duty): sandboxes it adds are refreshed at once, the ones it leaves out are
+ * no longer refreshed here (another process does) but stay usable.
  */
 export class SandboxKeepAlive {
   readonly #sandboxes = new Map<string, TrackedSandbox>();
@@ -39,12 +46,38 @@ export class SandboxKeepAlive {
     const existing = this.#sandboxes.get(sandboxId);
     if (existing && existing.goneReason === undefined) {
       existing.timeoutMs = timeoutMs;
+      existing.fresh = true;
       return;
     }
     if (existing) clearTimeout(existing.timer);
-    const tracked: TrackedSandbox = { timeoutMs, timer: undefined, goneReason: undefined, suspended: 0, refreshing: false };
-    this.#sandboxes.set(sandboxId, tracked);
-    this.#schedule(sandboxId, tracked);
+    this.#start(sandboxId, timeoutMs, { fresh: true, refreshNow: false });
+  }
+
+  /**
+   * From now on refreshes exactly `wanted` (sandbox id → timeout): starts on the ones it was not
+   * refreshing with a refresh at once (whoever refreshed them before may have stopped up to a
+   * third of a timeout ago), and stops refreshing the others, leaving them usable — except a
+   * sandbox `track`ed since the previous call, which is spared once. A sandbox known gone stays gone.
+   */
+  keepOnly(wanted: ReadonlyMap<string, number>): void {
+    for (const [sandboxId, tracked] of this.#sandboxes) {
+      if (tracked.goneReason !== undefined || wanted.has(sandboxId)) continue;
+      if (tracked.fresh) {
+        tracked.fresh = false;
+        continue;
+      }
+      clearTimeout(tracked.timer);
+      this.#sandboxes.delete(sandboxId);
+    }
+    for (const [sandboxId, timeoutMs] of wanted) {
+      const tracked = this.#sandboxes.get(sandboxId);
+      if (!tracked) {
+        this.#start(sandboxId, timeoutMs, { fresh: false, refreshNow: true });
+      } else if (tracked.goneReason === undefined) {
+        tracked.timeoutMs = timeoutMs;
+        tracked.fresh = false;
+      }
+    }
   }
 
   /** Why `sandboxId` can no longer be used, or undefined while it is (or may be) alive. */
@@ -56,7 +89,7 @@ export class SandboxKeepAlive {
   markGone(sandboxId: string, reason = this.options.goneMessage): void {
     const tracked = this.#sandboxes.get(sandboxId);
     if (!tracked) {
-      this.#sandboxes.set(sandboxId, { timeoutMs: 0, timer: undefined, goneReason: reason, suspended: 0, refreshing: false });
+      this.#sandboxes.set(sandboxId, { timeoutMs: 0, timer: undefined, goneReason: reason, suspended: 0, refreshing: false, fresh: false });
       return;
     }
     clearTimeout(tracked.timer);
@@ -93,8 +126,14 @@ export class SandboxKeepAlive {
     this.#sandboxes.clear();
   }
 
-  #schedule(sandboxId: string, tracked: TrackedSandbox): void {
-    const interval = Math.max(100, Math.floor(tracked.timeoutMs / REFRESH_FRACTION));
+  #start(sandboxId: string, timeoutMs: number, how: { fresh: boolean; refreshNow: boolean }): void {
+    const tracked: TrackedSandbox = { timeoutMs, timer: undefined, goneReason: undefined, suspended: 0, refreshing: false, fresh: how.fresh };
+    this.#sandboxes.set(sandboxId, tracked);
+    this.#schedule(sandboxId, tracked, how.refreshNow ? 0 : undefined);
+  }
+
+  #schedule(sandboxId: string, tracked: TrackedSandbox, delayMs?: number): void {
+    const interval = delayMs ?? Math.max(100, Math.floor(tracked.timeoutMs / REFRESH_FRACTION));
     tracked.timer = setTimeout(() => void this.#tick(sandboxId, tracked), interval);
     tracked.timer.unref();
   }

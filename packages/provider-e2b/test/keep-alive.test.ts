@@ -94,3 +94,49 @@ describe('keep-alive', () => {
     expect(restarted.keptAliveSandboxIds()).toEqual([]);
   }, 30_000);
 });
+
+const setTimeoutCallsOf = async (sandboxId: unknown) =>
+  (await emulator.callLog()).filter((call) => call.operation === 'set_timeout' && call.sandboxId === sandboxId).length;
+
+describe('keepAlive: the set of sandboxes this process refreshes (the fleet duty)', () => {
+  it('a sandbox another process made is kept alive by the one told to: refreshed at once, it outlives its timeout after its maker is gone', async () => {
+    const maker = provider(2_000);
+    const keeper = provider(2_000);
+    const backend = await maker.create(createRequest());
+    keeper.keepAlive([backend.resource]);
+    expect(await eventually(async () => (await setTimeoutCallsOf(backend.resource.sandboxId)) >= 1, 1_000)).toBe(true);
+    maker.dispose();
+    await sleep(4_500);
+    expect(await isLive(backend.resource.sandboxId)).toBe(true);
+    expect(keeper.keptAliveSandboxIds()).toEqual([backend.resource.sandboxId]);
+  }, 20_000);
+
+  it('a sandbox left out is no longer refreshed, yet neither killed nor marked gone: its backend still works', async () => {
+    const made = provider(3_000);
+    const backend = await made.create(createRequest());
+    made.keepAlive([]); // spares what it made since the previous call (its binding may not be committed yet)
+    expect(made.keptAliveSandboxIds()).toEqual([backend.resource.sandboxId]);
+    made.keepAlive([]);
+    expect(made.keptAliveSandboxIds()).toEqual([]);
+    const result = await backend.exec({ command: 'echo usable', maxOutputBytes: 1024, timeoutMs: 10_000 });
+    expect(Buffer.from(result.stdout).toString()).toBe('usable\n');
+    const calls = await setTimeoutCallsOf(backend.resource.sandboxId);
+    await sleep(1_200); // past the refresh interval (a third of 3 s)
+    expect(await setTimeoutCallsOf(backend.resource.sandboxId)).toBe(calls);
+    expect(await eventually(async () => !(await isLive(backend.resource.sandboxId)), 8_000), 'nobody refreshes it: it lapses').toBe(true);
+  }, 20_000);
+
+  it('the same set again costs no extra refresh; a runtime\'s own timeout travels in its resource', async () => {
+    const maker = provider(600_000);
+    const keeper = provider(600_000);
+    const backend = await maker.create(requestOf('keep-alive-tests', { timeout_ms: 1_500 }));
+    maker.dispose();
+    keeper.keepAlive([backend.resource]);
+    keeper.keepAlive([backend.resource]);
+    await sleep(2_600);
+    // Refreshed at once, then every 500 ms (a third of its own 1.5 s), not every 200 s.
+    expect(await isLive(backend.resource.sandboxId)).toBe(true);
+    expect(await setTimeoutCallsOf(backend.resource.sandboxId)).toBeLessThanOrEqual(1 + Math.ceil(2_600 / 500));
+  }, 20_000);
+});
+

@@ -1,4 +1,5 @@
-import { MemoryRuntimeStore } from '@runtimectl/core';
+import { MemoryRuntimeStore, type BackendProviderV1 } from '@runtimectl/core';
+import { createMemoryProvider } from '@runtimectl/testkit';
 import { describe, expect, it } from 'vitest';
 import { apiClient } from './api-client';
 import { FakeNodeDirectory } from './fleet-directory';
@@ -87,3 +88,25 @@ describe('fleet metrics', () => {
     expect(sampleValue(samples, 'runtimectl_fleet_nodes', { state: 'dead' })).toBe(1);
   });
 });
+
+describe('keep-alive metrics', () => {
+  it('exports runtimectl_keep_alive_backends: how many backends this node keeps alive', async () => {
+    // A memory provider with a keep-alive (as E2B has): the holder of a one-node fleet keeps every live runtime's backend.
+    const memory = createMemoryProvider();
+    const keepAlive = new Proxy(memory, {
+      get(target, key) {
+        if (key === 'keepAlive') return () => {};
+        const value: unknown = Reflect.get(target, key, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    }) as BackendProviderV1;
+    const server = createTestServer({ providers: [keepAlive], config: { auth: { bearerToken: TEST_TOKEN } } });
+    const api = apiClient(server.app);
+    for (const id of ['a', 'b', 'c']) await api.post('/api/v1/runtimes/open', { runtime_id: id, conversation_id: 'c', sender_id: 's' }, AUTH);
+    await api.post('/api/v1/runtimes/close', { runtime_id: 'c' }, AUTH);
+    await server.service.keepAlive();
+    const samples = parsePrometheusText((await api.get('/metrics', AUTH)).body);
+    expect(sampleValue(samples, 'runtimectl_keep_alive_backends', {})).toBe(2);
+  });
+});
+

@@ -24,7 +24,7 @@ export async function createProviders(config: ResolvedConfig, telemetry?: Server
     providers.push(provider);
   }
   if (config.providers.memory.enabled) providers.push(createMemoryProvider());
-  if (config.providers.e2b.enabled) providers.push(await createE2B(config.providers.e2b));
+  if (config.providers.e2b.enabled) providers.push(await createE2B(config.providers.e2b, config.fleet.lease_ms));
   return providers;
 }
 
@@ -33,13 +33,15 @@ export async function createProviders(config: ResolvedConfig, telemetry?: Server
  * Imported only when enabled: the e2b SDK is the largest thing the daemon loads, and start-up
  * time (`npm run bench`) should not pay for it when E2B is off.
  */
-async function createE2B(e2b: ResolvedConfig['providers']['e2b']): Promise<BackendProviderV1> {
+async function createE2B(e2b: ResolvedConfig['providers']['e2b'], leaseMs: number): Promise<BackendProviderV1> {
   const { createE2BProvider } = await import('@runtimectl/provider-e2b');
   try {
     return createE2BProvider({
       apiKeyEnv: e2b.api_key_env,
       template: e2b.template,
       sandboxTimeoutMs: e2b.sandbox_timeout_ms,
+      // A runtime's own timeout_ms obeys the fleet's rule too (docs/config.md, keep-alive).
+      minSandboxTimeoutMs: 2 * leaseMs + 1,
       requestTimeoutMs: e2b.request_timeout_ms,
       ...(e2b.api_url !== undefined ? { apiUrl: e2b.api_url } : {}),
       ...(e2b.sandbox_url !== undefined ? { sandboxUrl: e2b.sandbox_url } : {}),

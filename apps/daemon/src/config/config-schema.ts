@@ -168,6 +168,16 @@ export const DaemonConfigSchema = z
         message: `must name an enabled provider (enabled: ${enabled.join(', ') || 'none'})`,
       });
     }
+    // The keep-alive duty moves to another node only after a dead holder's lease lapses and a
+    // heartbeat later; the sandbox has two thirds of its timeout left then (docs/config.md).
+    const { e2b } = config.providers;
+    if (e2b.enabled && e2b.sandbox_timeout_ms <= 2 * config.fleet.lease_ms) {
+      context.addIssue({
+        code: 'custom',
+        path: ['providers', 'e2b', 'sandbox_timeout_ms'],
+        message: `must exceed twice fleet.lease_ms (${config.fleet.lease_ms} ms), or a sandbox may lapse while the keep-alive duty moves to another node`,
+      });
+    }
   });
 
 export type DaemonConfig = z.infer<typeof DaemonConfigSchema>;

@@ -141,6 +141,16 @@ describe('loadConfig', () => {
     expect(load().fleet).toEqual({ advertise_url: null, lease_ms: 15_000, forward: true });
   });
 
+  it('an enabled E2B provider\'s sandbox timeout must exceed twice the fleet lease (a sandbox outlives the take-over of a dead holder\'s keep-alive duty)', () => {
+    const e2b = { RUNTIMECTL_PROVIDERS_E2B_ENABLED: 'true', E2B_API_KEY: 'e2b_test' };
+    const refused = () => load({ ...e2b, RUNTIMECTL_FLEET_LEASE_MS: '5000', RUNTIMECTL_PROVIDERS_E2B_SANDBOX_TIMEOUT_MS: '10000' });
+    expect(refused).toThrow(ConfigError);
+    expect(refused).toThrow(/providers\.e2b\.sandbox_timeout_ms.*fleet\.lease_ms/);
+    expect(load({ ...e2b, RUNTIMECTL_FLEET_LEASE_MS: '5000', RUNTIMECTL_PROVIDERS_E2B_SANDBOX_TIMEOUT_MS: '10001' }).providers.e2b.sandbox_timeout_ms).toBe(10_001);
+    // Not enabled: not checked.
+    expect(load({ RUNTIMECTL_FLEET_LEASE_MS: '5000', RUNTIMECTL_PROVIDERS_E2B_SANDBOX_TIMEOUT_MS: '10000' }).fleet.lease_ms).toBe(5000);
+  });
+
   it('fleet settings come from the file, RUNTIMECTL_FLEET_* variables and flags; a lease under 1 s, a bad node id or a URL that is not http(s) is refused', () => {
     const path = tempFile('c.toml', '[fleet]\nnode_id = "node-1"\nlease_ms = 5000\n');
     const config = load({ RUNTIMECTL_FLEET_ADVERTISE_URL: 'http://10.0.0.5:7333', RUNTIMECTL_FLEET_FORWARD: 'false' }, { 'fleet.node_id': 'node-2' }, path);

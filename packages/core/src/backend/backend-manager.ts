@@ -1,5 +1,5 @@
 import { ProviderTimeoutError, UnsupportedBackendError } from '../errors/provider-errors';
-import type { BackendProviderV1, ProviderSnapshot } from '../provider/backend-provider-v1';
+import type { BackendProviderV1, BackendResource, ProviderSnapshot } from '../provider/backend-provider-v1';
 import type { ProviderBackend } from '../provider/provider-backend';
 import type { ProviderRegistry } from '../provider/provider-registry';
 import type { BackendBinding, BackendCheckpointRef, ProviderIntent } from '../store/records';
@@ -235,6 +235,11 @@ export class BackendManager {
   /** Live backend ids (for invariant checks and metrics). */
   liveBackendIds(): string[] {
     return [...this.#live.keys()];
+  }
+
+  /** The live backends of this process with their provider and resource (the keep-alive hand-over). */
+  liveBackends(): Array<{ backendId: string; providerId: string; resource: BackendResource }> {
+    return [...this.#live.entries()].map(([backendId, backend]) => ({ backendId, providerId: backend.providerId, resource: backend.inner.resource }));
   }
 
   async #otherBoundRuntimes(runtimeId: string, backendId: string): Promise<string[]> {

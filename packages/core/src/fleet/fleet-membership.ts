@@ -14,8 +14,9 @@ const MAINTAIN_EVERY_BEATS = 3;
 /**
  * This node's membership of the fleet: registers it in the store, heartbeats every leaseMs/3
  * (which also renews its leases, so an operation outliving the lease time keeps its runtime, and
- * retries releases the store did not take), runs `maintain` every few heartbeats, and holds the
- * maintenance lease once it has it. The timer is unref'd: it never keeps a process alive.
+ * retries releases the store did not take), checks or takes the maintenance lease and runs
+ * `everyBeat` with whether it holds it (the keep-alive duty) on every heartbeat, and `maintain`
+ * every few. The timer is unref'd: it never keeps a process alive.
  */
 export class FleetMembership {
   #started: Promise<void> | undefined;
@@ -23,17 +24,25 @@ export class FleetMembership {
   #beats = 0;
   #beating = false;
   #maintenance: RuntimeFence | null = null;
+  /** Taken by a heartbeat since `holdMaintenance` last answered: its next answer is `acquired`. */
+  #takenOver = false;
+  /** Checks of the lease run one at a time (a heartbeat and start-up reconciliation may overlap). */
+  #holding: Promise<unknown> = Promise.resolve();
+  /** Between stop() and the next start(): a heartbeat still in flight must not take the lease again. */
+  #stopped = false;
 
   constructor(
     private readonly store: RuntimeStore,
     private readonly node: NodeIdentity,
     private readonly leases: RuntimeLeases,
     private readonly maintain: () => Promise<unknown>,
+    private readonly everyBeat: (holder: boolean) => Promise<unknown> = async () => {},
   ) {}
 
   /** Registers the node and starts heartbeating; idempotent. */
   start(): Promise<void> {
     this.#started ??= (async () => {
+      this.#stopped = false;
       const { nodeId, advertiseUrl, version } = this.node;
       await this.store.registerNode({ nodeId, advertiseUrl, version, startedAtMs: await this.store.storeTimeMs() });
       this.#timer = setInterval(() => void this.#beat(), Math.max(1, Math.floor(this.node.leaseMs / 3)));
@@ -47,8 +56,11 @@ export class FleetMembership {
     clearInterval(this.#timer);
     this.#timer = undefined;
     this.#started = undefined;
-    if (this.#maintenance) await this.leases.release(this.#maintenance);
-    this.#maintenance = null;
+    this.#stopped = true;
+    await this.#serially(async () => {
+      if (this.#maintenance) await this.leases.release(this.#maintenance);
+      this.#maintenance = null;
+    });
   }
 
   /**
@@ -56,6 +68,27 @@ export class FleetMembership {
    * `acquired` (it just took it: the previous holder stopped or died), or `busy` (another node has it).
    */
   async holdMaintenance(): Promise<'held' | 'acquired' | 'busy'> {
+    const status = await this.#serially(() => this.#hold());
+    const takenOver = this.#takenOver;
+    this.#takenOver = false;
+    return status === 'held' && takenOver ? 'acquired' : status;
+  }
+
+  /** Whether this node holds the maintenance lease (taking it when it is free), for the duties of every heartbeat. */
+  async holdsMaintenance(): Promise<boolean> {
+    const status = await this.#serially(() => this.#hold());
+    if (status === 'acquired') this.#takenOver = true;
+    return status !== 'busy';
+  }
+
+  #serially<T>(work: () => Promise<T>): Promise<T> {
+    const done = this.#holding.then(work, work);
+    this.#holding = done.catch(() => {});
+    return done;
+  }
+
+  async #hold(): Promise<'held' | 'acquired' | 'busy'> {
+    if (this.#stopped) return 'busy';
     if (this.#maintenance) {
       try {
         await this.store.commit({ fences: [this.#maintenance] });
@@ -88,6 +121,10 @@ export class FleetMembership {
       await this.store.heartbeatNode(this.node.nodeId, this.node.leaseMs).catch(() => {});
       await this.leases.retryReleases();
       this.#beats += 1;
+      // A store that cannot be asked leaves every provider's keep-alive set as it was.
+      await this.holdsMaintenance()
+        .then((holder) => this.everyBeat(holder))
+        .catch(() => {});
       if (this.#beats % MAINTAIN_EVERY_BEATS === 0) await this.maintain().catch(() => {});
     } finally {
       this.#beating = false;

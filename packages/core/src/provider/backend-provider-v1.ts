@@ -107,4 +107,20 @@ export interface BackendProviderV1 {
    * accounts for. Optional: without it, only what the store recorded can be reconciled.
    */
   listOwnedResources?(installationId: string): Promise<OwnedResources>;
+
+  /**
+   * For providers whose backends lapse unless refreshed (E2B's sandbox timeout). Declares the
+   * complete set of backend resources this process keeps alive from now on: it keeps refreshing
+   * each one (starting on the ones new to it at once), and stops refreshing any other it was
+   * refreshing — which is neither released nor marked gone, and stays usable through its
+   * handles. Desired state, not a diff: idempotent, and cheap when the set is unchanged.
+   *
+   * Core calls it on every fleet heartbeat: the maintenance lease holder with the resources of
+   * every live runtime bound to this provider, the other nodes with only the backends they just
+   * made or attached (until the holder has seen them). Until its first call a provider keeps
+   * alive what it created, checked out or attached, as without a fleet. A backend this process
+   * created, checked out or attached since the previous call may be missing from the set (core
+   * had not registered it yet when it took the set): keep it until the next call.
+   */
+  keepAlive?(resources: readonly BackendResource[]): void;
 }

@@ -20,6 +20,7 @@ import { openRuntime } from './open-runtime';
 import { pauseRuntime } from './pause-runtime';
 import { FleetMembership } from '../fleet/fleet-membership';
 import { listFleetNodes, nodeLiveness, type FleetNode, type NodeState } from '../fleet/fleet-nodes';
+import { KeepAliveDuty } from '../fleet/keep-alive-duty';
 import { maintainFleet, reconcileAtStart } from '../fleet/maintenance';
 import type { ReconcileReport } from './reconcile';
 import { resumeRuntime } from './resume-runtime';
@@ -97,6 +98,7 @@ export class RuntimeService {
   #installationId: string;
   readonly #installationCandidate: string;
   readonly #membership: FleetMembership;
+  readonly #keepAlive = new KeepAliveDuty();
   #starting: Promise<void> | undefined;
 
   constructor(options: RuntimeServiceOptions) {
@@ -127,7 +129,13 @@ export class RuntimeService {
       nodeId: node.nodeId,
     });
     const leases = new RuntimeLeases(options.store, node.nodeId, node.leaseMs);
-    this.#membership = new FleetMembership(options.store, node, leases, () => this.maintain());
+    this.#membership = new FleetMembership(
+      options.store,
+      node,
+      leases,
+      () => this.maintain(),
+      (holder) => this.#keepAlive.pass(this.#ctx, holder),
+    );
     this.#ctx = {
       store: options.store,
       registry,
@@ -288,6 +296,21 @@ export class RuntimeService {
    */
   maintain(): Promise<ReconcileReport | null> {
     return this.#run('maintain', (ctx) => maintainFleet(ctx, this.#installationId, this.#membership));
+  }
+
+  /**
+   * The keep-alive duty (the heartbeat runs it every beat): tells each provider with `keepAlive`
+   * which backends this node keeps alive — every live runtime's on the maintenance lease holder,
+   * only the ones it just made or attached elsewhere (fleet/keep-alive-duty.ts).
+   */
+  async keepAlive(): Promise<void> {
+    const holder = await this.#membership.holdsMaintenance();
+    await this.#keepAlive.pass(this.#ctx, holder);
+  }
+
+  /** How many backends this node keeps alive (as of its last keep-alive pass). */
+  keptAliveBackends(): number {
+    return this.#keepAlive.keptAlive;
   }
 
   /** Every node of the fleet: alive or not, and how many runtimes it is home of (reads every runtime: an admin query). */

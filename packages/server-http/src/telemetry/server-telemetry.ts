@@ -19,8 +19,8 @@ export interface FleetMetricsSource {
   directory: Pick<NodeDirectory, 'nodeStates'>;
 }
 
-/** What the live-runtimes gauge reads at scrape time. */
-export type RuntimeCountSource = Pick<RuntimeService, 'runtimeCounts'>;
+/** What the live-runtimes and keep-alive gauges read at scrape time. */
+export type RuntimeCountSource = Pick<RuntimeService, 'runtimeCounts'> & Partial<Pick<RuntimeService, 'keptAliveBackends'>>;
 
 const HTTP_BUCKETS_SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 const PROVIDER_BUCKETS_SECONDS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
@@ -139,6 +139,15 @@ export class ServerTelemetry {
         const alive = nodes.filter((node) => node.alive).length;
         this.set({ state: 'alive' }, alive);
         this.set({ state: 'dead' }, nodes.length - alive);
+      },
+    });
+    new Gauge({
+      name: `${prefix}keep_alive_backends`,
+      help: 'Backends this node keeps alive (refreshes so they do not lapse): every live runtime\'s on the fleet\'s maintenance lease holder, only the ones it just made or attached on the other nodes.',
+      registers,
+      collect() {
+        const service = source();
+        if (service?.keptAliveBackends) this.set(service.keptAliveBackends());
       },
     });
     if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix });

@@ -45,6 +45,23 @@ export function lifecycleTests(options: ProviderConformanceOptions): void {
       expect(BackendGoneError.isInstance(error)).toBe(true);
     });
 
+    test('keepAlive (providers whose backends lapse): a backend left out of the set is neither released nor gone', async (context) => {
+      const keepAlive = harness.provider.keepAlive?.bind(harness.provider);
+      context.skip(!keepAlive, `provider ${harness.provider.providerId} has no keepAlive (its backends do not lapse), so this does not apply`);
+      const kept = await harness.createBackend();
+      const left = await harness.createBackend();
+      // Twice: a backend made since the previous call may be spared once (core had not registered it yet).
+      keepAlive!([kept.backend.resource]);
+      keepAlive!([kept.backend.resource]);
+      await left.backend.writeBytes('still-here.txt', utf8('usable'));
+      expect(text(await left.backend.readBytes('still-here.txt'))).toBe('usable');
+      const attached = await harness.provider.attach(left.request);
+      expect(text(await attached.readBytes('still-here.txt'))).toBe('usable');
+      keepAlive!([]);
+      keepAlive!([]);
+      expect((await kept.backend.stat('.')).kind).toBe('directory');
+    });
+
     test('two backends do not share files', async () => {
       const first = await harness.createBackend();
       const second = await harness.createBackend();
