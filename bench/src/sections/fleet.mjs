@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { apiClient, base64 } from '../api-client.mjs';
 import { formatValue } from '../format.mjs';
-import { repoPath, spawnUntilLine, startRuntimed, stopChild } from '../processes.mjs';
+import { cpuSecondsOf, repoPath, spawnUntilLine, startRuntimed, stopChild } from '../processes.mjs';
+import { cpuSnapshot } from '../machine.mjs';
 import { figureRow } from '../report/figures.mjs';
 import { dropSchemas, openServer } from '../postgres-server.mjs';
 import { median, quantileOfSorted } from '../stats.mjs';
@@ -179,15 +180,26 @@ async function measureParallelCheckpoints({ nodes, emulator, count, snapshotMs }
     const one = await timedPost(nodes[0].api, nodes[0].url, '/api/v1/runtimes/checkpoint', { runtime_id: runtimeIds[0] });
     await Promise.all(runtimeIds.map((_, index) => dirty(index)));
     await emulator.admin.reset();
+    // CPU during the burst: the whole machine's busy share, and the seconds the nodes and the emulator used.
+    const cpuOf = () => ({ machine: cpuSnapshot(), nodes: nodes.map((node) => cpuSecondsOf(node.child.pid)), emulator: cpuSecondsOf(emulator.child.pid) });
+    const cpuBefore = cpuOf();
     const startedAt = performance.now();
     const startedAtEpochMs = Date.now();
     const each = await Promise.all(runtimeIds.map((runtimeId, index) => timedPost(nodes[index % nodes.length].api, nodes[index % nodes.length].url, '/api/v1/runtimes/checkpoint', { runtime_id: runtimeId })));
     const allMs = performance.now() - startedAt;
+    const cpuAfter = cpuOf();
+    const sum = (values) => values.reduce((total, value) => total + value, 0);
+    const cpu = {
+      machineBusyShare: (cpuAfter.machine.busy - cpuBefore.machine.busy) / (cpuAfter.machine.total - cpuBefore.machine.total),
+      nodesSeconds: sum(cpuAfter.nodes) - sum(cpuBefore.nodes),
+      emulatorSeconds: cpuAfter.emulator - cpuBefore.emulator,
+    };
     const spread = (values) => ({ min: Math.min(...values), p50: median(values), max: Math.max(...values) });
     return {
       oneMs: one.ms,
       one,
       allMs,
+      cpu,
       // Per request: time in the daemon outside the provider call (HTTP, leases and commits in PostgreSQL) and in it.
       daemonOutsideProviderMs: spread(each.map((t) => t.totalMs - t.providerMs)),
       providerMs: spread(each.map((t) => t.providerMs)),
@@ -234,8 +246,8 @@ export async function measureFleet({ profile, tmpRoot, log }) {
     const parallel = await measureParallelCheckpoints({ nodes: fleet, emulator, count: concurrent, snapshotMs });
     // The same on one node: whether the fleet's wall time is the fleet's or this machine's.
     const parallelOnOne = await measureParallelCheckpoints({ nodes: single, emulator, count: concurrent, snapshotMs });
-    log(`the same on one node: ${parallelOnOne.allMs.toFixed(0)} ms, one alone ${parallelOnOne.oneMs.toFixed(0)} ms; per request in the daemon outside the provider ${JSON.stringify(parallelOnOne.daemonOutsideProviderMs)}, provider ${JSON.stringify(parallelOnOne.providerMs)}; emulator ${JSON.stringify(parallelOnOne.emulator)}`);
-    log(`${concurrent} concurrent dirty checkpoints: ${parallel.allMs.toFixed(0)} ms, one alone ${parallel.oneMs.toFixed(0)} ms (${JSON.stringify(parallel.one)}); per request in the daemon outside the provider ${JSON.stringify(parallel.daemonOutsideProviderMs)}, provider ${JSON.stringify(parallel.providerMs)}; emulator ${JSON.stringify(parallel.emulator)}`);
+    log(`the same on one node: ${parallelOnOne.allMs.toFixed(0)} ms, one alone ${parallelOnOne.oneMs.toFixed(0)} ms; cpu ${JSON.stringify(parallelOnOne.cpu)}; per request in the daemon outside the provider ${JSON.stringify(parallelOnOne.daemonOutsideProviderMs)}, provider ${JSON.stringify(parallelOnOne.providerMs)}; emulator ${JSON.stringify(parallelOnOne.emulator)}`);
+    log(`${concurrent} concurrent dirty checkpoints: ${parallel.allMs.toFixed(0)} ms, one alone ${parallel.oneMs.toFixed(0)} ms (${JSON.stringify(parallel.one)}); cpu ${JSON.stringify(parallel.cpu)}; per request in the daemon outside the provider ${JSON.stringify(parallel.daemonOutsideProviderMs)}, provider ${JSON.stringify(parallel.providerMs)}; emulator ${JSON.stringify(parallel.emulator)}`);
 
     const rows = ['write', 'checkpoint'].map((operation) => {
       const fleetP50 = perRound.map((round) => p50(round.fleet[operation]));
@@ -301,10 +313,10 @@ export async function measureFleet({ profile, tmpRoot, log }) {
       '',
       `${concurrent} concurrent dirty checkpoints (emulator snapshot latency ${formatValue(snapshotMs, 'ms')}), from the emulator's call log and each answer's \`server-timing\` (ms after the first request was sent):`,
       '',
-      '| through | wall | one alone | first snapshot call starts | last starts | last ends | snapshot call p50 (max) | per request in the daemon outside the provider, p50 (max) |',
-      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+      '| through | wall | one alone | first snapshot call starts | last starts | last ends | snapshot call p50 (max) | per request in the daemon outside the provider, p50 (max) | machine CPU busy | CPU s: nodes, emulator |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
       ...[['3 nodes', parallel], ['1 node', parallelOnOne]].map(([label, run]) =>
-        `| ${label} | ${run.allMs.toFixed(0)} | ${run.oneMs.toFixed(0)} | ${run.emulator.firstSnapshotStartMs.toFixed(0)} | ${run.emulator.lastSnapshotStartMs.toFixed(0)} | ${run.emulator.lastSnapshotEndMs.toFixed(0)} | ${run.emulator.snapshotDurationMs.p50.toFixed(0)} (${run.emulator.snapshotDurationMs.max.toFixed(0)}) | ${run.daemonOutsideProviderMs.p50.toFixed(0)} (${run.daemonOutsideProviderMs.max.toFixed(0)}) |`,
+        `| ${label} | ${run.allMs.toFixed(0)} | ${run.oneMs.toFixed(0)} | ${run.emulator.firstSnapshotStartMs.toFixed(0)} | ${run.emulator.lastSnapshotStartMs.toFixed(0)} | ${run.emulator.lastSnapshotEndMs.toFixed(0)} | ${run.emulator.snapshotDurationMs.p50.toFixed(0)} (${run.emulator.snapshotDurationMs.max.toFixed(0)}) | ${run.daemonOutsideProviderMs.p50.toFixed(0)} (${run.daemonOutsideProviderMs.max.toFixed(0)}) | ${(run.cpu.machineBusyShare * 100).toFixed(0)}% | ${run.cpu.nodesSeconds.toFixed(2)}, ${run.cpu.emulatorSeconds.toFixed(2)} |`,
       ),
     ];
     return { rows, details, raw: { perRound, takeover, parallel, parallelOnOne, leaseMs } };
