@@ -1,11 +1,15 @@
 // A fleet of `runtimed` nodes on one PostgreSQL, against one node on the same server, in one run
 // (issue 20): every node runs the E2B provider on one emulator, so any node serves any runtime.
 //   1. per-operation overhead: write-file and a dirty checkpoint, p50, sent round-robin to 3
-//      nodes (no proxy hop: the client spreads them) against the same sequence on one node;
+//      nodes (no proxy hop: the client spreads them) against the same sequence on one node, and
+//      beside them the fleet with every request sent to one of its nodes (the fleet's store work
+//      without the cost of spreading over processes); each request's daemon and provider time
+//      from `server-timing`, the emulator's calls per sequence;
 //   2. takeover: a node dies (SIGKILL) while it holds a runtime's lease (a checkpoint stuck at the
 //      emulator); time from the kill until another node completes a checkpoint of that runtime;
 //   3. parallelism: N dirty checkpoints at once through 3 nodes, with the emulator's snapshot
-//      latency injected, against one such checkpoint alone.
+//      latency injected, against one such checkpoint alone; the same through one node; where the
+//      wall time went (the emulator's call log) and the CPU the machine and our processes used.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
