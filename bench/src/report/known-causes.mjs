@@ -30,6 +30,21 @@ export const CAUSES = {
     text:
       'The bare route’s p50 in the same rounds (the reference) moves with the machine’s load, and the daemon stays at about 2× it: the extra is its CPU per request (see [the clean checkpoint’s cause](#cause-cpu-per-request-above-the-hand-minimal-server)). What would fix it: the same, or the target read against the reference in the same run.',
   },
+  'fleet-saturated-machine': {
+    title: 'Three node processes on a saturated 2-core machine',
+    text:
+      'The fleet’s own work is not what moves this ratio. Measured in the same rounds: the fleet with every request sent to one of its nodes (same schema, three nodes alive and heartbeating, the same leases, fences and dirty-state commits per request) is at 0.93× one node (median of 46 round × operation pairs over seven runs on 2026-12-02 07:17–08:02 UTC, quick and full; range 0.51–2.12×, above 1.3× in 2 of 46), while round-robin over the three nodes is at 1.09× (range 0.46–2.39×, above 1.3× in 14 of 46). The emulator serves the same calls in every arm (per 40-step sequence: 40 snapshot, 40 delete_template, 40 files, 41 filesystem; round-robin adds one `connect` per other node, once), and round-robin raises the provider time (the E2B SDK call to the emulator, no store work in it) about as much as the rest (see the fleet section’s table). ' +
+      'Those runs had a 1-minute load average of 5–16 on 2 cores, and other sessions used 63–72% of the machine’s CPU during the full ones: each request round-robin goes to a process that has been idle for two requests, and on a machine with no idle core its wake-up waits for the scheduler. Which arm the noise hits changes from round to round (the order of arms rotates). ' +
+      'What would fix it: run the section on a quiet machine (or pin each node to a core, as the HTTP sections pin theirs, which 3 nodes, an emulator and PostgreSQL on 2 cores cannot); the figure that speaks for the fleet’s store work is the pinned arm’s.',
+  },
+  'fleet-burst-cpu': {
+    title: 'Thirty checkpoints at once need CPU this machine did not have',
+    text:
+      'One dirty checkpoint alone spends about 80–450 ms outside the injected snapshot latency on this machine (HTTP, lease, intent and commits in PostgreSQL, the SDK call, the emulator copying the sandbox). Thirty at once need thirty times that work, on two cores that were 100% busy during every burst measured (`/proc/stat`), mostly with other sessions’ work: in the full run of 2026-12-02 07:57 UTC the three nodes used 0.74 CPU-seconds and the emulator 0.41 during a 5.0 s burst (10 CPU-seconds on the machine), about a ninth of it. ' +
+      'The emulator’s call log shows where the wall time went: the first snapshot call starts 0.2–1.2 s after the requests are sent and the last one 0.5–1.4 s after the first (the requests queue for CPU before they reach the provider), and each snapshot call takes 4–75% longer than the injected latency (its copy, 30 at once). Through one node the same burst took 2.56× one alone in that run and 3.24× in the run before (3 nodes: 4.10× and 3.57×): spreading over three processes buys no CPU on a saturated machine. ' +
+      'Not explained yet: the three nodes used more CPU for the same 30 checkpoints than one node did (0.74 vs 0.27 CPU-seconds in that run, 0.59 vs 0.39 in a quick run at 07:56 UTC); a candidate, not measured, is each node opening its own PostgreSQL and emulator connections for the burst (pools of up to 10 per node, idle ones closed between bursts). ' +
+      'What would fix it: a machine with idle cores for the run (about 1.2 CPU-seconds of the nodes and emulator spread over 2 cores is 0.6 s, inside the one extra latency the target allows, PostgreSQL aside); nothing in the fleet serialises the checkpoints (a lease takes an advisory lock on its runtime id, not a table lock).',
+  },
 };
 
 /** Row id → the cause that explains its miss. */
@@ -40,6 +55,9 @@ export const CAUSE_OF_ROW = {
   'http.exec.c50.p99': 'operation-cpu',
   'http.checkpoint.dirty.c50.p99': 'dirty-cpu',
   'http.checkpoint.dirty.c1.p50': 'absolute-latency',
+  'fleet.write.overhead': 'fleet-saturated-machine',
+  'fleet.checkpoint.overhead': 'fleet-saturated-machine',
+  'fleet.parallel-checkpoints': 'fleet-burst-cpu',
 };
 
 /** The anchor GitHub gives the heading `### Cause: <title>`. */

