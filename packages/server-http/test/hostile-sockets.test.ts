@@ -40,7 +40,10 @@ describe('hostile sockets (file-descriptor exhaustion)', () => {
     stopHostile = hostile.stop;
     expect(await waitForOpenSockets(hostile.sockets, 0, 4_000), 'hostile sockets still open').toBe(0);
     expect(Math.max(...hostile.sockets.map((socket) => socket.closedAfterMs!))).toBeLessThan(4_000);
-    for (const socket of hostile.sockets) expect(socket.received()).toMatch(/^HTTP\/1\.1 400 [\s\S]*"code":"invalid_request"/);
+    for (const [index, socket] of hostile.sockets.entries()) {
+      const how = `socket ${index}: closed after ${Math.round(socket.closedAfterMs ?? -1)} ms, error ${socket.errorCode() ?? 'none'}`;
+      expect(socket.received(), how).toMatch(/^HTTP\/1\.1 400 [\s\S]*"code":"invalid_request"/);
+    }
     expect(await tokenHolderLatencyMs(port)).toBeLessThan(1_000);
   });
 

@@ -6,6 +6,8 @@ export interface HostileSocket {
   closedAfterMs: number | undefined;
   /** Everything the server wrote to it. */
   received: () => string;
+  /** The socket error's code, if it ended with one (ECONNRESET: reset, not closed). */
+  errorCode: () => string | undefined;
 }
 
 const PARTIAL_REQUEST = {
@@ -51,9 +53,10 @@ function openOne(port: number, localAddress: string, firstBytes: string): Promis
     const openedAt = performance.now();
     const chunks: Buffer[] = [];
     const socket = connect({ host: '127.0.0.1', port, localAddress });
-    const hostile: HostileSocket = { socket, closedAfterMs: undefined, received: () => Buffer.concat(chunks).toString('utf8') };
+    let errorCode: string | undefined;
+    const hostile: HostileSocket = { socket, closedAfterMs: undefined, received: () => Buffer.concat(chunks).toString('utf8'), errorCode: () => errorCode };
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('error', () => {});
+    socket.on('error', (error: NodeJS.ErrnoException) => (errorCode ??= error.code ?? error.message));
     socket.on('close', () => {
       hostile.closedAfterMs = performance.now() - openedAt;
       resolve(hostile);
