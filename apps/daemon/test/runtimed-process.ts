@@ -35,7 +35,7 @@ export function startRuntimed(
       // A daemon that never became ready must not outlive the test that started it.
       child.kill('SIGKILL');
       reject(new Error(`runtimed did not start: ${stderr}`));
-    }, 20_000);
+    }, 60_000); // a liveness bound: a start on a loaded CI machine took over 20 s
     child.stdout!.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
       const banner = stdout.split('\n').find((line) => line.includes(' listening on '));
