@@ -27,6 +27,8 @@ export interface OperationRecord {
   target?: string;
   /** write-file: what it wrote, so a test can check that an acknowledged write is still there. */
   written?: { path: string; content: string };
+  /** A refusal's answer (its first 300 characters), so a failure report can say what happened. */
+  answer?: string;
 }
 
 /** Shared, growing knowledge of the clients: runtimes and checkpoints (with the runtime each belongs to). */
@@ -141,6 +143,7 @@ export async function runMixedWorkload(
         outcome,
         ...(step.locks[0] ? { target: step.locks[0] } : {}),
         ...(step.written ? { written: step.written } : {}),
+        ...(outcome === 'ok' ? {} : { answer: reply.text.slice(0, 300) }),
       });
     }
   };

@@ -150,7 +150,7 @@ describe('a fleet losing a node in every round', () => {
       const accepted = new Set(['ok', NO_ANSWER, 'session_busy', 'runtime_paused', 'runtime_not_paused', 'runtime_closed', 'snapshot_in_use', 'checkpoint_snapshot_deleted', 'runtime_failed']);
       const unexpected = records.filter((record) => !accepted.has(record.outcome));
       figures.unexpected = countBy(unexpected, (record) => `${record.operation} ${record.outcome}`);
-      expect.soft(unexpected.map((record) => `${record.operation} → ${record.outcome}`), 'answers no race or crash explains').toEqual([]);
+      expect.soft(unexpected.map((record) => `${record.operation} → ${record.outcome}: ${record.answer ?? ''}`), 'answers no race or crash explains').toEqual([]);
 
       const acknowledged = await acknowledgedWorkProblems(pool, records);
       figures.acknowledgedProblems = acknowledged.length;
