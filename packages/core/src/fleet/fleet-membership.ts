@@ -23,6 +23,8 @@ export class FleetMembership {
   #timer: NodeJS.Timeout | undefined;
   #beats = 0;
   #beating = false;
+  /** The maintenance lease check, the every-beat duties and maintenance: run beside the heartbeat, never in front of it. */
+  #working = false;
   #maintenance: RuntimeFence | null = null;
   /** Taken by a heartbeat since `holdMaintenance` last answered: its next answer is `acquired`. */
   #takenOver = false;
@@ -112,7 +114,17 @@ export class FleetMembership {
     return this.#maintenance;
   }
 
-  async #beat(): Promise<void> {
+  /**
+   * The heartbeat, and beside it the duties. A sweep or a keep-alive pass may take longer than
+   * the lease: were the heartbeat to wait behind it, this node would read as dead and its leases
+   * lapse while it works, and another node would sweep its in-flight creates as orphans.
+   */
+  #beat(): void {
+    void this.#heartbeat();
+    void this.#duties();
+  }
+
+  async #heartbeat(): Promise<void> {
     if (this.#beating) return;
     this.#beating = true;
     try {
@@ -120,6 +132,15 @@ export class FleetMembership {
       // than the lease time loses its leases, and its late commits are refused (fencing).
       await this.store.heartbeatNode(this.node.nodeId, this.node.leaseMs).catch(() => {});
       await this.leases.retryReleases();
+    } finally {
+      this.#beating = false;
+    }
+  }
+
+  async #duties(): Promise<void> {
+    if (this.#working) return;
+    this.#working = true;
+    try {
       this.#beats += 1;
       // A store that cannot be asked leaves every provider's keep-alive set as it was.
       await this.holdsMaintenance()
@@ -127,7 +148,7 @@ export class FleetMembership {
         .catch(() => {});
       if (this.#beats % MAINTAIN_EVERY_BEATS === 0) await this.maintain().catch(() => {});
     } finally {
-      this.#beating = false;
+      this.#working = false;
     }
   }
 }
