@@ -88,9 +88,17 @@ async function acknowledgedWorkProblems(pool: WorkloadPool, records: OperationRe
     const previous = lastWrite.get(key);
     if (!previous || previous.startedAt < record.startedAt) lastWrite.set(key, record);
   }
+  const readBack = (record: OperationRecord) => api.post('/api/v1/runtimes/read-file', { runtime_id: record.target, path: record.written!.path });
   for (const record of lastWrite.values()) {
     if (record.outcome !== 'ok' || statusOf.get(record.target!) !== 'idle') continue;
-    const reply = await api.post('/api/v1/runtimes/read-file', { runtime_id: record.target, path: record.written!.path });
+    let reply = await readBack(record);
+    if (outcomeOf(reply) === 'runtime_paused') {
+      // Paused since it was listed: a sweep completed a pause its dying node left half done (the
+      // pause checkpoint was recorded). The write must come back with the resume.
+      const resumed = await api.post('/api/v1/runtimes/resume', { runtime_id: record.target }, { timeoutMs: 60_000 });
+      if (resumed.status !== 200 && outcomeOf(resumed) !== 'runtime_not_paused') problems.push(`resume of ${record.target} to read it back: ${resumed.status} ${resumed.text.slice(0, 200)}`);
+      reply = await readBack(record);
+    }
     const content = reply.status === 200 ? Buffer.from((reply.json as { content_base64: string }).content_base64, 'base64').toString() : `${reply.status} ${reply.text.slice(0, 200)}`;
     if (content !== record.written!.content) problems.push(`acknowledged write of ${record.written!.path} in ${record.target}: reads ${content}`);
   }
