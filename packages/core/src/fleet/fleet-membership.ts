@@ -16,7 +16,8 @@ const MAINTAIN_EVERY_BEATS = 3;
  * (which also renews its leases, so an operation outliving the lease time keeps its runtime, and
  * retries releases the store did not take), checks or takes the maintenance lease and runs
  * `everyBeat` with whether it holds it (the keep-alive duty) on every heartbeat, and `maintain`
- * every few. The timer is unref'd: it never keeps a process alive.
+ * every few — those duties beside the heartbeat, never in front of it. The timer is unref'd: it
+ * never keeps a process alive.
  */
 export class FleetMembership {
   #started: Promise<void> | undefined;
