@@ -124,7 +124,7 @@ describe('snapshot store', () => {
     if (damage === 'missing') execFileSync('rm', [blob]);
     else {
       const content = await readFile(blob);
-      content[content.length - 1] ^= 0x01;
+      content[content.length - 1] = (content[content.length - 1] as number) ^ 0x01;
       await writeFile(blob, content);
     }
     const target = join(dir, 'out');
