@@ -1,6 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 import { constants, createReadStream, createWriteStream } from 'node:fs';
-import { copyFile, link, mkdir, open, rm, stat, type FileHandle } from 'node:fs/promises';
+import { copyFile, link, mkdir, open, readdir, rm, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -123,6 +123,38 @@ export class BlobStore {
   async remove(hash: ContentHash): Promise<void> {
     await rm(this.#rawPath(hash), { force: true });
     await rm(`${this.#rawPath(hash)}.gz`, { force: true });
+  }
+
+  /**
+   * Removes every blob not in `keep`, and temporary files a killed writer left. Only while no
+   * writer runs (the caller holds the store exclusively). Any order is crash-safe: a blob left
+   * behind is removed by the next sweep. Returns how many blobs were removed.
+   */
+  async sweep(keep: ReadonlySet<ContentHash>): Promise<number> {
+    let removed = 0;
+    let shards: string[];
+    try {
+      shards = await readdir(this.directory);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+      throw error;
+    }
+    for (const shard of shards) {
+      const at = join(this.directory, shard);
+      if (shard.endsWith('.tmp')) {
+        await rm(at, { force: true });
+        continue;
+      }
+      if (!/^[0-9a-f]{2}$/.test(shard)) continue;
+      for (const name of await readdir(at)) {
+        const hash = `${shard}${name.replace(/\.gz$/, '')}`;
+        if (name.endsWith('.tmp') || !keep.has(hash)) {
+          await rm(join(at, name), { force: true });
+          if (!name.endsWith('.tmp')) removed++;
+        }
+      }
+    }
+    return removed;
   }
 
   /** The on-disk file of blob `hash` (for tests and measurements). */

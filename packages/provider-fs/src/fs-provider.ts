@@ -100,9 +100,9 @@ export class FsProvider implements BackendProviderV1 {
     }
   }
 
-  /** Removes the snapshot's manifest. Blobs no manifest names stay until garbage collection (not yet implemented). */
+  /** Removes the snapshot's manifest, then the blobs no other snapshot names. */
   async deleteSnapshot(snapshotId: string): Promise<{ deleted: boolean }> {
-    return { deleted: await this.#store.deleteManifest(snapshotId) };
+    return { deleted: await this.#store.deleteSnapshot(snapshotId) };
   }
 
   async listOwnedResources(installationId: string): Promise<OwnedResources> {

@@ -3,10 +3,11 @@ import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BlobStore, type BlobStoreSettings } from './blob-store';
 import { fsyncDirectory, writeFileDurably } from './durable-files';
-import { parseManifest, type Manifest } from './manifest';
+import { blobsOf, parseManifest, type Manifest } from './manifest';
 import { materialise } from './materialise';
 import { walkWorkspace, type WalkResult } from './snapshot-walk';
 import { DEFAULT_RACY_WINDOW_NS, StatIndex } from './stat-index';
+import { StoreLock } from './store-lock';
 
 const SNAPSHOT_ID = /^snap_[0-9a-f]{32}$/;
 const INDEX_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -26,6 +27,7 @@ export type CheckpointResult = Omit<WalkResult, 'entries' | 'rootMode'> & { snap
 export class SnapshotStore {
   readonly blobs: BlobStore;
   readonly #racyWindowNs: bigint;
+  readonly #lock = new StoreLock();
 
   constructor(readonly directory: string, settings: SnapshotStoreSettings = {}) {
     this.blobs = new BlobStore(join(directory, 'blobs'), settings);
@@ -36,7 +38,11 @@ export class SnapshotStore {
    * Snapshots the workspace at `root` (a real path), reusing the hashes of files unchanged since
    * `indexName`'s last checkpoint. The manifest becomes visible only after every blob it names is durable.
    */
-  async checkpoint(root: string, indexName: string, meta: { name?: string; labels: Record<string, string> }): Promise<CheckpointResult> {
+  checkpoint(root: string, indexName: string, meta: { name?: string; labels: Record<string, string> }): Promise<CheckpointResult> {
+    return this.#lock.shared(() => this.#checkpoint(root, indexName, meta));
+  }
+
+  async #checkpoint(root: string, indexName: string, meta: { name?: string; labels: Record<string, string> }): Promise<CheckpointResult> {
     const indexPath = this.#indexPath(indexName);
     await mkdir(join(this.directory, 'index'), { recursive: true });
     await mkdir(join(this.directory, 'manifests'), { recursive: true });
@@ -75,7 +81,26 @@ export class SnapshotStore {
 
   /** Materialises `manifest` into the empty directory `target`; see `materialise`. */
   checkout(manifest: Manifest, target: string): Promise<void> {
-    return materialise(manifest, this.blobs, target);
+    return this.#lock.shared(() => materialise(manifest, this.blobs, target));
+  }
+
+  /**
+   * Deletes the snapshot: its manifest, then (mark and sweep, with the store to itself) every
+   * blob no remaining manifest names. Idempotent; false when there was no such snapshot.
+   */
+  deleteSnapshot(snapshotId: string): Promise<boolean> {
+    return this.#lock.exclusive(async () => {
+      const deleted = await this.deleteManifest(snapshotId);
+      await this.#collectGarbage();
+      return deleted;
+    });
+  }
+
+  /** Mark and sweep: removes blobs no manifest names. The caller holds the store exclusively. */
+  async #collectGarbage(): Promise<number> {
+    const keep = new Set<string>();
+    for (const manifest of await this.manifests()) for (const hash of blobsOf(manifest)) keep.add(hash);
+    return this.blobs.sweep(keep);
   }
 
   /** Removes the snapshot's manifest (its blobs stay until garbage collection). Idempotent. */
