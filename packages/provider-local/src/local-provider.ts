@@ -4,6 +4,7 @@ import {
   BackendGoneError,
   ProviderError,
   type BackendAttachRequest,
+  type BackendResource,
   type BackendCreateRequest,
   type BackendProviderV1,
   type OwnedResources,
@@ -20,6 +21,11 @@ import { resourceOf, workspaceNameIn, workspaceNameOf } from './workspace-names'
 import { WorkspaceOwners } from './workspace-owners';
 
 export interface LocalProviderSettings {
+  /**
+   * The provider id it answers to (in errors and records). Default `local`; a provider that
+   * composes this one (provider-fs) passes its own.
+   */
+  providerId?: string;
   /** Directory holding one workspace directory per backend. Created when missing. */
   root: string;
   /** Shell that runs commands as `<shell> -c <command>` when a request names none. Default `/bin/sh`. */
@@ -67,7 +73,7 @@ const RELEASED_MARKERS = '.released';
  */
 export class LocalProvider implements BackendProviderV1 {
   readonly specificationVersion = 'backend-provider-v1' as const;
-  readonly providerId = 'local';
+  readonly providerId: string;
 
   readonly #settings: LocalBackendSettings;
   readonly #keepWorkspaces: boolean;
@@ -78,6 +84,7 @@ export class LocalProvider implements BackendProviderV1 {
 
   constructor(settings: LocalProviderSettings) {
     if (typeof settings.root !== 'string' || settings.root === '') throw new TypeError('createLocalProvider needs a root directory');
+    this.providerId = settings.providerId ?? 'local';
     this.#configuredRoot = resolve(settings.root);
     this.#keepWorkspaces = settings.keepWorkspaces ?? false;
     const quotaBytes = settings.workspaceQuotaBytes ?? DEFAULT_WORKSPACE_QUOTA_BYTES;
@@ -129,20 +136,33 @@ export class LocalProvider implements BackendProviderV1 {
 
   /** Re-binds to a workspace directory; `BackendGoneError` when it was removed or released. */
   async attach(request: BackendAttachRequest): Promise<ProviderBackend> {
-    const name = workspaceNameIn(request.resource);
-    if (!name) throw new BackendGoneError(this.providerId, 'attach', 'the resource names no local workspace');
+    const { name, directory } = await this.#liveWorkspace('attach', request.resource);
+    return this.#backend(name, directory);
+  }
+
+  /**
+   * The real path of a live backend's workspace directory, for a provider composing this one
+   * (in-process only: a host path never goes on the wire). `BackendGoneError` as `attach`.
+   */
+  async workspaceDirectory(resource: BackendResource): Promise<string> {
+    return (await this.#liveWorkspace('workspaceDirectory', resource)).directory;
+  }
+
+  async #liveWorkspace(call: string, resource: BackendResource): Promise<{ name: string; directory: string }> {
+    const name = workspaceNameIn(resource);
+    if (!name) throw new BackendGoneError(this.providerId, call, 'the resource names no local workspace');
     const root = await this.#rootPath();
     const directory = join(root, name);
-    const gone = () => workspaceGoneError('attach', directory);
+    const gone = () => workspaceGoneError(call, directory);
     if (await exists(join(root, RELEASED_MARKERS, name))) throw gone();
     try {
       if (!(await stat(directory)).isDirectory()) throw gone();
     } catch (error) {
       if (BackendGoneError.isInstance(error)) throw error;
       if (errorCode(error) === 'ENOENT') throw gone();
-      throw new ProviderError(this.providerId, 'attach', 'could not open the workspace directory', error);
+      throw new ProviderError(this.providerId, call, 'could not open the workspace directory', error);
     }
-    return this.#backend(name, await realpath(directory));
+    return { name, directory: await realpath(directory) };
   }
 
   /**

@@ -1,0 +1,42 @@
+import { chmod, mkdir, symlink, utimes } from 'node:fs/promises';
+import { join } from 'node:path';
+import { BlobCorruptedError, type BlobStore } from './blob-store';
+import type { Manifest } from './manifest';
+
+/** A blob a snapshot path needs is missing or does not hash to what the manifest recorded. */
+export class SnapshotCorruptedError extends Error {
+  constructor(readonly path: string, cause: BlobCorruptedError) {
+    super(`the snapshot's content for ${path} is ${cause.actual === 'missing' ? 'missing' : 'corrupted'} in the snapshot store`, { cause });
+  }
+}
+
+/**
+ * Recreates the manifest's tree in the empty directory `target` (a real path): directories,
+ * files from the blob store (verified as read), symlinks as they were recorded. Directory
+ * modes are applied last, deepest first, so a read-only directory can still be filled.
+ * `SnapshotCorruptedError` naming the workspace path when a blob is missing or corrupted.
+ */
+export async function materialise(manifest: Manifest, blobs: BlobStore, target: string): Promise<void> {
+  const directories: { absolute: string; mode: number }[] = [];
+  for (const entry of manifest.entries) {
+    const absolute = join(target, entry.path);
+    if (entry.kind === 'dir') {
+      await mkdir(absolute, { mode: 0o700 });
+      directories.push({ absolute, mode: entry.mode });
+    } else if (entry.kind === 'symlink') {
+      await symlink(entry.target, absolute);
+    } else {
+      try {
+        await blobs.copyTo(entry.hash, absolute, 0o600);
+      } catch (error) {
+        if (error instanceof BlobCorruptedError) throw new SnapshotCorruptedError(entry.path, error);
+        throw error;
+      }
+      await chmod(absolute, entry.mode);
+      const mtime = new Date(entry.mtimeMs);
+      await utimes(absolute, mtime, mtime);
+    }
+  }
+  for (const { absolute, mode } of directories.reverse()) await chmod(absolute, mode);
+  await chmod(target, manifest.rootMode);
+}

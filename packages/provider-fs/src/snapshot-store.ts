@@ -1,0 +1,149 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { BlobStore, type BlobStoreSettings } from './blob-store';
+import { fsyncDirectory, writeFileDurably } from './durable-files';
+import { blobsOf, parseManifest, type Manifest } from './manifest';
+import { materialise } from './materialise';
+import { walkWorkspace, type WalkResult } from './snapshot-walk';
+import { DEFAULT_RACY_WINDOW_NS, StatIndex } from './stat-index';
+import { StoreLock } from './store-lock';
+
+const SNAPSHOT_ID = /^snap_[0-9a-f]{32}$/;
+const INDEX_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+export interface SnapshotStoreSettings extends BlobStoreSettings {
+  /** The stat index's racily-clean window (tests shrink it). Default 1 s. */
+  racyWindowNs?: bigint;
+}
+
+export type CheckpointResult = Omit<WalkResult, 'entries' | 'rootMode'> & { snapshotId: string };
+
+/**
+ * Snapshots on disk: `<directory>/blobs` (content), `<directory>/manifests/<id>.json` (one per
+ * snapshot, written durably after every blob it names is), `<directory>/index/<workspace>.json`
+ * (the stat index of each workspace, a cache).
+ */
+export class SnapshotStore {
+  readonly blobs: BlobStore;
+  readonly #racyWindowNs: bigint;
+  readonly #lock = new StoreLock();
+
+  constructor(readonly directory: string, settings: SnapshotStoreSettings = {}) {
+    this.blobs = new BlobStore(join(directory, 'blobs'), settings);
+    this.#racyWindowNs = settings.racyWindowNs ?? DEFAULT_RACY_WINDOW_NS;
+  }
+
+  /**
+   * Snapshots the workspace at `root` (a real path), reusing the hashes of files unchanged since
+   * `indexName`'s last checkpoint. The manifest becomes visible only after every blob it names is durable.
+   */
+  checkpoint(root: string, indexName: string, meta: { name?: string; labels: Record<string, string> }): Promise<CheckpointResult> {
+    return this.#lock.shared(() => this.#checkpoint(root, indexName, meta));
+  }
+
+  async #checkpoint(root: string, indexName: string, meta: { name?: string; labels: Record<string, string> }): Promise<CheckpointResult> {
+    const indexPath = this.#indexPath(indexName);
+    await mkdir(join(this.directory, 'index'), { recursive: true });
+    await mkdir(join(this.directory, 'manifests'), { recursive: true });
+    const index = await StatIndex.load(indexPath, this.#racyWindowNs);
+    const startedAtNs = BigInt(Date.now()) * 1_000_000n;
+    const walk = await walkWorkspace(root, this.blobs, index);
+    await this.blobs.flush();
+    const snapshotId = `snap_${randomBytes(16).toString('hex')}`;
+    const manifest: Manifest = {
+      version: 1,
+      snapshotId,
+      createdAt: new Date().toISOString(),
+      ...(meta.name === undefined ? {} : { name: meta.name }),
+      labels: meta.labels,
+      rootMode: walk.rootMode,
+      entries: walk.entries,
+      skipped: walk.skipped,
+    };
+    await writeFileDurably(this.#manifestPath(snapshotId), JSON.stringify(manifest));
+    await index.save(indexPath, startedAtNs);
+    return { snapshotId, skipped: walk.skipped, hashedFiles: walk.hashedFiles, reusedFiles: walk.reusedFiles };
+  }
+
+  /** The snapshot's manifest, or null when there is no such snapshot. */
+  async manifest(snapshotId: string): Promise<Manifest | null> {
+    if (!SNAPSHOT_ID.test(snapshotId)) return null;
+    let text: string;
+    try {
+      text = await readFile(this.#manifestPath(snapshotId), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+    return parseManifest(text);
+  }
+
+  /** Materialises `manifest` into the empty directory `target`; see `materialise`. */
+  checkout(manifest: Manifest, target: string): Promise<void> {
+    return this.#lock.shared(() => materialise(manifest, this.blobs, target));
+  }
+
+  /**
+   * Deletes the snapshot: its manifest, then (mark and sweep, with the store to itself) every
+   * blob no remaining manifest names. Idempotent; false when there was no such snapshot.
+   */
+  deleteSnapshot(snapshotId: string): Promise<boolean> {
+    return this.#lock.exclusive(async () => {
+      const deleted = await this.deleteManifest(snapshotId);
+      await this.#collectGarbage();
+      return deleted;
+    });
+  }
+
+  /** Mark and sweep: removes blobs no manifest names. The caller holds the store exclusively. */
+  async #collectGarbage(): Promise<number> {
+    const keep = new Set<string>();
+    for (const manifest of await this.manifests()) for (const hash of blobsOf(manifest)) keep.add(hash);
+    return this.blobs.sweep(keep);
+  }
+
+  /** Removes the snapshot's manifest (its blobs stay until garbage collection). Idempotent. */
+  async deleteManifest(snapshotId: string): Promise<boolean> {
+    if (!SNAPSHOT_ID.test(snapshotId)) return false;
+    try {
+      await rm(this.#manifestPath(snapshotId));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw error;
+    }
+    await fsyncDirectory(join(this.directory, 'manifests'));
+    return true;
+  }
+
+  /** Every snapshot's manifest. */
+  async manifests(): Promise<Manifest[]> {
+    let files: string[];
+    try {
+      files = await readdir(join(this.directory, 'manifests'));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+    const found: Manifest[] = [];
+    for (const file of files.filter((name) => name.endsWith('.json')).sort()) {
+      const manifest = await this.manifest(file.slice(0, -'.json'.length));
+      if (manifest) found.push(manifest);
+    }
+    return found;
+  }
+
+  /** Forgets a workspace's stat index (its workspace is released). */
+  forgetIndex(indexName: string): Promise<void> {
+    return StatIndex.remove(this.#indexPath(indexName));
+  }
+
+  #manifestPath(snapshotId: string): string {
+    return join(this.directory, 'manifests', `${snapshotId}.json`);
+  }
+
+  #indexPath(indexName: string): string {
+    if (!INDEX_NAME.test(indexName)) throw new TypeError(`not a workspace name: ${indexName}`);
+    return join(this.directory, 'index', `${indexName}.json`);
+  }
+}

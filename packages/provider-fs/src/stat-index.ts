@@ -1,0 +1,70 @@
+import { readFile, rm } from 'node:fs/promises';
+import type { BigIntStats } from 'node:fs';
+import type { ContentHash } from './blob-store';
+import { writeFileDurably } from './durable-files';
+
+interface IndexedFile {
+  size: string;
+  mtimeNs: string;
+  ctimeNs: string;
+  ino: string;
+  hash: ContentHash;
+}
+
+/**
+ * How close to the index's writing a change may be for its stat to be trusted (git's "racily
+ * clean" rule): a file modified within a timestamp tick of being hashed could change again
+ * with the same stat, so it is hashed again next time. Timestamps tick by up to ~10 ms.
+ */
+export const DEFAULT_RACY_WINDOW_NS = 1_000_000_000n;
+
+/**
+ * A workspace's file hashes keyed by (path, size, mtime, ctime, inode), as git's index: a file
+ * whose stat is unchanged since the last checkpoint is not read again. A cache only: a lost or
+ * unreadable index costs a rehash, never a wrong snapshot.
+ */
+export class StatIndex {
+  readonly #previous: Map<string, IndexedFile>;
+  readonly #previousAtNs: bigint;
+  readonly #next = new Map<string, IndexedFile>();
+
+  private constructor(previous: Map<string, IndexedFile>, previousAtNs: bigint, private readonly racyWindowNs: bigint) {
+    this.#previous = previous;
+    this.#previousAtNs = previousAtNs;
+  }
+
+  static async load(path: string, racyWindowNs = DEFAULT_RACY_WINDOW_NS): Promise<StatIndex> {
+    try {
+      const stored = JSON.parse(await readFile(path, 'utf8')) as { indexedAtNs: string; files: Record<string, IndexedFile> };
+      return new StatIndex(new Map(Object.entries(stored.files)), BigInt(stored.indexedAtNs), racyWindowNs);
+    } catch {
+      return new StatIndex(new Map(), 0n, racyWindowNs);
+    }
+  }
+
+  /** The hash recorded for `path` when its stat is unchanged and was not racily recent. */
+  known(path: string, info: BigIntStats): ContentHash | null {
+    const entry = this.#previous.get(path);
+    if (!entry || !sameStat(entry, info)) return null;
+    if (info.ctimeNs >= this.#previousAtNs - this.racyWindowNs || info.mtimeNs >= this.#previousAtNs - this.racyWindowNs) return null;
+    return entry.hash;
+  }
+
+  /** Records `path`'s hash under the stat it had when it was read (before reading). */
+  record(path: string, info: BigIntStats, hash: ContentHash): void {
+    this.#next.set(path, { size: String(info.size), mtimeNs: String(info.mtimeNs), ctimeNs: String(info.ctimeNs), ino: String(info.ino), hash });
+  }
+
+  /** Replaces the stored index with the paths recorded in this walk, as of `startedAtNs` (the walk's start). */
+  async save(path: string, startedAtNs: bigint): Promise<void> {
+    await writeFileDurably(path, JSON.stringify({ indexedAtNs: String(startedAtNs), files: Object.fromEntries(this.#next) }));
+  }
+
+  static async remove(path: string): Promise<void> {
+    await rm(path, { force: true });
+  }
+}
+
+function sameStat(entry: IndexedFile, info: BigIntStats): boolean {
+  return entry.size === String(info.size) && entry.mtimeNs === String(info.mtimeNs) && entry.ctimeNs === String(info.ctimeNs) && entry.ino === String(info.ino);
+}
