@@ -1,4 +1,5 @@
 /** The call log: every control-plane call with its sandbox, start, end and status, also over the admin HTTP API. */
+import { setTimeout as delay } from 'node:timers/promises';
 import { Sandbox } from 'e2b';
 import { afterEach, describe, expect, it } from 'vitest';
 import { E2BEmulatorAdminClient } from '../src/index.js';
@@ -39,9 +40,13 @@ describe('call log', () => {
   });
 
   it('keeps overlapping calls apart, is served over the admin HTTP API, and is cleared by reset', async () => {
-    await fixture.emulator.setLatency('snapshot', 300);
+    // A snapshot's latency is the time it takes: a second snapshot arriving half-way through
+    // it (not merely at the same moment) is refused, whatever the copy itself costs.
+    await fixture.emulator.setLatency('snapshot', 600);
     const sandbox = await Sandbox.create(fixture.sdk);
-    const results = await Promise.allSettled([sandbox.createSnapshot(), sandbox.createSnapshot()]);
+    const first = sandbox.createSnapshot();
+    await delay(300);
+    const results = await Promise.allSettled([first, sandbox.createSnapshot()]);
     expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
 
     const admin = new E2BEmulatorAdminClient(fixture.emulator.apiUrl);

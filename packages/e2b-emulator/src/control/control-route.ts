@@ -17,12 +17,14 @@ export function controlRoute(
   context: EmulatorContext,
   operation: EmulatorOperation,
   handler: ControlHandler,
+  /** The handler spends the operation's latency itself (`knobs.spendLatency`), inside the operation. */
+  options: { latencyInHandler?: boolean } = {},
 ): RouteHandler {
   return async (route: RouteContext) => {
     const call = startCall(context, operation, route);
     try {
       if (!hasCredentials(route)) throw new ApiError(401, 'Invalid API key, please provide X-API-KEY header');
-      const admission = await context.knobs.admit(operation);
+      const admission = await context.knobs.admit(operation, options);
       if (admission.kind === 'fail') throw new ApiError(admission.status, admission.message);
       await handler(route, call);
     } catch (error) {

@@ -16,7 +16,7 @@ import { requireSandbox } from './sandbox-routes.js';
 
 export function addSnapshotRoutes(routes: RouteTable, context: EmulatorContext): void {
   routes
-    .add('POST', '/sandboxes/{sandboxID}/snapshots', controlRoute(context, 'snapshot', (route) => createSnapshot(context, route)))
+    .add('POST', '/sandboxes/{sandboxID}/snapshots', controlRoute(context, 'snapshot', (route) => createSnapshot(context, route), { latencyInHandler: true }))
     .add('GET', '/snapshots', controlRoute(context, 'list_snapshots', (route) => listSnapshots(context, route)))
     .add('DELETE', '/templates/{templateID}', controlRoute(context, 'delete_template', (route) => deleteTemplate(context, route)));
 }
@@ -31,6 +31,8 @@ async function createSnapshot(context: EmulatorContext, { req, res, params }: Ro
   if (sandbox.snapshotting) throw new ApiError(409, `sandbox "${sandbox.sandboxId}" is already being snapshotted`);
   sandbox.snapshotting = true;
   try {
+    // The latency is the snapshot's duration: a second snapshot during it answers 409.
+    await context.knobs.spendLatency('snapshot');
     const record = await context.snapshots.createFrom(sandbox, body.name ?? undefined);
     sendJson(res, 201, snapshotInfo(record));
   } finally {

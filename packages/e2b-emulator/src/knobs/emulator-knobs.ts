@@ -103,17 +103,25 @@ export class EmulatorKnobs {
    * Counts the call, waits out a queued hang and the operation's latency, then says
    * whether an injected failure is due. Never throws.
    */
-  async admit(operation: EmulatorOperation): Promise<Admission> {
+  async admit(operation: EmulatorOperation, options: { latencyInHandler?: boolean } = {}): Promise<Admission> {
     this.calls[operation] += 1;
     const hang = takeFromQueue(this.hangs, operation);
     if (hang) await delay(hang.ms);
-    const latency = this.latencyMs[operation];
-    if (latency > 0) await delay(latency);
+    if (!options.latencyInHandler) await this.spendLatency(operation);
     const failure = takeFromQueue(this.failures, operation);
     if (failure) {
       return { kind: 'fail', status: failure.status, message: failure.message ?? `injected failure of ${operation}` };
     }
     return { kind: 'proceed' };
+  }
+
+  /**
+   * Waits `operation`'s latency. `admit` does it before the route works, unless the route
+   * spends it itself inside the operation (a snapshot: the sandbox is busy for that long).
+   */
+  async spendLatency(operation: EmulatorOperation): Promise<void> {
+    const latency = this.latencyMs[operation];
+    if (latency > 0) await delay(latency);
   }
 
   /** Clears counters and queued faults; latencies and the sandbox limit are kept. */
