@@ -24,6 +24,14 @@ async function fleetView(ctx: ServiceContext) {
   return { intents, fleetWide, fleetIds, self, isLive, isMine, isHere };
 }
 
+/** The open intents of live nodes that `include` keeps, read now (see `ReconcileScope.inFlight`). */
+function inFlightOf(ctx: ServiceContext, include: (intent: ProviderIntent) => boolean) {
+  return async (): Promise<ProviderIntent[]> => {
+    const view = await fleetView(ctx);
+    return view.intents.filter((intent) => view.isLive(intent) && include(intent));
+  };
+}
+
 function sweep(ctx: ServiceContext, installationId: string, membership: FleetMembership, scope: ReconcileScope): Promise<ReconcileReport> {
   const fence = membership.maintenanceFence;
   return reconcileProviderResources(fence ? underFence(ctx, fence) : ctx, installationId, scope);
@@ -46,7 +54,7 @@ export async function reconcileAtStart(ctx: ServiceContext, installationId: stri
   return sweep(ctx, installationId, membership, {
     providers: holds ? [...nodeLocal, ...fleetWide] : nodeLocal,
     judges: (session) => fleetIds.has(session.providerId) || isHere(session.homeNodeId),
-    inFlight,
+    inFlight: inFlightOf(ctx, (intent) => intent.nodeId !== self),
     resolvable: intents.filter((intent) => (fleetIds.has(intent.providerId) ? holds && !inFlight.includes(intent) : isMine(intent))),
   });
 }
@@ -65,7 +73,7 @@ export async function maintainFleet(ctx: ServiceContext, installationId: string,
   return sweep(ctx, installationId, membership, {
     providers: fleetWide,
     judges: () => true,
-    inFlight: intents.filter(isLive),
+    inFlight: inFlightOf(ctx, () => true),
     resolvable: abandoned,
   });
 }

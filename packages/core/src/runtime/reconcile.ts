@@ -35,8 +35,13 @@ export interface ReconcileScope {
   providers: BackendProviderV1[];
   /** Runtimes this sweep may judge (mark failed, complete a pause): node-local ones only at their home. */
   judges: (session: SessionRecord) => boolean;
-  /** Intents in flight on live nodes: their resources are not orphans, whatever the records say yet. */
-  inFlight: ProviderIntent[];
+  /**
+   * Intents in flight on live nodes: their resources are not orphans, whatever the records say
+   * yet. Read after each provider's listing, never before: an operation that started while the
+   * listing ran has its resource in the listing, and its intent (written before its provider
+   * call) is seen only by a read that follows.
+   */
+  inFlight: () => Promise<ProviderIntent[]>;
   /** Open intents this sweep accounts for: resolved once their provider was swept. */
   resolvable: ProviderIntent[];
 }
@@ -57,7 +62,7 @@ async function reconcileProvider(
   // Listed before the provider is asked: a backend bound before the listing existed at it if alive.
   const idle = (await listAllSessions(ctx, { status: 'idle', backendProviderId: provider.providerId })).filter(scope.judges);
   const owned = await provider.listOwnedResources(installationId);
-  const ofProvider = scope.inFlight.filter((intent) => intent.providerId === provider.providerId);
+  const ofProvider = (await scope.inFlight()).filter((intent) => intent.providerId === provider.providerId);
   const creating = new Set(ofProvider.filter((intent) => intent.kind === 'backend').map((intent) => intent.backendId));
   const snapshotting = ofProvider.some((intent) => intent.kind === 'snapshot');
   for (const backend of owned.backends) {
