@@ -68,9 +68,13 @@ export class SandboxStore {
     private readonly warmNamespaces = false,
   ) {}
 
+  /** Sandboxes whose create is copying their directory: counted by the limit, not yet nameable. */
+  private starting = 0;
+
   /**
-   * Creates a running sandbox. The record is registered before the directory is copied, so
-   * concurrent creates see it in `runningCount()` (the concurrency limit cannot be overrun).
+   * Creates a running sandbox. It counts in `runningCount()` from the start, so concurrent
+   * creates cannot overrun the concurrency limit, but it is registered (listed, found, killable)
+   * only once its directory is ready, as E2B shows a sandbox once its create made it.
    */
   async create(input: CreateSandboxInput): Promise<SandboxRecord> {
     const sandboxId = `i${randomId(19)}`;
@@ -93,19 +97,21 @@ export class SandboxStore {
       endAtMs: startedAtMs + input.timeoutSeconds * 1000,
       snapshotting: false,
     };
-    this.sandboxes.set(sandboxId, record);
+    this.starting += 1;
     try {
       if (input.seedDirectory) {
         await copySandboxTree(input.seedDirectory, record.directory);
       }
       await mkdir(path.join(record.directory, 'home', 'user'), { recursive: true });
       await mkdir(path.join(record.directory, 'tmp'), { recursive: true, mode: 0o1777 });
-      if (this.warmNamespaces) record.namespace.warm();
     } catch (error) {
-      this.sandboxes.delete(sandboxId);
       await rm(record.directory, { recursive: true, force: true });
       throw error;
+    } finally {
+      this.starting -= 1;
     }
+    this.sandboxes.set(sandboxId, record);
+    if (this.warmNamespaces) record.namespace.warm();
     this.armTimer(record);
     return record;
   }
@@ -124,9 +130,9 @@ export class SandboxStore {
     return [...this.sandboxes.values()];
   }
 
-  /** Running sandboxes, the ones E2B's concurrency limit counts. */
+  /** Running sandboxes and those being created: the ones E2B's concurrency limit counts. */
   runningCount(): number {
-    let count = 0;
+    let count = this.starting;
     for (const record of this.sandboxes.values()) if (record.state === 'running') count += 1;
     return count;
   }
