@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,11 +19,11 @@ async function scratch(): Promise<string> {
   return directory;
 }
 
-function runScript(request: Partial<CommandScriptRequest> & { command: string; cwd: string }) {
+function runScript(request: Partial<CommandScriptRequest> & { command: string; cwd: string }, path = process.env.PATH) {
   const script = commandScript({ shell: '/bin/bash', env: {}, maxOutputBytes: 1024, killGraceMs: 200, ...request });
   return new Promise<{ stdout: string; code: number | null; elapsedMs: number }>((resolve, reject) => {
     const startedAt = Date.now();
-    const child = spawn('/bin/bash', ['-c', script], { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH } });
+    const child = spawn('/bin/bash', ['-c', script], { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: path } });
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     child.on('error', reject);
@@ -109,6 +109,21 @@ describe('the exec command script', () => {
     if (outcome.kind !== 'result') throw new Error(`unexpected ${outcome.kind}`);
     expect(Buffer.from(outcome.result.stdout).toString()).toBe('started\n');
     expect(elapsedMs).toBeLessThan(3_000);
+  });
+
+  it('keeps the whole output of a command that exited before its output was copied (a loaded machine)', async () => {
+    // Every `dd` of the output copy starts 300 ms late, as on a machine too busy to schedule it:
+    // the command is long gone before its output reaches the file. With no process of the
+    // command left, the copy is awaited, not cut after the background-job grace.
+    const cwd = await scratch();
+    const bin = await scratch();
+    const realDd = execFileSync('/bin/sh', ['-c', 'command -v dd'], { encoding: 'utf8' }).trim();
+    await writeFile(join(bin, 'dd'), `#!/bin/sh\nsleep 0.3\nexec ${realDd} "$@"\n`, { mode: 0o755 });
+    const { stdout } = await runScript({ cwd, command: 'echo hello; echo oops >&2' }, `${bin}:${process.env.PATH}`);
+    const outcome = parseCommandOutput(stdout, 1024);
+    if (outcome.kind !== 'result') throw new Error(`unexpected ${outcome.kind}`);
+    expect(Buffer.from(outcome.result.stdout).toString()).toBe('hello\n');
+    expect(Buffer.from(outcome.result.stderr).toString()).toBe('oops\n');
   });
 
   it('reports a missing cwd instead of running elsewhere', async () => {

@@ -15,8 +15,14 @@ export interface CommandScriptRequest {
   killGraceMs: number;
 }
 
-/** How long the script keeps reading output after the command exited, for orphans still holding it. */
-const DRAIN_AFTER_EXIT_STEPS = 20;
+/**
+ * How long the script keeps copying output after the command exited, in steps of 5 ms: while a
+ * background job of the command still runs (it may hold the output open for ever), ~100 ms;
+ * once none is left, the copies end at the end of their streams, so they are waited for, up to
+ * ~10 s (a process that left the command's process group may still hold them).
+ */
+const DRAIN_STEPS_WHILE_JOBS_RUN = 20;
+const DRAIN_STEPS_AFTER_JOBS = 2_000;
 const DRAIN_STEP_SECONDS = '0.005';
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
@@ -41,7 +47,9 @@ const seconds = (ms: number) => (ms / 1000).toFixed(3);
  *   timeout and SIGKILL after `killGraceMs`, then marks the result timed out. The watchdog is a
  *   subshell sleeping with bash's own `read -t`, so it costs no extra processes.
  * - **Background jobs** (`server &`) do not hold the exec open: once the command's shell exits,
- *   output is read for at most ~100 ms more.
+ *   output is read for at most ~100 ms more while a process of its group lives. When none does,
+ *   the output copies are awaited to their end (bounded): on a busy machine they may lag the
+ *   command by far more than 100 ms, and cutting them then lost output silently.
  *
  * It prints three lines on stdout: base64(stdout), base64(stderr), then `exit <code>`,
  * `timeout`, `cwd` (the directory is missing) or `setup` (the sandbox lacks a tool the script
@@ -75,7 +83,8 @@ export function commandScript(request: CommandScriptRequest): string {
   lines.push(
     'wait "$pid"; status=$?',
     request.timeoutMs !== undefined ? 'kill -KILL "$wd"' : ':',
-    `n=0; while [ $n -lt ${DRAIN_AFTER_EXIT_STEPS} ] && { kill -0 "$po" || kill -0 "$pe"; }; do read -r -t ${DRAIN_STEP_SECONDS} -u 9; n=$((n+1)); done`,
+    `if kill -0 -- "-$pid"; then steps=${DRAIN_STEPS_WHILE_JOBS_RUN}; else steps=${DRAIN_STEPS_AFTER_JOBS}; fi`,
+    `n=0; while [ $n -lt $steps ] && { kill -0 "$po" || kill -0 "$pe"; }; do read -r -t ${DRAIN_STEP_SECONDS} -u 9; n=$((n+1)); done`,
     `base64 -w 0 <"$d/o.bytes"; printf '\\n'`,
     `base64 -w 0 <"$d/e.bytes"; printf '\\n'`,
     `if [ -e "$d/timeout" ]; then rm -rf -- "$d"; printf 'timeout\\n'; exit 124; fi`,
