@@ -155,10 +155,15 @@ describe('a fleet losing a node in every round', () => {
 
       // Every node is up again. Answers a correct fleet may give a racing request, plus the
       // ones a dying node explains (no answer; session_busy while a dead node's lease lapses).
-      const accepted = new Set(['ok', NO_ANSWER, 'session_busy', 'runtime_paused', 'runtime_not_paused', 'runtime_closed', 'snapshot_in_use', 'checkpoint_snapshot_deleted', 'runtime_failed']);
+      // `lease_lost` is fencing at work: a node starved past its lease (an overloaded machine)
+      // may not commit. A fleet that loses leases routinely on a merely busy machine is broken,
+      // so it must stay rare.
+      const accepted = new Set(['ok', NO_ANSWER, 'session_busy', 'runtime_paused', 'runtime_not_paused', 'runtime_closed', 'snapshot_in_use', 'checkpoint_snapshot_deleted', 'runtime_failed', 'lease_lost']);
       const unexpected = records.filter((record) => !accepted.has(record.outcome));
       figures.unexpected = countBy(unexpected, (record) => `${record.operation} ${record.outcome}`);
       expect.soft(unexpected.map((record) => `${record.operation} → ${record.outcome}: ${record.answer ?? ''}`), 'answers no race or crash explains').toEqual([]);
+      const leasesLost = records.filter((record) => record.outcome === 'lease_lost').length;
+      expect.soft(leasesLost, 'operations refused with lease_lost (at most 1 in 20)').toBeLessThanOrEqual(Math.floor(records.length / 20));
 
       const acknowledged = await acknowledgedWorkProblems(pool, records);
       figures.acknowledgedProblems = acknowledged.length;
