@@ -1,6 +1,7 @@
 import { MemoryRuntimeStore, RuntimeService, type BackendProviderV1, type RuntimeServiceOptions, type StoreBatch } from '@runtimectl/core';
 import { createMemoryProvider, type MemoryProvider } from '@runtimectl/testkit';
-import { createGate } from './harness';
+import { expect } from 'vitest';
+import { createGate, rejectionOf } from './harness';
 
 /** The memory provider as every node reaches it (like E2B): one instance shared by the nodes. */
 export function asFleetProvider(provider: MemoryProvider): BackendProviderV1 {
@@ -69,4 +70,23 @@ export async function openOn(service: RuntimeService): Promise<string> {
 
 export async function writeOn(service: RuntimeService, runtimeId: string, path: string, text: string): Promise<void> {
   await service.writeFile({ runtime_id: runtimeId, path, content_base64: Buffer.from(text).toString('base64') });
+}
+
+/**
+ * Node `node` opens a runtime and "crashes" between the provider's create and the commit: an
+ * open intent and a backend no record binds are left behind.
+ */
+export async function crashedOpen(fleet: ReturnType<typeof createFleet>, node: RuntimeService): Promise<void> {
+  const commit = fleet.store.commit.bind(fleet.store);
+  fleet.store.commit = async (batch: StoreBatch) => {
+    if ((batch.sessions?.length ?? 0) > 0) {
+      fleet.store.commit = commit;
+      throw new Error('simulated crash before commit');
+    }
+    return commit(batch);
+  };
+  const before = fleet.provider.liveBackendIds().length;
+  fleet.provider.failNext('release');
+  await rejectionOf(node.open({ conversation_id: 'c', sender_id: 's' }));
+  expect(fleet.provider.liveBackendIds()).toHaveLength(before + 1);
 }

@@ -1,23 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StoreBatch } from '@runtimectl/core';
-import { createFleet, FleetStore, LEASE_MS, openOn, writeOn } from './fleet-harness';
+import { crashedOpen, createFleet, LEASE_MS, openOn, writeOn } from './fleet-harness';
 import { rejectionOf } from './harness';
-
-/** Node A opens a runtime and "crashes" between the provider's create and the commit: an open intent and an unbound backend. */
-async function crashedOpen(fleet: ReturnType<typeof createFleet>, a: ReturnType<ReturnType<typeof createFleet>['node']>) {
-  const store: FleetStore = fleet.store;
-  const commit = store.commit.bind(store);
-  store.commit = async (batch: StoreBatch) => {
-    if ((batch.sessions?.length ?? 0) > 0) {
-      store.commit = commit;
-      throw new Error('simulated crash before commit');
-    }
-    return commit(batch);
-  };
-  fleet.provider.failNext('release');
-  await rejectionOf(a.open({ conversation_id: 'c', sender_id: 's' }));
-  expect(fleet.provider.liveBackendIds()).toHaveLength(1);
-}
 
 describe('intents across nodes', () => {
   it('intents carry the node that recorded them', async () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { BackendProviderV1, StoreBatch } from '@runtimectl/core';
+import type { BackendProviderV1, RuntimeService } from '@runtimectl/core';
 import { delegatingProvider } from '@runtimectl/testkit';
-import { asFleetProvider, createFleet, LEASE_MS, openOn, writeOn } from './fleet-harness';
-import { createGate, rejectionOf } from './harness';
+import { asFleetProvider, crashedOpen, createFleet, LEASE_MS, openOn, writeOn } from './fleet-harness';
+import { createGate } from './harness';
 
 /**
  * A maintenance sweep lists the provider's resources and takes what no record or in-flight
@@ -62,18 +62,9 @@ function sweptFleet() {
   };
 }
 
-/** Node `dead` leaves an open intent behind (a crash between the provider's create and the commit), so the live node sweeps. */
-async function leaveAbandonedIntent(fleet: ReturnType<typeof createFleet>, dead: { open: (request: { conversation_id: string; sender_id: string }) => Promise<unknown>; stop: () => Promise<void> }) {
-  const commit = fleet.store.commit.bind(fleet.store);
-  fleet.store.commit = async (batch: StoreBatch) => {
-    if ((batch.sessions?.length ?? 0) > 0) {
-      fleet.store.commit = commit;
-      throw new Error('simulated crash before commit');
-    }
-    return commit(batch);
-  };
-  fleet.provider.failNext('release');
-  await rejectionOf(dead.open({ conversation_id: 'c', sender_id: 's' }));
+/** Node `dead` leaves an open intent behind and dies, so the live node's next maintenance sweeps. */
+async function leaveAbandonedIntent(fleet: ReturnType<typeof createFleet>, dead: RuntimeService): Promise<void> {
+  await crashedOpen(fleet, dead);
   await dead.stop();
   fleet.store.skewMs += LEASE_MS + 1;
 }
