@@ -42,6 +42,8 @@ const PROVIDER_ID = 'fs';
 export class FsProvider implements BackendProviderV1 {
   readonly specificationVersion = 'backend-provider-v1' as const;
   readonly providerId = PROVIDER_ID;
+  /** Files only: processes do not survive checkout, pause and resume. */
+  readonly snapshotKind = 'filesystem' as const;
   readonly #local: LocalProvider;
   readonly #store: SnapshotStore;
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ProviderError, ProviderSnapshotNotFoundError, type ProviderBackend } from '@runtimectl/core';
+import { ProviderError, providerCapabilities, ProviderSnapshotNotFoundError, type ProviderBackend } from '@runtimectl/core';
 import { createFsProvider, type FsProvider } from '../src/index';
 import { useTemporaryDirectories } from './fs-fixture';
 
@@ -40,6 +40,10 @@ describe('fs provider', () => {
 
   it('answers to the provider id fs', async () => {
     expect((await fsProvider()).provider.providerId).toBe('fs');
+  });
+
+  it('declares filesystem snapshots: GET /providers tells them from memory snapshots (processes do not survive)', async () => {
+    expect(providerCapabilities((await fsProvider()).provider)).toMatchObject({ snapshot: true, pause: true, snapshot_kind: 'filesystem' });
   });
 
   it('checks out what real shell commands wrote, and commands run in the checked-out workspace', async () => {

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { SnapshotKind } from '../wire/service-info';
 import type { ProviderBackend } from './provider-backend';
 
 /**
@@ -69,6 +70,13 @@ export interface BackendProviderV1 {
    * that made them (local, memory): only that node, the runtime's home node, operates them.
    */
   readonly locality?: 'node' | 'fleet';
+  /**
+   * What its snapshots hold, for `GET /providers` (`snapshot_kind`): `filesystem` (the files;
+   * checkout and resume start with nothing running: fs, memory) or `memory` (memory and processes
+   * too: E2B). Meaningful only with `checkpoint`; a provider that says nothing is taken as
+   * `filesystem`, the lesser promise.
+   */
+  readonly snapshotKind?: SnapshotKind;
 
   /** Creates a new live backend. The caller owns it and must `release` it. */
   create(request: BackendCreateRequest): Promise<ProviderBackend>;
