@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { SkippedPath } from '../wire/checkpoints';
 import type { SnapshotKind } from '../wire/service-info';
 import type { ProviderBackend } from './provider-backend';
 
@@ -12,6 +13,8 @@ export type BackendResource = { [key: string]: string | number | boolean | null 
 export interface ProviderSnapshot {
   snapshotId: string;
   names: string[];
+  /** Special files (FIFOs, sockets, devices) in the backend the snapshot does not hold, by workspace path. */
+  skipped?: SkippedPath[];
 }
 
 export interface BackendCreateRequest {
