@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProviderError, providerCapabilities, ProviderSnapshotNotFoundError, type ProviderBackend } from '@runtimectl/core';
@@ -57,6 +57,19 @@ describe('fs provider', () => {
     const read = await copy.exec({ command: 'cat src/link', maxOutputBytes: 4096 });
     expect(text(read.stdout)).toBe('hi\n');
     expect(copy.workspaceRoot).not.toBe(source.workspaceRoot);
+  });
+
+  it('errors of its backends name fs, not local: an operation on a vanished workspace, and attach to it', async () => {
+    const { provider } = await fsProvider();
+    const backend = await open(provider);
+    const named = async (work: Promise<unknown>) => {
+      const error = await work.then(() => undefined, (caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ProviderError);
+      return { providerId: (error as ProviderError).providerId, message: (error as Error).message };
+    };
+    await rm(backend.workspaceRoot, { recursive: true, force: true });
+    expect(await named(backend.stat('a.txt'))).toMatchObject({ providerId: 'fs', message: expect.stringMatching(/^fs stat failed: the workspace directory no longer exists/) });
+    expect(await named(provider.attach({ backendId: 'bkd_x', resource: backend.resource }))).toMatchObject({ providerId: 'fs' });
   });
 
   it('lists the special files a checkpoint skipped', async () => {
