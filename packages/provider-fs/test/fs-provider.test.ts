@@ -43,7 +43,10 @@ describe('fs provider', () => {
   });
 
   it('declares filesystem snapshots: GET /providers tells them from memory snapshots (processes do not survive)', async () => {
-    expect(providerCapabilities((await fsProvider()).provider)).toMatchObject({ snapshot: true, pause: true, snapshot_kind: 'filesystem' });
+    const { provider } = await fsProvider();
+    // Declared, not left to core's default for providers that say nothing (also filesystem).
+    expect(provider.snapshotKind).toBe('filesystem');
+    expect(providerCapabilities(provider)).toMatchObject({ snapshot: true, pause: true, snapshot_kind: 'filesystem' });
   });
 
   it('checks out what real shell commands wrote, and commands run in the checked-out workspace', async () => {
