@@ -17,7 +17,8 @@ Settings (TOML key → environment variable):
 ${CONFIG_KEYS.map((key) => `  ${key.path.padEnd(36)} ${envNameOf(key.path).padEnd(46)} ${key.description}`).join('\n')}
 
 Examples:
-  runtimed                                   # 127.0.0.1:7333, local provider, defaults
+  runtimed                                   # 127.0.0.1:7333, fs provider (local beside it), defaults
+  runtimed --provider local                  # the local provider by default (no snapshots)
   runtimed --port 0 --provider memory        # a free port, the in-memory provider
   RUNTIMECTL_HTTP_AUTH_BEARER_TOKEN_ENV=TOKEN TOKEN=$(openssl rand -hex 24) runtimed --host 0.0.0.0
 `;
@@ -36,10 +37,10 @@ export function parseDaemonArguments(argv: string[]): DaemonArguments {
     .option('--state-dir <dir>', 'state directory (state_dir)')
     .option('--allowed-host <name...>', 'without auth, a Host name served besides loopback ones; repeatable (http.allowed_hosts)')
     .addOption(
-      new Option('--workspace-quota-bytes <bytes>', 'disk bytes one local workspace may use; 0 for none (providers.local.workspace_quota_bytes)').argParser(parseBytes),
+      new Option('--workspace-quota-bytes <bytes>', 'disk bytes one workspace of local or fs may use; 0 for none (providers.{local,fs}.workspace_quota_bytes)').argParser(parseBytes),
     )
-    .addOption(new Option('--local-isolation <mode>', 'how local commands are isolated (providers.local.isolation)').choices(['auto', 'namespace', 'none']))
-    .addOption(new Option('--local-network <on|off>', 'network for isolated local commands (providers.local.network)').choices(['on', 'off']))
+    .addOption(new Option('--local-isolation <mode>', 'how commands of local and fs are isolated (providers.{local,fs}.isolation)').choices(['auto', 'namespace', 'none']))
+    .addOption(new Option('--local-network <on|off>', 'network for isolated commands of local and fs (providers.{local,fs}.network)').choices(['on', 'off']))
     .option('--node-id <id>', 'this node\'s id in the fleet (fleet.node_id)')
     .option('--advertise-url <url>', 'URL other nodes forward this node\'s runtimes\' requests to (fleet.advertise_url)')
     .option('--allow-insecure-bind', 'listen on a non-loopback address without auth (http.allow_insecure_bind)')
@@ -76,14 +77,19 @@ export function parseDaemonArguments(argv: string[]): DaemonArguments {
       state_dir: options.stateDir,
       'http.allow_insecure_bind': options.allowInsecureBind,
       'http.allowed_hosts': options.allowedHost,
-      'providers.local.workspace_quota_bytes': options.workspaceQuotaBytes,
-      'providers.local.isolation': options.localIsolation,
-      'providers.local.network': options.localNetwork === undefined ? undefined : options.localNetwork === 'on',
+      ...onThisMachine('workspace_quota_bytes', options.workspaceQuotaBytes),
+      ...onThisMachine('isolation', options.localIsolation),
+      ...onThisMachine('network', options.localNetwork === undefined ? undefined : options.localNetwork === 'on'),
       'fleet.node_id': options.nodeId,
       'fleet.advertise_url': options.advertiseUrl,
       'log.level': options.logLevel,
     },
   };
+}
+
+/** A flag about commands on this machine sets both providers that run them: local, and fs which composes it. */
+function onThisMachine(key: string, value: unknown): Record<string, unknown> {
+  return { [`providers.local.${key}`]: value, [`providers.fs.${key}`]: value };
 }
 
 function parsePort(value: string): number {

@@ -9,8 +9,9 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((daemon) => daemon.stop('SIGKILL')));
 });
 
+/** A daemon whose default is the local provider (fs is the daemon's default; these tests are about local). */
 async function start(stateDir: string) {
-  const daemon = await startRuntimed([], {}, stateDir);
+  const daemon = await startRuntimed(['--provider', 'local'], {}, stateDir);
   running.push(daemon);
   return daemon;
 }

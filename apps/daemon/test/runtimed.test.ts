@@ -21,18 +21,18 @@ const post = async (url: string, body: unknown, headers: Record<string, string> 
 };
 
 describe('runtimed', () => {
-  it('prints one start line with address, providers, store, auth and the isolation of local commands', async () => {
+  it('prints one start line with address, providers (fs the default), store, auth and the isolation of local and fs commands', async () => {
     const daemon = await start();
     expect(daemon.banner).toMatch(
-      /^runtimed \S+ listening on http:\/\/127\.0\.0\.1:\d+ · node: node_[0-9a-f]{32} · providers: local \(default\) · store: sqlite \/\S+\/runtimectl\.db · auth: off · local isolation: namespace \(network on: commands can reach this API on loopback; set a bearer token or providers\.local\.network = false\)$/,
+      /^runtimed \S+ listening on http:\/\/127\.0\.0\.1:\d+ · node: node_[0-9a-f]{32} · providers: local, fs \(default\) · store: sqlite \/\S+\/runtimectl\.db · auth: off · local isolation: namespace \(network on: commands can reach this API on loopback; set a bearer token or providers\.local\.network = false\) · fs isolation: namespace \(network on: commands can reach this API on loopback; set a bearer token or providers\.fs\.network = false\)$/,
     );
   });
 
-  it('says when local commands are not isolated, and cuts their network with --local-network off', async () => {
+  it('says when local and fs commands are not isolated, and cuts their network with --local-network off', async () => {
     const none = await start(['--local-isolation', 'none']);
-    expect(none.banner).toMatch(/ · local isolation: none \(isolation = "none" in the settings\)$/);
-    const offline = await start([], { RUNTIMECTL_PROVIDERS_LOCAL_NETWORK: 'false' });
-    expect(offline.banner).toMatch(/ · local isolation: namespace \(network off\)$/);
+    expect(none.banner).toMatch(/ · local isolation: none \(isolation = "none" in the settings\) · fs isolation: none \(isolation = "none" in the settings\)$/);
+    const offline = await start(['--local-network', 'off']);
+    expect(offline.banner).toMatch(/ · local isolation: namespace \(network off\) · fs isolation: namespace \(network off\)$/);
     const api = `${offline.url}/api/v1/runtimes`;
     await post(`${api}/open`, { runtime_id: 'offline', conversation_id: 'c', sender_id: 's' });
     const port = new URL(offline.url).port;
@@ -41,7 +41,7 @@ describe('runtimed', () => {
     expect((await post(`${api}/close`, { runtime_id: 'offline' })).body).toMatchObject({ released_backend: true });
   });
 
-  it("runs the README's first session: open → write-file → exec → checkpoint → close", async () => {
+  it("runs the README's first session on the default fs provider: open → write-file → exec → checkpoint → checkout → close", async () => {
     const daemon = await start();
     const api = `${daemon.url}/api/v1/runtimes`;
     const opened = await post(`${api}/open`, { runtime_id: 'demo', conversation_id: 'c1', sender_id: 'me' });
@@ -53,14 +53,16 @@ describe('runtimed', () => {
     const checkpoint = await post(`${api}/checkpoint`, { runtime_id: 'demo', name: 'first' });
     expect(checkpoint.body.checkpoint_id).toMatch(/^rtcp_/);
     const checkout = await post(`${api}/checkout`, { checkpoint_id: checkpoint.body.checkpoint_id });
-    expect(checkout).toMatchObject({ status: 501, body: { code: 'unsupported_backend' } });
+    expect(checkout.status).toBe(200);
+    const child = await post(`${api}/exec`, { runtime_id: checkout.body.runtime.runtime_id, command: 'cat hello.txt' });
+    expect(Buffer.from(child.body.stdout_base64, 'base64').toString()).toBe('hi\n');
     const closed = await post(`${api}/close`, { runtime_id: 'demo' });
     expect(closed.body).toMatchObject({ runtime: { status: 'closed' }, released_backend: true });
   });
 
   it('serves snapshot semantics with --provider memory', async () => {
     const daemon = await start(['--provider', 'memory']);
-    expect(daemon.banner).toMatch(/providers: local, memory \(default\)/);
+    expect(daemon.banner).toMatch(/providers: local, fs, memory \(default\)/);
     const api = `${daemon.url}/api/v1/runtimes`;
     const { body } = await post(`${api}/open`, { conversation_id: 'c', sender_id: 's' });
     const checkpoint = await post(`${api}/checkpoint`, { runtime_id: body.runtime.runtime_id });
@@ -107,7 +109,7 @@ describe('runtimed', () => {
 
   it('requires the bearer token when auth is configured, except for health', async () => {
     const daemon = await start([], { RUNTIMECTL_HTTP_AUTH_BEARER_TOKEN_ENV: 'SECRET', SECRET: 'runtimed-test-token-123' });
-    expect(daemon.banner).toMatch(/auth: bearer · local isolation: namespace \(network on\)$/);
+    expect(daemon.banner).toMatch(/auth: bearer · local isolation: namespace \(network on\) · fs isolation: namespace \(network on\)$/);
     expect((await fetch(`${daemon.url}/api/v1/health`)).status).toBe(200);
     const denied = await fetch(`${daemon.url}/api/v1/runtimes`);
     expect(denied.status).toBe(401);

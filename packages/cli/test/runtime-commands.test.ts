@@ -180,17 +180,19 @@ describe.concurrent('write and cat', () => {
 });
 
 describe.concurrent('providers, health, close', () => {
-  it('providers lists capabilities as a table and as the API response', async () => {
+  it('providers lists capabilities as a table (SNAPSHOT says of what: filesystem or memory) and as the API response', async () => {
     const human = await runCli(['providers'], shared.at);
     expect(human.stdout.split('\n')).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^PROVIDER\s+CHECKPOINT\s+SNAPSHOT\s+CHECKOUT\s+PAUSE\s+DELETE-SNAPSHOT$/),
         expect.stringMatching(/^local\s+yes\s+no\s+no\s+no\s+no$/),
-        expect.stringMatching(/^memory\s+yes\s+yes\s+yes\s+yes\s+yes$/),
+        expect.stringMatching(/^fs\s+yes\s+filesystem\s+yes\s+yes\s+yes$/),
+        expect.stringMatching(/^memory\s+yes\s+filesystem\s+yes\s+yes\s+yes$/),
       ]),
     );
     const json = expectShape(ProviderListResultSchema, await runCliJson(['providers'], shared.at));
-    expect(json.providers.map((provider) => provider.provider)).toEqual(['local', 'memory']);
+    expect(json.providers.map((provider) => provider.provider)).toEqual(['local', 'fs', 'memory']);
+    expect(json.providers.find((provider) => provider.provider === 'fs')?.capabilities.snapshot_kind).toBe('filesystem');
   });
 
   it('nodes lists the fleet\'s nodes as a table and as the API response', async () => {

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_SKIPPED_PATHS, MemoryRuntimeStore, RuntimeCheckpointResultSchema, RuntimeService } from '@runtimectl/core';
+import { createMemoryProvider, delegatingProvider } from '@runtimectl/testkit';
 import { createHarness, rejectionOf } from './harness';
 
 describe('checkpoint (the seed: capture the current idle runtime)', () => {
@@ -109,5 +111,30 @@ describe('checkpoint (the seed: capture the current idle runtime)', () => {
       [...ids].reverse(),
     );
     expect(third.next_cursor).toBeNull();
+  });
+});
+
+describe('checkpoint: the special files a provider skipped', () => {
+  const skippingService = (count: number) => {
+    const inner = createMemoryProvider();
+    const skipped = Array.from({ length: count }, (_, index) => ({ path: `pipes/p${String(index).padStart(3, '0')}`, kind: 'fifo' as const }));
+    const provider = delegatingProvider(inner, {
+      checkpoint: async (backend, request) => ({ ...(await inner.checkpoint!(backend, request)), skipped }),
+    });
+    return new RuntimeService({ store: new MemoryRuntimeStore(), providers: [provider], defaultProvider: 'memory' });
+  };
+
+  it('lists them as skipped_paths, at most MAX_SKIPPED_PATHS (the first, in the provider\'s order), and leaves the field out when there are none', async () => {
+    const service = skippingService(MAX_SKIPPED_PATHS + 5);
+    const { runtime } = await service.open({ conversation_id: 'c', sender_id: 's' });
+    const result = await service.checkpoint({ runtime_id: runtime.runtime_id });
+    expect(result.skipped_paths).toHaveLength(MAX_SKIPPED_PATHS);
+    expect(result.skipped_paths?.[0]).toEqual({ path: 'pipes/p000', kind: 'fifo' });
+    expect(RuntimeCheckpointResultSchema.parse(result).skipped_paths).toHaveLength(MAX_SKIPPED_PATHS);
+    // A clean runtime's checkpoint reuses the snapshot: no walk, nothing to list.
+    expect(await service.checkpoint({ runtime_id: runtime.runtime_id })).not.toHaveProperty('skipped_paths');
+    const none = skippingService(0);
+    const other = await none.open({ conversation_id: 'c', sender_id: 's' });
+    expect(await none.checkpoint({ runtime_id: other.runtime.runtime_id })).not.toHaveProperty('skipped_paths');
   });
 });

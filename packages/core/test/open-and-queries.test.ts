@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RuntimeOpenRequestSchema } from '@runtimectl/core';
+import { providerCapabilities, RuntimeOpenRequestSchema } from '@runtimectl/core';
+import { createMemoryProvider } from '@runtimectl/testkit';
 import { createHarness, rejectionOf } from './harness';
 
 describe('open, get, list and update', () => {
@@ -151,8 +152,14 @@ describe('open, get, list and update', () => {
   it('reports each provider with capabilities derived from its methods: checkpoint everywhere, snapshot where it has one', () => {
     const h = createHarness();
     expect(h.service.providers().providers).toEqual([
-      { provider: 'memory', capabilities: { checkpoint: true, snapshot: true, checkout: true, delete_snapshot: true, pause: true } },
-      { provider: 'nosnap', capabilities: { checkpoint: true, snapshot: false, checkout: false, delete_snapshot: false, pause: false } },
+      { provider: 'memory', capabilities: { checkpoint: true, snapshot: true, checkout: true, delete_snapshot: true, pause: true, snapshot_kind: 'filesystem' } },
+      { provider: 'nosnap', capabilities: { checkpoint: true, snapshot: false, checkout: false, delete_snapshot: false, pause: false, snapshot_kind: null } },
     ]);
+  });
+
+  it('snapshot_kind is what the provider declares (memory: processes too), filesystem when it declares nothing (the lesser promise), null without snapshots', () => {
+    expect(providerCapabilities(Object.assign(createMemoryProvider(), { snapshotKind: 'memory' as const })).snapshot_kind).toBe('memory');
+    expect(providerCapabilities(Object.assign(createMemoryProvider(), { snapshotKind: undefined })).snapshot_kind).toBe('filesystem');
+    expect(providerCapabilities(Object.assign(createMemoryProvider({ snapshots: false }), { snapshotKind: 'memory' as const })).snapshot_kind).toBeNull();
   });
 });

@@ -39,6 +39,8 @@ export class E2BProvider implements BackendProviderV1 {
   readonly runtimeOptionsSchema: z.ZodType<E2BRuntimeOptions>;
   /** Every node of a fleet reaches a sandbox by its id: its runtimes have no home node. */
   readonly locality = 'fleet' as const;
+  /** An E2B snapshot holds the sandbox's memory and processes, not only its files. */
+  readonly snapshotKind = 'memory' as const;
 
   readonly #settings: ResolvedE2BSettings;
   readonly #errors: E2BErrorMapper;

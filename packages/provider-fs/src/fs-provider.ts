@@ -12,7 +12,7 @@ import {
   type ProviderBackend,
   type ProviderSnapshot,
 } from '@runtimectl/core';
-import { createLocalProvider, type LocalProvider, type LocalProviderSettings } from '@runtimectl/provider-local';
+import { createLocalProvider, type IsolationInForce, type LocalProvider, type LocalProviderSettings } from '@runtimectl/provider-local';
 import type { SkippedEntry } from './manifest';
 import { SnapshotCorruptedError } from './materialise';
 import { SnapshotStore } from './snapshot-store';
@@ -42,6 +42,8 @@ const PROVIDER_ID = 'fs';
 export class FsProvider implements BackendProviderV1 {
   readonly specificationVersion = 'backend-provider-v1' as const;
   readonly providerId = PROVIDER_ID;
+  /** Files only: processes do not survive checkout, pause and resume. */
+  readonly snapshotKind = 'filesystem' as const;
   readonly #local: LocalProvider;
   readonly #store: SnapshotStore;
 
@@ -58,6 +60,11 @@ export class FsProvider implements BackendProviderV1 {
   /** The local provider this one composes (isolation, workspace usage). */
   get local(): LocalProvider {
     return this.#local;
+  }
+
+  /** The isolation its commands get: the composed local provider's (see `LocalProvider.isolation`). */
+  isolation(): Promise<IsolationInForce> {
+    return this.#local.isolation();
   }
 
   create(request: BackendCreateRequest): Promise<ProviderBackend> {

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ProviderError, ProviderSnapshotNotFoundError, type ProviderBackend } from '@runtimectl/core';
+import { ProviderError, providerCapabilities, ProviderSnapshotNotFoundError, type ProviderBackend } from '@runtimectl/core';
 import { createFsProvider, type FsProvider } from '../src/index';
 import { useTemporaryDirectories } from './fs-fixture';
 
@@ -42,6 +42,13 @@ describe('fs provider', () => {
     expect((await fsProvider()).provider.providerId).toBe('fs');
   });
 
+  it('declares filesystem snapshots: GET /providers tells them from memory snapshots (processes do not survive)', async () => {
+    const { provider } = await fsProvider();
+    // Declared, not left to core's default for providers that say nothing (also filesystem).
+    expect(provider.snapshotKind).toBe('filesystem');
+    expect(providerCapabilities(provider)).toMatchObject({ snapshot: true, pause: true, snapshot_kind: 'filesystem' });
+  });
+
   it('checks out what real shell commands wrote, and commands run in the checked-out workspace', async () => {
     const { provider } = await fsProvider();
     const source = await open(provider);
@@ -53,6 +60,19 @@ describe('fs provider', () => {
     const read = await copy.exec({ command: 'cat src/link', maxOutputBytes: 4096 });
     expect(text(read.stdout)).toBe('hi\n');
     expect(copy.workspaceRoot).not.toBe(source.workspaceRoot);
+  });
+
+  it('errors of its backends name fs, not local: an operation on a vanished workspace, and attach to it', async () => {
+    const { provider } = await fsProvider();
+    const backend = await open(provider);
+    const named = async (work: Promise<unknown>) => {
+      const error = await work.then(() => undefined, (caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ProviderError);
+      return { providerId: (error as ProviderError).providerId, message: (error as Error).message };
+    };
+    await rm(backend.workspaceRoot, { recursive: true, force: true });
+    expect(await named(backend.stat('a.txt'))).toMatchObject({ providerId: 'fs', message: expect.stringMatching(/^fs stat failed: the workspace directory no longer exists/) });
+    expect(await named(provider.attach({ backendId: 'bkd_x', resource: backend.resource }))).toMatchObject({ providerId: 'fs' });
   });
 
   it('lists the special files a checkpoint skipped', async () => {

@@ -7,9 +7,9 @@ export const errorCode = (error: unknown): string | undefined =>
  * Turns a file-system error on `path` (as the caller wrote it) into core's errors. The message
  * names the caller's path only, never the host path of the workspace. `missingParentIsNotFound`:
  * for reads a file standing where a directory should be means "not found"; for writes it is a
- * request that cannot be satisfied.
+ * request that cannot be satisfied. `providerId`: the provider whose backend it is (local, or one composing it).
  */
-export function fileSystemError(error: unknown, path: string, call: string, missingParentIsNotFound: boolean): Error {
+export function fileSystemError(providerId: string, error: unknown, path: string, call: string, missingParentIsNotFound: boolean): Error {
   switch (errorCode(error)) {
     case 'ENOENT':
       return new PathNotFoundError(path);
@@ -29,7 +29,7 @@ export function fileSystemError(error: unknown, path: string, call: string, miss
     case 'ENAMETOOLONG':
       return new InvalidRequestError(`${path} is too long`, { path });
     default:
-      return new ProviderError('local', call, `${errorCode(error) ?? 'error'} on ${path}`, error);
+      return new ProviderError(providerId, call, `${errorCode(error) ?? 'error'} on ${path}`, error);
   }
 }
 
@@ -42,6 +42,6 @@ export function notRegularFileError(path: string): InvalidRequestError {
  * The workspace directory vanished. The message is public, so it names no host path; the
  * directory is in the cause, for the log.
  */
-export function workspaceGoneError(call: string, directory: string): BackendGoneError {
-  return new BackendGoneError('local', call, 'the workspace directory no longer exists', new Error(`local workspace ${directory} no longer exists`));
+export function workspaceGoneError(providerId: string, call: string, directory: string): BackendGoneError {
+  return new BackendGoneError(providerId, call, 'the workspace directory no longer exists', new Error(`${providerId} workspace ${directory} no longer exists`));
 }

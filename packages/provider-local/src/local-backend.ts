@@ -40,6 +40,8 @@ const TEMP_AFFIX = /^[A-Za-z0-9._-]{0,64}$/;
 const MISSING: PathStat = { exists: false, kind: null, sizeBytes: null, modifiedAtMs: null };
 
 export interface LocalBackendSettings {
+  /** The provider its errors name: `local`, or the id of a provider composing it (`fs`). */
+  providerId: string;
   shell: string;
   env: Record<string, string>;
   killGraceMs: number;
@@ -152,6 +154,7 @@ export class LocalBackend implements ProviderBackend {
     try {
       this.groups.prune();
       const options: RunCommandOptions = {
+        providerId: this.settings.providerId,
         command: request.command,
         shell: request.shell ?? this.settings.shell,
         cwd: descriptorPath(directory.handle),
@@ -209,7 +212,7 @@ export class LocalBackend implements ProviderBackend {
     } catch (error) {
       if (RuntimectlError.isInstance(error)) throw error;
       await this.#assertPresent('write_bytes');
-      throw new ProviderError('local', 'write_bytes', 'could not measure the workspace usage', error);
+      throw new ProviderError(this.settings.providerId, 'write_bytes', 'could not measure the workspace usage', error);
     }
     return replacedBytes;
   }
@@ -259,14 +262,14 @@ export class LocalBackend implements ProviderBackend {
   /** The error to throw for a failed file operation; `BackendGoneError` when the workspace itself vanished. */
   async #failure(error: unknown, path: string, call: string, missingParentIsNotFound: boolean): Promise<Error> {
     if (errorCode(error) === 'ENOENT') await this.#assertPresent(call);
-    return fileSystemError(error, path, call, missingParentIsNotFound);
+    return fileSystemError(this.settings.providerId, error, path, call, missingParentIsNotFound);
   }
 
   async #assertPresent(call: string): Promise<void> {
     try {
       await stat(this.workspaceRoot);
     } catch {
-      throw workspaceGoneError(call, this.workspaceRoot);
+      throw workspaceGoneError(this.settings.providerId, call, this.workspaceRoot);
     }
   }
 }

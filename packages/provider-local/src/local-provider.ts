@@ -91,8 +91,9 @@ export class LocalProvider implements BackendProviderV1 {
     if (!Number.isSafeInteger(quotaBytes) || quotaBytes < 0) throw new TypeError('workspaceQuotaBytes must be a whole number of bytes, 0 for none');
     const isolation = settings.isolation ?? 'auto';
     if (!['auto', 'namespace', 'none'].includes(isolation)) throw new TypeError('createLocalProvider: isolation is auto, namespace or none');
-    this.#sandboxes = new WorkspaceSandboxes(() => this.#rootPath(), isolation, settings.network ?? true);
+    this.#sandboxes = new WorkspaceSandboxes(this.providerId, () => this.#rootPath(), isolation, settings.network ?? true);
     this.#settings = {
+      providerId: this.providerId,
       shell: settings.shell ?? '/bin/sh',
       env: checkConfiguredEnvironment(settings.env ?? {}),
       killGraceMs: KILL_GRACE_MS,
@@ -153,7 +154,7 @@ export class LocalProvider implements BackendProviderV1 {
     if (!name) throw new BackendGoneError(this.providerId, call, 'the resource names no local workspace');
     const root = await this.#rootPath();
     const directory = join(root, name);
-    const gone = () => workspaceGoneError(call, directory);
+    const gone = () => workspaceGoneError(this.providerId, call, directory);
     if (await exists(join(root, RELEASED_MARKERS, name))) throw gone();
     try {
       if (!(await stat(directory)).isDirectory()) throw gone();
@@ -186,7 +187,7 @@ export class LocalProvider implements BackendProviderV1 {
       await writeFile(join(root, RELEASED_MARKERS, name), `${new Date().toISOString()}\n`);
       return;
     }
-    await removeWorkspace(join(root, name));
+    await removeWorkspace(join(root, name), this.providerId);
   }
 
   /** Live workspaces created with `installationId`'s labels (for crash reconciliation). No snapshots. */

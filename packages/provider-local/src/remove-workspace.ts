@@ -15,20 +15,20 @@ const REMOVE_COMMAND_TIMEOUT_MS = 120_000;
  * with descriptors and removes it. A failure is a `ProviderError` whose message names no host
  * path (Node's own message, in the cause, does).
  */
-export async function removeWorkspace(directory: string): Promise<void> {
+export async function removeWorkspace(directory: string, providerId: string): Promise<void> {
   try {
     await rm(directory, { recursive: true, force: true, maxRetries: 3, retryDelay: 50 });
     return;
   } catch (error) {
-    if (errorCode(error) !== 'ENAMETOOLONG') throw removalFailed(error);
+    if (errorCode(error) !== 'ENAMETOOLONG') throw removalFailed(error, providerId);
   }
   try {
     await execFileAsync('rm', ['-rf', '--', directory], { timeout: REMOVE_COMMAND_TIMEOUT_MS });
   } catch (error) {
-    throw removalFailed(error);
+    throw removalFailed(error, providerId);
   }
 }
 
-function removalFailed(error: unknown): ProviderError {
-  return new ProviderError('local', 'release', `could not remove the workspace directory (${errorCode(error) ?? 'error'})`, error);
+function removalFailed(error: unknown, providerId: string): ProviderError {
+  return new ProviderError(providerId, 'release', `could not remove the workspace directory (${errorCode(error) ?? 'error'})`, error);
 }

@@ -10,6 +10,7 @@ export function delegatingProvider(inner: BackendProviderV1, overrides: Partial<
     specificationVersion: inner.specificationVersion,
     providerId: inner.providerId,
     ...(inner.runtimeOptionsSchema ? { runtimeOptionsSchema: inner.runtimeOptionsSchema } : {}),
+    ...(inner.snapshotKind ? { snapshotKind: inner.snapshotKind } : {}),
     create: (request) => inner.create(request),
     attach: (request) => inner.attach(request),
     release: (request) => inner.release(request),

@@ -48,7 +48,7 @@ const rounds: Array<Record<string, unknown>> = [];
 const figures: Record<string, unknown> = { seed: SEED, nodes: NODES, rounds: ROUNDS, clients: CLIENTS, roundMs: ROUND_MS, leaseMs: LEASE_MS, perRound: rounds };
 
 beforeAll(async () => {
-  rig = await startFleetRig({ nodes: NODES, leaseMs: LEASE_MS, env: { RUNTIMECTL_PROVIDERS_LOCAL_ENABLED: 'false' } });
+  rig = await startFleetRig({ nodes: NODES, leaseMs: LEASE_MS, env: { RUNTIMECTL_PROVIDERS_LOCAL_ENABLED: 'false', RUNTIMECTL_PROVIDERS_FS_ENABLED: 'false' } });
   balancer = await startRandomBalancer(() => rig.nodes.map((node) => node.url), seededRandom(SEED ^ 0x5eed));
   api = new FleetClient(balancer.url);
 }, 300_000);

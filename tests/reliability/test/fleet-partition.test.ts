@@ -29,7 +29,7 @@ beforeAll(async () => {
     nodes: 2,
     leaseMs: LEASE_MS,
     proxied: [A],
-    env: { RUNTIMECTL_PROVIDERS_LOCAL_ENABLED: 'false', RUNTIMECTL_STORE_CONNECT_TIMEOUT_MS: '60000' },
+    env: { RUNTIMECTL_PROVIDERS_LOCAL_ENABLED: 'false', RUNTIMECTL_PROVIDERS_FS_ENABLED: 'false', RUNTIMECTL_STORE_CONNECT_TIMEOUT_MS: '60000' },
   });
 }, 300_000);
 

@@ -1,26 +1,38 @@
 import type { BackendProviderV1 } from '@runtimectl/core';
-import { createLocalProvider } from '@runtimectl/provider-local';
+import { createFsProvider } from '@runtimectl/provider-fs';
+import { createLocalProvider, type LocalProviderSettings } from '@runtimectl/provider-local';
 import type { ServerTelemetry } from '@runtimectl/server-http';
 import { createMemoryProvider } from '@runtimectl/testkit/memory-provider';
 import { ConfigError } from '../config/config-error';
 import type { ResolvedConfig } from '../config/load-config';
 
-/** The providers the configuration enables, in a stable order; `telemetry` gets the local provider's quota metrics. */
+type HostWorkspaceSection = Pick<ResolvedConfig['providers']['local'], 'shell' | 'env' | 'workspace_quota_bytes' | 'isolation' | 'network'>;
+
+/** The settings local and fs share (fs composes the local provider), from their config section. */
+function hostWorkspaceSettings(section: HostWorkspaceSection, root: string, telemetry: ServerTelemetry | undefined): LocalProviderSettings {
+  return {
+    root,
+    shell: section.shell,
+    env: section.env,
+    workspaceQuotaBytes: section.workspace_quota_bytes,
+    isolation: section.isolation,
+    network: section.network,
+    quotaObserver: { refused: (operation) => telemetry?.recordWorkspaceQuotaRefusal(operation) },
+  };
+}
+
+/** The providers the configuration enables, in a stable order; `telemetry` gets local's and fs's quota metrics. */
 export async function createProviders(config: ResolvedConfig, telemetry?: ServerTelemetry): Promise<BackendProviderV1[]> {
   const providers: BackendProviderV1[] = [];
-  const local = config.providers.local;
+  const { local, fs } = config.providers;
   if (local.enabled) {
-    const provider = createLocalProvider({
-      root: config.localRoot,
-      shell: local.shell,
-      keepWorkspaces: local.keep_workspaces,
-      env: local.env,
-      workspaceQuotaBytes: local.workspace_quota_bytes,
-      isolation: local.isolation,
-      network: local.network,
-      quotaObserver: { refused: (operation) => telemetry?.recordWorkspaceQuotaRefusal(operation) },
-    });
+    const provider = createLocalProvider({ ...hostWorkspaceSettings(local, config.localRoot, telemetry), keepWorkspaces: local.keep_workspaces });
     telemetry?.watchWorkspaceUsage(() => provider.workspaceUsage());
+    providers.push(provider);
+  }
+  if (fs.enabled) {
+    const provider = createFsProvider({ ...hostWorkspaceSettings(fs, config.fsRoot, telemetry), snapshots: config.fsSnapshots, compress: fs.compress });
+    telemetry?.watchWorkspaceUsage(() => provider.local.workspaceUsage());
     providers.push(provider);
   }
   if (config.providers.memory.enabled) providers.push(createMemoryProvider());

@@ -18,6 +18,16 @@ describe('describeLocalIsolation', () => {
     expect(await describeLocalIsolation([provider], false)).toBe('local isolation: none (unshare not permitted: Operation not permitted)');
   });
 
+  it('describes each provider whose commands run on this machine (local, fs), naming it and its own setting', async () => {
+    const local = localWith(async () => ({ mode: 'namespace', network: false }));
+    const fs = { providerId: 'fs', isolation: async () => ({ mode: 'namespace', network: true }) } as unknown as BackendProviderV1;
+    expect(await describeLocalIsolation([local, fs, { providerId: 'memory' } as BackendProviderV1], false)).toBe(
+      'local isolation: namespace (network off) · fs isolation: namespace (network on: commands can reach this API on loopback; set a bearer token or providers.fs.network = false)',
+    );
+    const refused = { providerId: 'fs', isolation: () => Promise.reject(new Error('unshare failed')) } as unknown as BackendProviderV1;
+    await expect(describeLocalIsolation([refused], false)).rejects.toThrow('providers.fs.isolation: unshare failed');
+  });
+
   it('says nothing without a local provider', async () => {
     expect(await describeLocalIsolation([{ providerId: 'memory' } as BackendProviderV1], false)).toBeUndefined();
   });

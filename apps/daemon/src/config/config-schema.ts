@@ -73,12 +73,12 @@ const StoreSchema = z.strictObject({
   connect_timeout_ms: z.int().min(100).max(600_000).default(5_000),
 });
 
-const LocalProviderSchema = z.strictObject({
+/** What every provider whose workspaces are directories on this machine takes (local, and fs which composes it). */
+const HostWorkspaceSettings = {
   enabled: z.boolean().default(true),
-  /** Workspaces directory; default <state_dir>/workspaces */
+  /** Workspaces directory; default per provider, under <state_dir>. */
   root: z.string().min(1).optional(),
   shell: z.string().min(1).default('/bin/sh'),
-  keep_workspaces: z.boolean().default(false),
   /** Disk bytes one workspace may use (write-file refused, commands stopped beyond); 0: no quota. */
   workspace_quota_bytes: z.int().min(0).max(Number.MAX_SAFE_INTEGER).default(10 * 1024 * MiB),
   /** Variables every command gets (the daemon's own environment never leaks into commands). */
@@ -87,6 +87,24 @@ const LocalProviderSchema = z.strictObject({
   isolation: z.enum(['auto', 'namespace', 'none']).default('auto'),
   /** With namespace isolation, false gives commands their own network namespace (loopback only). */
   network: z.boolean().default(true),
+};
+
+/** Workspaces default to <state_dir>/workspaces. */
+const LocalProviderSchema = z.strictObject({
+  ...HostWorkspaceSettings,
+  keep_workspaces: z.boolean().default(false),
+});
+
+/**
+ * The local provider's settings (not keep_workspaces: a released workspace lives on in its
+ * snapshots) plus the snapshot store. Workspaces default to <state_dir>/fs/workspaces.
+ */
+const FsProviderSchema = z.strictObject({
+  ...HostWorkspaceSettings,
+  /** Snapshot store (blobs, manifests); default <state_dir>/fs/snapshots. */
+  snapshots: z.string().min(1).optional(),
+  /** gzip a blob where that saves at least 10%. */
+  compress: z.boolean().default(true),
 });
 
 const MemoryProviderSchema = z.strictObject({
@@ -110,6 +128,7 @@ const E2BProviderSchema = z.strictObject({
 
 const ProvidersSchema = z.strictObject({
   local: LocalProviderSchema.prefault({}),
+  fs: FsProviderSchema.prefault({}),
   memory: MemoryProviderSchema.prefault({}),
   e2b: E2BProviderSchema.prefault({}),
 });
@@ -118,7 +137,7 @@ const ProvidersSchema = z.strictObject({
 export const KNOWN_PROVIDERS = Object.keys(ProvidersSchema.shape);
 
 const RuntimesSchema = z.strictObject({
-  default_provider: z.string().min(1).default('local'),
+  default_provider: z.string().min(1).default('fs'),
   exec_timeout_ms: z.int().min(1).max(86_400_000).default(300_000),
   exec_max_output_bytes: z.int().min(1024).max(64 * MiB).default(MiB),
   read_file_max_bytes: z.int().min(1024).max(256 * MiB).default(8 * MiB),

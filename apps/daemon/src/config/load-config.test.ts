@@ -15,15 +15,43 @@ const load = (env: NodeJS.ProcessEnv = {}, flags: Record<string, unknown> = {}, 
   loadConfig({ env: { HOME: '/home/someone', ...env }, flags, ...(configPath ? { configPath } : {}) });
 
 describe('loadConfig', () => {
-  it('embedded defaults: 127.0.0.1:7333, local provider and SQLite store in the state directory, no auth', () => {
+  it('embedded defaults: 127.0.0.1:7333, the fs provider by default (local beside it) and SQLite store in the state directory, no auth', () => {
     const config = load();
     expect(config.http).toMatchObject({ host: '127.0.0.1', port: 7333, body_limit_bytes: 10 * 1024 * 1024 });
     expect(config.stateDir).toBe('/home/someone/.local/state/runtimectl');
     expect(config.localRoot).toBe('/home/someone/.local/state/runtimectl/workspaces');
-    expect(config.runtimes.default_provider).toBe('local');
+    expect(config.fsRoot).toBe('/home/someone/.local/state/runtimectl/fs/workspaces');
+    expect(config.fsSnapshots).toBe('/home/someone/.local/state/runtimectl/fs/snapshots');
+    expect(config.runtimes.default_provider).toBe('fs');
+    expect(config.providers.local.enabled).toBe(true);
+    expect(config.providers.fs).toMatchObject({ enabled: true, shell: '/bin/sh', compress: true, isolation: 'auto', network: true, env: {}, workspace_quota_bytes: 10 * 1024 ** 3 });
     expect(config.store).toMatchObject({ kind: 'sqlite', synchronous: 'full' });
     expect(config.storePath).toBe('/home/someone/.local/state/runtimectl/runtimectl.db');
     expect(config.bearerToken).toBeUndefined();
+  });
+
+  it('[providers.fs] takes the local settings plus snapshots and compress, from the file, RUNTIMECTL_PROVIDERS_FS_* variables and flags', () => {
+    const path = tempFile('fs.toml', '[providers.fs]\nroot = "/srv/ws"\nsnapshots = "/srv/snaps"\nshell = "/bin/bash"\ncompress = false\nenv = { LANG = "C.UTF-8" }\n');
+    const config = load({ RUNTIMECTL_PROVIDERS_FS_ISOLATION: 'none', RUNTIMECTL_PROVIDERS_FS_NETWORK: 'false' }, {}, path);
+    expect(config.fsRoot).toBe('/srv/ws');
+    expect(config.fsSnapshots).toBe('/srv/snaps');
+    expect(config.providers.fs).toMatchObject({ shell: '/bin/bash', compress: false, env: { LANG: 'C.UTF-8' }, isolation: 'none', network: false });
+    expect(load({ RUNTIMECTL_PROVIDERS_FS_COMPRESS: 'off', RUNTIMECTL_PROVIDERS_FS_SNAPSHOTS: '/x/snaps' }).providers.fs).toMatchObject({ compress: false, snapshots: '/x/snaps' });
+    expect(() => load({}, {}, tempFile('k.toml', '[providers.fs]\nkeep_workspaces = true\n'))).toThrow(/providers\.fs\.keep_workspaces: unknown key/);
+    expect(() => load({ RUNTIMECTL_PROVIDERS_FS_ISOLATION: 'jail' })).toThrow(/providers\.fs\.isolation/);
+  });
+
+  it('refuses local and fs sharing one workspaces directory (each would take the other\'s workspaces for its own)', () => {
+    expect(() => load({ RUNTIMECTL_PROVIDERS_FS_ROOT: '/srv/ws', RUNTIMECTL_PROVIDERS_LOCAL_ROOT: '/srv/ws/' })).toThrow(
+      /providers\.fs\.root: must differ from providers\.local\.root/,
+    );
+    expect(load({ RUNTIMECTL_PROVIDERS_FS_ROOT: '/srv/ws', RUNTIMECTL_PROVIDERS_LOCAL_ROOT: '/srv/ws', RUNTIMECTL_PROVIDERS_LOCAL_ENABLED: 'false' }).fsRoot).toBe('/srv/ws');
+  });
+
+  it('local stays available: --provider local makes it the default, and fs can be turned off', () => {
+    expect(load({}, { 'runtimes.default_provider': 'local' }).runtimes.default_provider).toBe('local');
+    expect(load({ RUNTIMECTL_PROVIDERS_FS_ENABLED: 'false' }, { 'runtimes.default_provider': 'local' }).providers.fs.enabled).toBe(false);
+    expect(() => load({ RUNTIMECTL_PROVIDERS_FS_ENABLED: 'false' })).toThrow(/runtimes\.default_provider: must name an enabled provider/);
   });
 
   it('honours XDG_STATE_HOME', () => {
@@ -163,7 +191,7 @@ describe('loadConfig', () => {
   it('every documented key is a real setting with a RUNTIMECTL_* variable', () => {
     const sample = { string: 'x', integer: '1', boolean: 'true', json: '{}', list: 'a,b' } as const;
     for (const key of CONFIG_KEYS) {
-      const value = key.path === 'store.kind' ? 'memory' : key.path === 'store.synchronous' ? 'normal' : key.path === 'runtimes.default_provider' ? 'local' : key.path === 'log.level' ? 'info' : key.path === 'providers.local.isolation' ? 'none' : key.path === 'fleet.advertise_url' ? 'http://10.0.0.5:7333' : sample[key.type];
+      const value = key.path === 'store.kind' ? 'memory' : key.path === 'store.synchronous' ? 'normal' : key.path === 'runtimes.default_provider' ? 'local' : key.path === 'log.level' ? 'info' : key.path === 'providers.local.isolation' || key.path === 'providers.fs.isolation' ? 'none' : key.path === 'fleet.advertise_url' ? 'http://10.0.0.5:7333' : sample[key.type];
       const env = { [envNameOf(key.path)]: key.path === 'http.request_timeout_ms' ? '60000' : key.path.endsWith('_ms') || key.path.endsWith('_bytes') ? '4096' : value };
       if (key.path === 'http.auth.bearer_token') env[envNameOf(key.path)] = 'a-sufficiently-long-token';
       if (key.path === 'http.auth.bearer_token_env') Object.assign(env, { x: 'a-sufficiently-long-token' });

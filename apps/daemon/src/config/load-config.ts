@@ -20,6 +20,9 @@ export interface ResolvedConfig extends DaemonConfig {
   stateDir: string;
   storePath: string;
   localRoot: string;
+  /** The fs provider's workspaces and snapshot store. */
+  fsRoot: string;
+  fsSnapshots: string;
   /** store.kind = postgres: the URL from the variable store.url_env names. Holds a password: never logged. */
   databaseUrl: string | undefined;
   /** The bearer token to require, resolved from the file or its environment variable. Never logged. */
@@ -123,11 +126,19 @@ export function loadConfig(sources: ConfigSources): ResolvedConfig {
   }
   const config = parsed.data;
   const stateDir = resolve(config.state_dir ?? defaultStateDir(sources.env));
+  const localRoot = resolve(config.providers.local.root ?? join(stateDir, 'workspaces'));
+  const fsRoot = resolve(config.providers.fs.root ?? join(stateDir, 'fs', 'workspaces'));
+  // Each lists the workspaces in its root as its own: sharing one, reconciliation would release the other's.
+  if (config.providers.local.enabled && config.providers.fs.enabled && localRoot === fsRoot) {
+    throw new ConfigError('providers.fs.root: must differ from providers.local.root (each provider takes every workspace in its directory for its own)');
+  }
   return {
     ...config,
     stateDir,
     storePath: resolve(config.store.path ?? join(stateDir, 'runtimectl.db')),
-    localRoot: resolve(config.providers.local.root ?? join(stateDir, 'workspaces')),
+    localRoot,
+    fsRoot,
+    fsSnapshots: resolve(config.providers.fs.snapshots ?? join(stateDir, 'fs', 'snapshots')),
     databaseUrl: resolveDatabaseUrl(config, sources.env),
     bearerToken: resolveBearerToken(config, sources.env),
     configPath,

@@ -18,7 +18,7 @@ export function registerProvidersCommand(program: Command, io: CliIo): void {
             providers.map(({ provider, capabilities }) => [
               provider,
               yesNo(capabilities.checkpoint),
-              yesNo(capabilities.snapshot),
+              capabilities.snapshot_kind ? ctx.colors.green(capabilities.snapshot_kind) : yesNo(capabilities.snapshot),
               yesNo(capabilities.checkout),
               yesNo(capabilities.pause),
               yesNo(capabilities.delete_snapshot),

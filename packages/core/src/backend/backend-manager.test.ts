@@ -85,7 +85,7 @@ describe('BackendManager', () => {
     const first = await manager.checkpoint('a', binding, undefined, new OperationLeases(), null);
     expect(first.reused).toBe(false);
     const second = await manager.checkpoint('a', binding, undefined, new OperationLeases(), first.ref);
-    expect(second).toEqual({ ref: first.ref, reused: true });
+    expect(second).toEqual({ ref: first.ref, reused: true, skipped: [] });
     expect(provider.calls.checkpoint).toBe(1);
   });
 

@@ -6,6 +6,7 @@ import type { BackendBinding, BackendCheckpointRef, ProviderIntent } from '../st
 import { immutableCopy } from '../store/immutable-record';
 import type { RuntimeStore } from '../store/runtime-store';
 import type { IdGenerator } from '../runtime/ids';
+import type { SkippedPath } from '../wire/checkpoints';
 import { LastSnapshot } from './last-snapshot';
 import type { ProviderCallSink, ProviderCalls } from './provider-calls';
 import type { OperationLeases, SnapshotGuard } from './snapshot-guard';
@@ -38,6 +39,8 @@ export interface BackendCheckpointOutcome {
   ref: BackendCheckpointRef;
   /** true when the clean backend's previous ref was reused and the provider was not called. */
   reused: boolean;
+  /** What the new provider snapshot does not hold (special files); none when reused. */
+  skipped: SkippedPath[];
 }
 
 /**
@@ -167,7 +170,7 @@ export class BackendManager {
       const lease = clean.providerSnapshotId ? this.options.guard.tryLease(clean.providerId, clean.providerSnapshotId) : () => {};
       if (lease) {
         leases.hold(lease);
-        return { ref: clean, reused: true };
+        return { ref: clean, reused: true, skipped: [] };
       }
     }
     const backend = await this.backendOf(binding);
@@ -197,7 +200,7 @@ export class BackendManager {
       const lease = this.options.guard.tryLease(ref.providerId, ref.providerSnapshotId);
       if (lease) leases.hold(lease);
     }
-    return { ref, reused: false };
+    return { ref, reused: false, skipped: snapshot?.skipped ?? [] };
   }
 
   /** The snapshot ref this process last made of a live backend, if any. */

@@ -1,4 +1,6 @@
 import type { z } from 'zod';
+import type { SkippedPath } from '../wire/checkpoints';
+import type { SnapshotKind } from '../wire/service-info';
 import type { ProviderBackend } from './provider-backend';
 
 /**
@@ -11,6 +13,8 @@ export type BackendResource = { [key: string]: string | number | boolean | null 
 export interface ProviderSnapshot {
   snapshotId: string;
   names: string[];
+  /** Special files (FIFOs, sockets, devices) in the backend the snapshot does not hold, by workspace path. */
+  skipped?: SkippedPath[];
 }
 
 export interface BackendCreateRequest {
@@ -69,6 +73,13 @@ export interface BackendProviderV1 {
    * that made them (local, memory): only that node, the runtime's home node, operates them.
    */
   readonly locality?: 'node' | 'fleet';
+  /**
+   * What its snapshots hold, for `GET /providers` (`snapshot_kind`): `filesystem` (the files;
+   * checkout and resume start with nothing running: fs, memory) or `memory` (memory and processes
+   * too: E2B). Meaningful only with `checkpoint`; a provider that says nothing is taken as
+   * `filesystem`, the lesser promise.
+   */
+  readonly snapshotKind?: SnapshotKind;
 
   /** Creates a new live backend. The caller owns it and must `release` it. */
   create(request: BackendCreateRequest): Promise<ProviderBackend>;

@@ -5,7 +5,7 @@ import type { BackendProviderV1 } from './backend-provider-v1';
  * What each operation does on runtimes of `provider`, derived from which optional methods exist
  * so it can never drift from the implementation. A checkpoint works on every provider (without a
  * `checkpoint` method it records the lineage and session state but no provider snapshot);
- * `snapshot` says whether checkpoints carry a restorable snapshot.
+ * `snapshot` says whether checkpoints carry a restorable snapshot, `snapshot_kind` what it holds.
  */
 export function providerCapabilities(provider: BackendProviderV1): ProviderCapabilities {
   const snapshot = typeof provider.checkpoint === 'function';
@@ -16,5 +16,6 @@ export function providerCapabilities(provider: BackendProviderV1): ProviderCapab
     checkout,
     delete_snapshot: typeof provider.deleteSnapshot === 'function',
     pause: snapshot && checkout,
+    snapshot_kind: snapshot ? (provider.snapshotKind ?? 'filesystem') : null,
   };
 }

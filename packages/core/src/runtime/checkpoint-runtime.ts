@@ -1,6 +1,6 @@
 import { OperationLeases } from '../backend/snapshot-guard';
 import type { BackendCheckpointRef, CheckpointRecord, SessionRecord, SessionSnapshot } from '../store/records';
-import type { CheckpointKind, RuntimeCheckpointRequest, RuntimeCheckpointResult } from '../wire/checkpoints';
+import { MAX_SKIPPED_PATHS, type CheckpointKind, type RuntimeCheckpointRequest, type RuntimeCheckpointResult } from '../wire/checkpoints';
 import { assertNotClosed, loadCheckpoint, loadServedSession, withLiveBackend, withRuntimeLock } from './runtime-access';
 import { cleanBinding, reusableRefOf } from './clean-state';
 import { toRuntimeRecord } from './runtime-view';
@@ -63,9 +63,9 @@ export async function checkpointRuntime(
     assertNotClosed(session);
     const leases = new OperationLeases();
     try {
-      const { ref, reused } =
+      const { ref, reused, skipped } =
         session.status === 'paused' && session.pausedCheckpointId
-          ? { ref: (await loadCheckpoint(ctx, session.pausedCheckpointId)).backendRef, reused: true }
+          ? { ref: (await loadCheckpoint(ctx, session.pausedCheckpointId)).backendRef, reused: true, skipped: [] }
           : await withLiveBackend(ctx, session, scope, async (_, binding) =>
               ctx.backends.checkpoint(session.runtimeId, binding, request.name, leases, await reusableRefOf(ctx, binding)),
             );
@@ -82,6 +82,7 @@ export async function checkpointRuntime(
         name: checkpoint.name,
         metadata: checkpoint.metadata,
         reused_backend_snapshot: reused,
+        ...(skipped.length > 0 ? { skipped_paths: skipped.slice(0, MAX_SKIPPED_PATHS) } : {}),
       };
       await ctx.store.commit({
         checkpoints: [checkpoint],

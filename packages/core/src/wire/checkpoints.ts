@@ -20,6 +20,13 @@ export const RuntimeCheckpointRequestSchema = z.strictObject({
 });
 export type RuntimeCheckpointRequest = z.infer<typeof RuntimeCheckpointRequestSchema>;
 
+/** The most special files a checkpoint result lists (`skipped_paths`); a workspace with more lists the first. */
+export const MAX_SKIPPED_PATHS = 100;
+
+/** A special file (FIFO, socket, device) a snapshot did not hold, by its workspace path. */
+export const SkippedPathSchema = z.object({ path: z.string(), kind: z.enum(['fifo', 'socket', 'device']) });
+export type SkippedPath = z.infer<typeof SkippedPathSchema>;
+
 export const RuntimeCheckpointResultSchema = z.object({
   checkpoint_id: z.string(),
   runtime: RuntimeRecordSchema,
@@ -30,6 +37,11 @@ export const RuntimeCheckpointResultSchema = z.object({
   metadata: EchoedMetadataSchema,
   /** true when no new provider snapshot was made (clean backend reused its last one). */
   reused_backend_snapshot: z.boolean(),
+  /**
+   * The special files (FIFOs, sockets, devices) the new snapshot does not hold, at most
+   * MAX_SKIPPED_PATHS of them; absent when there are none (and when the snapshot was reused).
+   */
+  skipped_paths: z.array(SkippedPathSchema).max(MAX_SKIPPED_PATHS).optional(),
 });
 export type RuntimeCheckpointResult = z.infer<typeof RuntimeCheckpointResultSchema>;
 

@@ -4,6 +4,10 @@ import { ERROR_CODES } from '../errors/error-codes';
 export const HealthResultSchema = z.object({ status: z.literal('ok'), version: z.string() });
 export type HealthResult = z.infer<typeof HealthResultSchema>;
 
+/** What a provider's snapshots hold: the files only, or memory and processes too. */
+export const SnapshotKindSchema = z.enum(['filesystem', 'memory']);
+export type SnapshotKind = z.infer<typeof SnapshotKindSchema>;
+
 export const ProviderCapabilitiesSchema = z.object({
   /** `POST /checkpoint` works (always true: without a snapshot it records lineage and session state). */
   checkpoint: z.boolean(),
@@ -12,6 +16,11 @@ export const ProviderCapabilitiesSchema = z.object({
   checkout: z.boolean(),
   delete_snapshot: z.boolean(),
   pause: z.boolean(),
+  /**
+   * What a snapshot holds: `filesystem` (files; processes do not survive checkout, pause and
+   * resume), `memory` (memory and processes too), null without snapshots.
+   */
+  snapshot_kind: SnapshotKindSchema.nullable(),
 });
 export type ProviderCapabilities = z.infer<typeof ProviderCapabilitiesSchema>;
 

@@ -12,6 +12,8 @@ import { groupAlive, terminateGroup, type ProcessGroups } from './process-groups
 const DRAIN_AFTER_EXIT_MS = 100;
 
 export interface RunCommandOptions {
+  /** The provider its errors name. */
+  providerId: string;
   command: string;
   shell: string;
   cwd: string;
@@ -32,13 +34,13 @@ export interface RunCommandOptions {
   launch?: (argv: string[]) => Promise<{ file: string; args: string[] } | undefined>;
 }
 
-async function started(child: ChildProcess, shell: string): Promise<number> {
+async function started(child: ChildProcess, shell: string, providerId: string): Promise<number> {
   try {
     await once(child, 'spawn');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'EACCES') throw new InvalidRequestError(`shell ${shell} cannot be run (${code})`, { shell });
-    throw new ProviderError('local', 'exec', `could not start ${shell}: ${code ?? 'error'}`, error);
+    throw new ProviderError(providerId, 'exec', `could not start ${shell}: ${code ?? 'error'}`, error);
   }
   return child.pid!;
 }
@@ -76,7 +78,7 @@ export async function runCommand(options: RunCommandOptions): Promise<ExecResult
   closed.catch(() => {});
   exited.catch(() => {});
 
-  const pgid = await started(child, options.shell);
+  const pgid = await started(child, options.shell, options.providerId);
   options.groups.add(pgid);
   const watch = options.watch?.(pgid);
 

@@ -31,6 +31,8 @@ export class WorkspaceSandboxes {
   #inForce: Promise<IsolationInForce> | undefined;
 
   constructor(
+    /** The provider its errors name. */
+    private readonly providerId: string,
     private readonly root: () => Promise<string>,
     private readonly requested: LocalIsolation,
     private readonly network: boolean,
@@ -56,7 +58,7 @@ export class WorkspaceSandboxes {
     const file = await this.#file(name);
     const record = (await running?.catch(() => undefined))?.record ?? (await file.read());
     if (record && !(await NamespaceSandbox.kill(record, KILL_WITHIN_MS))) {
-      throw new ProviderError('local', 'release', 'the workspace sandbox did not stop');
+      throw new ProviderError(this.providerId, 'release', 'the workspace sandbox did not stop');
     }
     await file.remove();
   }
@@ -86,7 +88,7 @@ export class WorkspaceSandboxes {
         binds: [{ source: workspaceRoot, target: workspaceRoot }],
         network: this.network,
       }).catch((error: unknown) => {
-        throw new ProviderError('local', 'exec', 'could not start the workspace sandbox', error);
+        throw new ProviderError(this.providerId, 'exec', 'could not start the workspace sandbox', error);
       });
       await file.write(started.record);
       return started;

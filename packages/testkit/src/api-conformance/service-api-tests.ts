@@ -52,6 +52,7 @@ export function serviceApiTests(context: ApiSuiteContext): void {
           checkout: true,
           delete_snapshot: true,
           pause: true,
+          snapshot_kind: expect.stringMatching(/^(filesystem|memory)$/),
         });
       }
       if (options.unsupportedProvider !== undefined) {
@@ -60,6 +61,7 @@ export function serviceApiTests(context: ApiSuiteContext): void {
           snapshot: false,
           checkout: false,
           pause: false,
+          snapshot_kind: null,
         });
       }
     }, testMs);

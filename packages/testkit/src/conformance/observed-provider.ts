@@ -30,6 +30,7 @@ export function observeProvider(inner: BackendProviderV1): ObservedProvider {
     specificationVersion: inner.specificationVersion,
     providerId: inner.providerId,
     ...(inner.runtimeOptionsSchema ? { runtimeOptionsSchema: inner.runtimeOptionsSchema } : {}),
+    ...(inner.snapshotKind ? { snapshotKind: inner.snapshotKind } : {}),
     create: (request) => {
       calls.create += 1;
       return inner.create(request);

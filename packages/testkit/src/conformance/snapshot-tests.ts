@@ -4,7 +4,8 @@ import { conformanceArea } from './conformance-area';
 import type { ProviderConformanceOptions } from './conformance-options';
 import { base64, expectRuntimectlError, fromBase64, text, utf8 } from './expect-helpers';
 
-type Capability = keyof ProviderCapabilities;
+/** The yes-or-no capabilities (not `snapshot_kind`, which says what a snapshot holds). */
+type Capability = Exclude<keyof ProviderCapabilities, 'snapshot_kind'>;
 
 /**
  * Snapshots. Which tests run is read from `providerCapabilities(provider)` — from the methods the

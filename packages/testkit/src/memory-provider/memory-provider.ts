@@ -60,6 +60,11 @@ export interface MemoryProviderCallCounts {
 export class MemoryProvider implements BackendProviderV1 {
   readonly specificationVersion = 'backend-provider-v1' as const;
   readonly providerId: string;
+  /**
+   * `filesystem`: a snapshot is a copy of the in-memory file tree; nothing runs between commands
+   * (its exec is not a shell and starts no process), so there is no memory or process to keep.
+   */
+  readonly snapshotKind?: 'filesystem';
   readonly checkpoint?: (backend: ProviderBackend, request: BackendSnapshotRequest) => Promise<ProviderSnapshot>;
   readonly checkout?: (request: BackendCheckoutRequest) => Promise<ProviderBackend>;
   readonly deleteSnapshot?: (snapshotId: string) => Promise<{ deleted: boolean }>;
@@ -74,6 +79,7 @@ export class MemoryProvider implements BackendProviderV1 {
     this.#settings = settings;
     this.providerId = settings.providerId ?? 'memory';
     if (settings.snapshots !== false) {
+      this.snapshotKind = 'filesystem';
       this.checkpoint = (backend, request) => this.#checkpoint(backend, request);
       this.checkout = (request) => this.#checkout(request);
       this.deleteSnapshot = (snapshotId) => this.#deleteSnapshot(snapshotId);
