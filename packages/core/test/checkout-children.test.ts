@@ -77,6 +77,17 @@ describe('N-way checkout (checkout with count)', () => {
     );
   });
 
+  it('when every child fails nothing was created and the request fails with the first child error, as a single checkout would', async () => {
+    const { inner, provider } = countedProvider(new Set([1, 2]));
+    const { service } = serviceOver(provider);
+    const { runtime } = await service.open({ conversation_id: 'c', sender_id: 's' });
+    const checkpoint = await service.checkpoint({ runtime_id: runtime.runtime_id });
+    const error = await rejectionOf(service.checkout({ checkpoint_id: checkpoint.checkpoint_id, count: 2 }));
+    expect(error.code).toBe('provider_error');
+    expect(inner.liveBackendIds()).toHaveLength(1);
+    expect((await service.list()).runtimes).toHaveLength(1);
+  });
+
   it('provider creates run in parallel, never more at once than the configured bound', async () => {
     const { provider, counts } = countedProvider();
     const { service } = serviceOver(provider, 3);

@@ -15,6 +15,8 @@ import { settleBounded } from './settle-bounded';
  * fails the request before any provider call; a child that fails later answers its error in its
  * place, and its backend was never recorded (a failed create leaves nothing). The children that
  * made it are committed together, with the Idempotency-Key completion, once all have settled.
+ * When every child failed nothing was created: the request fails with the first child's error,
+ * as a single checkout would (so a 429 or 5xx is retried, not kept as the key's answer).
  */
 export async function checkoutChildren(
   ctx: ServiceContext,
@@ -34,6 +36,8 @@ export async function checkoutChildren(
         return { runtime: toRuntimeRecord(outcome.value) };
       }),
     };
+    const [first] = settled;
+    if (children.length === 0 && first?.status === 'rejected') throw first.reason;
     await commitCheckoutChildren(source.ctx, children, scope, result);
     return result;
   });
