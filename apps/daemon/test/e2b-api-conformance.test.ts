@@ -38,6 +38,8 @@ runApiConformance({
   token: TOKEN,
   snapshotProvider: 'e2b',
   unsupportedProvider: 'local',
+  // A checkout child's sandbox is an E2B create from the snapshot: fail the next one.
+  failNextCheckout: () => emulator.failNext('create', { status: 500, message: 'injected create failure' }),
   timeouts: { testMs: 60_000, hookMs: 180_000 },
 });
 

@@ -1,5 +1,6 @@
 // Daemon overhead on E2B checkpoint/checkout against the emulator's injected 1.52 s / 2.34 s,
-// and provider snapshot calls for N clean checkpoints: the existing
+// provider snapshot calls for N clean checkpoints, and a 16-way checkout's wall time against one
+// checkout (issue 22): the existing
 // packages/provider-e2b/bench/e2b-overhead.bench.mjs, run as a child process; it prints JSON.
 import { repoPath, runNodeScript } from '../processes.mjs';
 import { figureRow } from '../report/figures.mjs';
@@ -32,6 +33,19 @@ export async function measureE2BOverhead({ profile }) {
       value: { median: result.daemon_overhead_pct, min, max, rounds: report.rounds },
     };
   });
+  const nway = report.nway_checkout;
+  rows.push(
+    figureRow({
+      id: `e2b.checkout-${nway.count}-way.wall`,
+      measurement: `\`checkout\` with \`count: ${nway.count}\` through the E2B provider (emulator replaying ${formatValue(nway.injected_create_ms, 'ms')} per create): wall time against one checkout`,
+      rounds: nway.nway_rounds_ms,
+      unit: 'ms',
+      detail: `${nway.count} children in one request, checkout parallelism ${nway.parallelism}; provider time inside the daemon ${formatValue(nway.nway_provider_ms, 'ms')} (the creates' sum)`,
+      reference: { label: 'one checkout', rounds: nway.single_rounds_ms, unit: 'ms' },
+      ratio: { label: `${nway.count}-way / one`, rounds: nway.ratios, unit: '×' },
+      target: { text: `wall time ≤ ${nway.target_ratio}× one checkout`, met: ({ ratio }) => ratio <= nway.target_ratio },
+    }),
+  );
   const clean = report.clean_checkpoints;
   rows.push(
     figureRow({
@@ -53,6 +67,8 @@ export async function measureE2BOverhead({ profile }) {
       (result) =>
         `| ${result.operation} | ${formatValue(result.injected_ms, 'ms')} | ${formatValue(result.direct_sdk_ms, 'ms')} | ${formatValue(result.http_time_total_ms, 'ms')} | ${formatValue(result.daemon_provider_ms, 'ms')} | ${formatValue(result.daemon_overhead_ms, 'ms')} | ${result.daemon_overhead_pct}% (${result.overhead_pct_range[0]}% to ${result.overhead_pct_range[1]}%) |`,
     ),
+    '',
+    `${nway.count}-way checkout (\`NWAY_COUNT=${nway.count}\`, the daemon started with \`RUNTIMECTL_RUNTIMES_CHECKOUT_PARALLELISM=${nway.parallelism}\`): the same checkpoint checked out in one request after the single checkout, every round; median ${formatValue(nway.nway_checkout_http_ms, 'ms')} against ${formatValue(nway.single_checkout_http_ms, 'ms')} for one, ${nway.ratio}× (per round: ${nway.ratios.join(', ')}).`,
     '',
     `Left at the emulator after the run: ${report.leftovers.sandboxes} sandboxes, ${report.leftovers.snapshots} snapshots.`,
   ];

@@ -1,6 +1,8 @@
 import {
   CheckpointListResultSchema,
+  RuntimeCheckoutChildrenResultSchema,
   RuntimeCheckoutResultSchema,
+  RuntimeForkResultSchema,
   RuntimeCheckpointResultSchema,
   RuntimeCheckpointSnapshotDeleteResultSchema,
   RuntimePauseResultSchema,
@@ -48,7 +50,7 @@ describe.concurrent('checkpoint, checkout, fork, pause, resume, delete-snapshot'
 
   it('fork checkpoints and checks out in one step (the SessionForkResult shape)', async () => {
     await shared.openRuntime('fk');
-    const human = await runCli(['fork', 'fk', '-n', 'before'], shared.at);
+    const human = await runCli(['fork', 'fk', '--name', 'before'], shared.at);
     expect(human.code).toBe(0);
     expect(human.stdout).toMatch(/^forked fk at rtcp_[0-9a-f]{32} into fk:checkout:[0-9a-f]{32}\n$/);
     const json = expectShape(SessionForkResultSchema, await runCliJson(['fork', 'fk'], shared.at));
@@ -56,6 +58,35 @@ describe.concurrent('checkpoint, checkout, fork, pause, resume, delete-snapshot'
     expect(json.child.runtime_id).toMatch(/^fk:checkout:/);
     const detail = await shared.client.get(json.child.runtime_id);
     expect(detail).toMatchObject({ parent_runtime_id: 'fk', forked_from_checkpoint_id: json.checkpoint_id });
+  });
+
+  it('checkout -n N starts N runtimes: one line per child, --json with every child, --quiet their ids', async () => {
+    await shared.openRuntime('con');
+    await shared.client.writeFileBytes('con', 'f.txt', 'from con');
+    const { checkpoint_id: checkpointId } = await shared.client.checkpoint({ runtime_id: 'con' });
+    const human = await runCli(['checkout', checkpointId, '-n', '3'], shared.at);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/^(con:checkout:[0-9a-f]{32}\n){3}$/);
+    const json = expectShape(RuntimeCheckoutChildrenResultSchema, await runCliJson(['checkout', checkpointId, '--count', '2'], shared.at));
+    expect(json).toMatchObject({ checkpoint_id: checkpointId, source_runtime_id: 'con' });
+    expect(json.results.map((child) => ('runtime' in child ? child.runtime.status : child.error.code))).toEqual(['idle', 'idle']);
+    const quiet = await runCli(['checkout', checkpointId, '-n', '2', '-q'], shared.at);
+    const ids = quiet.stdout.trim().split('\n');
+    expect(ids).toHaveLength(2);
+    for (const id of ids) expect((await runCli(['cat', id, 'f.txt'], shared.at)).stdout).toBe('from con');
+    const refused = await runCli(['checkout', checkpointId, '-n', '0'], shared.at);
+    expect(refused.code).toBe(2);
+  });
+
+  it('fork -n N checkpoints once and checks the checkpoint out N ways, one line per child', async () => {
+    await shared.openRuntime('fkn');
+    const human = await runCli(['fork', 'fkn', '-n', '2', '--name', 'branch'], shared.at);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/^(fkn:checkout:[0-9a-f]{32}\n){2}$/);
+    const json = expectShape(RuntimeForkResultSchema, await runCliJson(['fork', 'fkn', '-n', '3'], shared.at));
+    expect(json).toMatchObject({ source_runtime_id: 'fkn', reused_backend_snapshot: true });
+    expect(json.results.filter((child) => 'runtime' in child)).toHaveLength(3);
+    expect((await shared.client.listCheckpoints('fkn')).checkpoints.map((view) => view.name)).toEqual([null, 'branch']);
   });
 
   it('pause and resume keep the runtime id; --json prints the API responses', async () => {

@@ -131,8 +131,21 @@ export class RuntimectlClient {
     return this.#http.json('GET', `/api/v1/checkpoints/${encodedId(checkpointId)}`, wire.CheckpointViewSchema);
   }
 
-  checkout(request: wire.RuntimeCheckoutRequest): Promise<wire.RuntimeCheckoutResult> {
-    return this.#post('/api/v1/runtimes/checkout', wire.RuntimeCheckoutRequestSchema, request, wire.RuntimeCheckoutResultSchema);
+  /**
+   * One child (the single shape), or with `count` (1-100) that many, one result each: `{runtime}`
+   * or `{error}` — a failed child does not fail the others (the request throws only when none was made).
+   */
+  checkout(request: wire.RuntimeCheckoutRequest & { count?: undefined }): Promise<wire.RuntimeCheckoutResult>;
+  checkout(request: wire.RuntimeCheckoutRequest & { count: number }): Promise<wire.RuntimeCheckoutChildrenResult>;
+  checkout(request: wire.RuntimeCheckoutRequest): Promise<wire.RuntimeCheckoutResult | wire.RuntimeCheckoutChildrenResult>;
+  checkout(request: wire.RuntimeCheckoutRequest): Promise<wire.RuntimeCheckoutResult | wire.RuntimeCheckoutChildrenResult> {
+    const result = request.count === undefined ? wire.RuntimeCheckoutResultSchema : wire.RuntimeCheckoutChildrenResultSchema;
+    return this.#post('/api/v1/runtimes/checkout', wire.RuntimeCheckoutRequestSchema, request, result);
+  }
+
+  /** Checkpoints the runtime once and checks that checkpoint out `count` ways (default 1), one result per child. */
+  fork(request: wire.RuntimeForkRequest): Promise<wire.RuntimeForkResult> {
+    return this.#post('/api/v1/runtimes/fork', wire.RuntimeForkRequestSchema, request, wire.RuntimeForkResultSchema);
   }
 
   pause(request: wire.RuntimePauseRequest): Promise<wire.RuntimePauseResult> {

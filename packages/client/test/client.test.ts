@@ -80,6 +80,23 @@ describe('RuntimectlClient against a real server', () => {
     expect(closed.closed_runtime_ids).toEqual([id, child.runtime.runtime_id]);
   });
 
+  it('checkout with count answers one result per child; fork checkpoints once and checks it out count ways', async () => {
+    const id = await openRuntime();
+    await client.writeFileBytes(id, 'notes.txt', 'v1');
+    const checkpoint = await client.checkpoint({ runtime_id: id });
+    const many = await client.checkout({ checkpoint_id: checkpoint.checkpoint_id, count: 3 });
+    expect(many.results).toHaveLength(3);
+    for (const child of many.results) {
+      if (!('runtime' in child)) throw new Error(JSON.stringify(child));
+      expect(Buffer.from(await client.readFileBytes(child.runtime.runtime_id, 'notes.txt')).toString()).toBe('v1');
+    }
+    const forked = await client.fork({ runtime_id: id, count: 2, name: 'branch' });
+    expect(forked).toMatchObject({ source_runtime_id: id, reused_backend_snapshot: true });
+    expect(forked.results.filter((child) => 'runtime' in child)).toHaveLength(2);
+    await expect(client.checkout({ checkpoint_id: checkpoint.checkpoint_id, count: 0 })).rejects.toBeInstanceOf(InvalidRequestError);
+    await client.close({ runtime_id: id, cascade: true });
+  });
+
   it('covers the remaining routes: health, providers, list, update, stat, mkdir, search, export, pause, resume, delete-snapshot', async () => {
     expect(await client.health()).toEqual({ status: 'ok', version: '0.0.0-test' });
     expect((await client.providers()).providers.map((p) => p.provider)).toEqual(['memory', 'nosnap']);

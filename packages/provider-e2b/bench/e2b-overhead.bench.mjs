@@ -10,10 +10,13 @@
 // Daemon overhead = HTTP time − direct SDK time, as a % of the direct SDK time (the provider
 // time). Medians over the rounds after one warm-up round. Then: N checkpoints of a clean runtime,
 // counting snapshot calls at the emulator (expected: 1, then 0 more).
+// N-way checkout: each round also checks the same checkpoint out NWAY_COUNT ways in one request
+// (`count`, the daemon's checkout parallelism set to NWAY_COUNT) and reports its wall time
+// against the round's single checkout (target ≤ 1.5×: the creates run in parallel).
 //
 // Run after building the daemon and its dependencies:
 //   pnpm --filter @runtimectl/daemon... build && node packages/provider-e2b/bench/e2b-overhead.bench.mjs
-// Environment: ROUNDS (default 7), CLEAN_CHECKPOINTS (default 10).
+// Environment: ROUNDS (default 7), CLEAN_CHECKPOINTS (default 10), NWAY_COUNT (default 16).
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync } from 'node:fs';
@@ -27,6 +30,8 @@ import { E2BEmulatorAdminClient } from '@runtimectl/e2b-emulator';
 const LATENCY = { snapshot: 1520, create: 2340 };
 const ROUNDS = Number(process.env.ROUNDS ?? 7);
 const CLEAN_CHECKPOINTS = Number(process.env.CLEAN_CHECKPOINTS ?? 10);
+const NWAY_COUNT = Number(process.env.NWAY_COUNT ?? 16);
+const NWAY_TARGET_RATIO = 1.5;
 const TOKEN = `bench-${randomBytes(12).toString('hex')}`;
 const API_KEY = `e2b_${randomBytes(20).toString('hex')}`;
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
@@ -69,6 +74,7 @@ const daemonProcess = await startProcess(
     E2B_API_KEY: API_KEY,
     RUNTIMECTL_HTTP_AUTH_BEARER_TOKEN_ENV: 'BENCH_TOKEN',
     BENCH_TOKEN: TOKEN,
+    RUNTIMECTL_RUNTIMES_CHECKOUT_PARALLELISM: String(NWAY_COUNT),
   },
   / listening on /,
 );
@@ -108,8 +114,11 @@ async function daemonRound(index) {
   const checkpoint = await curlPost('/api/v1/runtimes/checkpoint', { runtime_id: runtimeId });
   if (checkpoint.json.reused_backend_snapshot) throw new Error('the measured checkpoint reused a snapshot: it must be dirty');
   const checkout = await curlPost('/api/v1/runtimes/checkout', { checkpoint_id: checkpoint.json.checkpoint_id });
+  const nway = await curlPost('/api/v1/runtimes/checkout', { checkpoint_id: checkpoint.json.checkpoint_id, count: NWAY_COUNT });
+  const failed = nway.json.results.filter((child) => !child.runtime);
+  if (nway.json.results.length !== NWAY_COUNT || failed.length > 0) throw new Error(`the ${NWAY_COUNT}-way checkout lost children: ${JSON.stringify(failed)}`);
   await curlPost('/api/v1/runtimes/close', { runtime_id: runtimeId, cascade: true });
-  return { checkpoint, checkout };
+  return { checkpoint, checkout, nway };
 }
 
 async function directRound(index) {
@@ -142,7 +151,8 @@ try {
     rounds.push({ daemon, direct });
     process.stderr.write(
       `round ${index}: checkpoint http ${fixed(daemon.checkpoint.totalMs)} ms / sdk ${fixed(direct.snapshotMs)} ms; ` +
-        `checkout http ${fixed(daemon.checkout.totalMs)} ms / sdk ${fixed(direct.createMs)} ms\n`,
+        `checkout http ${fixed(daemon.checkout.totalMs)} ms / sdk ${fixed(direct.createMs)} ms; ` +
+        `${NWAY_COUNT}-way checkout http ${fixed(daemon.nway.totalMs)} ms\n`,
     );
   }
 
@@ -189,6 +199,23 @@ try {
       summarise('checkpoint (dirty)', rounds.map((r) => r.daemon.checkpoint.totalMs), rounds.map((r) => r.direct.snapshotMs), LATENCY.snapshot, rounds.map((r) => r.daemon.checkpoint.providerMs)),
       summarise('checkout', rounds.map((r) => r.daemon.checkout.totalMs), rounds.map((r) => r.direct.createMs), LATENCY.create, rounds.map((r) => r.daemon.checkout.providerMs)),
     ],
+    nway_checkout: (() => {
+      const ratios = rounds.map((r) => r.daemon.nway.totalMs / r.daemon.checkout.totalMs);
+      return {
+        count: NWAY_COUNT,
+        parallelism: NWAY_COUNT,
+        injected_create_ms: LATENCY.create,
+        single_checkout_http_ms: Number(fixed(median(rounds.map((r) => r.daemon.checkout.totalMs)))),
+        nway_checkout_http_ms: Number(fixed(median(rounds.map((r) => r.daemon.nway.totalMs)))),
+        nway_provider_ms: Number(fixed(median(rounds.map((r) => r.daemon.nway.providerMs)))),
+        single_rounds_ms: rounds.map((r) => Number(fixed(r.daemon.checkout.totalMs))),
+        nway_rounds_ms: rounds.map((r) => Number(fixed(r.daemon.nway.totalMs))),
+        ratios: ratios.map((ratio) => Number(fixed(ratio, 3))),
+        ratio: Number(fixed(median(ratios), 3)),
+        target_ratio: NWAY_TARGET_RATIO,
+        met: median(ratios) <= NWAY_TARGET_RATIO,
+      };
+    })(),
     clean_checkpoints: {
       first_checkpoint_snapshot_calls: afterFirst - before,
       following_checkpoints: CLEAN_CHECKPOINTS,

@@ -14,4 +14,5 @@ runApiConformance({
   token: TEST_TOKEN,
   snapshotProvider: 'memory',
   unsupportedProvider: 'nosnap',
+  failNextCheckout: async () => server.provider.failNext('checkout'),
 });

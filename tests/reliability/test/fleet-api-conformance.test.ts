@@ -37,5 +37,7 @@ runApiConformance({
   token: TOKEN,
   snapshotProvider: 'e2b',
   unsupportedProvider: 'local',
+  // A checkout child's sandbox is an E2B create from the snapshot: fail the next one.
+  failNextCheckout: () => rig.admin.failNext('create', { status: 500, message: 'injected create failure' }),
   timeouts: { testMs: 60_000, hookMs: 120_000 },
 });

@@ -90,6 +90,7 @@ export async function startDaemon(
     timeouts: { controlMs: config.runtimes.provider_call_timeout_ms },
     exec: { defaultTimeoutMs: config.runtimes.exec_timeout_ms, maxOutputBytes: config.runtimes.exec_max_output_bytes },
     files: { readMaxBytes: config.runtimes.read_file_max_bytes },
+    checkout: { parallelism: config.runtimes.checkout_parallelism },
     observer: telemetry.observer,
   });
   // Before serving: join the fleet (installation id, node registration, heartbeat) and account

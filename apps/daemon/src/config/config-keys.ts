@@ -65,6 +65,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { path: 'runtimes.exec_timeout_ms', type: 'integer', description: 'exec timeout when a request gives none (default 300000)' },
   { path: 'runtimes.exec_max_output_bytes', type: 'integer', description: 'bytes kept of stdout and of stderr (default 1048576)' },
   { path: 'runtimes.read_file_max_bytes', type: 'integer', description: 'largest file read-file answers; export streams bigger ones (default 8388608)' },
+  { path: 'runtimes.checkout_parallelism', type: 'integer', description: 'provider creates one N-way checkout or fork runs at once, 1-100 (default 8)' },
   { path: 'runtimes.provider_call_timeout_ms', type: 'integer', description: 'deadline of provider control calls (default 120000)' },
   { path: 'fleet.node_id', type: 'string', description: 'this node\'s id in the fleet (default a random one kept in <state_dir>/node-id)' },
   { path: 'fleet.advertise_url', type: 'string', description: 'URL other nodes forward this node\'s runtimes\' requests to (default none: no forwarding here)' },

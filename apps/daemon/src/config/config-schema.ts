@@ -142,6 +142,8 @@ const RuntimesSchema = z.strictObject({
   exec_max_output_bytes: z.int().min(1024).max(64 * MiB).default(MiB),
   read_file_max_bytes: z.int().min(1024).max(256 * MiB).default(8 * MiB),
   provider_call_timeout_ms: z.int().min(100).max(3_600_000).default(120_000),
+  /** Provider creates one N-way checkout (or fork) runs at once; a checkout has at most 100 children. */
+  checkout_parallelism: z.int().min(1).max(100).default(8),
 });
 
 /** A node id: what other nodes, metrics and Idempotency-Key claims call this daemon. */

@@ -188,6 +188,13 @@ describe('loadConfig', () => {
     expect(() => load({ RUNTIMECTL_FLEET_ADVERTISE_URL: 'ftp://10.0.0.5' })).toThrow(/fleet\.advertise_url/);
   });
 
+  it('runtimes.checkout_parallelism bounds the provider creates of one N-way checkout (default 8; RUNTIMECTL_RUNTIMES_CHECKOUT_PARALLELISM); 0 and 101 are refused', () => {
+    expect(load().runtimes.checkout_parallelism).toBe(8);
+    expect(load({ RUNTIMECTL_RUNTIMES_CHECKOUT_PARALLELISM: '16' }).runtimes.checkout_parallelism).toBe(16);
+    expect(load({}, {}, tempFile('c.toml', '[runtimes]\ncheckout_parallelism = 3\n')).runtimes.checkout_parallelism).toBe(3);
+    for (const value of ['0', '101']) expect(() => load({ RUNTIMECTL_RUNTIMES_CHECKOUT_PARALLELISM: value })).toThrow(/runtimes\.checkout_parallelism/);
+  });
+
   it('every documented key is a real setting with a RUNTIMECTL_* variable', () => {
     const sample = { string: 'x', integer: '1', boolean: 'true', json: '{}', list: 'a,b' } as const;
     for (const key of CONFIG_KEYS) {

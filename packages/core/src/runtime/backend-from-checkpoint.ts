@@ -1,23 +1,21 @@
 import type { OperationLeases } from '../backend/snapshot-guard';
 import { UnsupportedBackendError } from '../errors/provider-errors';
 import { CheckpointSnapshotDeletedError } from '../errors/snapshot-errors';
-import type { BackendBinding, CheckpointRecord } from '../store/records';
+import type { BackendBinding, BackendCheckpointRef, CheckpointRecord } from '../store/records';
 import type { ServiceContext } from './service-context';
 import { unlessSnapshotVanished } from './vanished-snapshot';
 
 /**
- * Starts a backend for `runtimeId` from a checkpoint's provider snapshot (checkout and resume).
- * Everything that can be refused is refused before the provider is called: a provider without
- * checkout, a ref with no snapshot (local), a deleted snapshot; a snapshot the provider no longer
- * has is forgotten and answers the same as a deleted one. The snapshot stays leased in
- * `leases` until the caller has committed. A checkpoint without a backend ref yields no backend.
+ * The snapshot a backend would start from, leased in `leases` until the caller has committed;
+ * null when the checkpoint has no backend ref. Refuses, before any provider call, what can never
+ * start: a provider without checkout, a ref with no snapshot (local), a deleted snapshot (or one
+ * being deleted).
  */
-export async function backendFromCheckpoint(
+export function leaseCheckoutSnapshot(
   ctx: ServiceContext,
   checkpoint: CheckpointRecord,
-  runtimeId: string,
   leases: OperationLeases,
-): Promise<BackendBinding | null> {
+): (BackendCheckpointRef & { providerSnapshotId: string }) | null {
   const ref = checkpoint.backendRef;
   if (!ref) return null;
   const provider = ctx.registry.get(ref.providerId);
@@ -27,7 +25,23 @@ export async function backendFromCheckpoint(
   const lease = ctx.guard.tryLease(ref.providerId, snapshotId);
   if (!lease) throw new CheckpointSnapshotDeletedError(checkpoint.checkpointId);
   leases.hold(lease);
-  return unlessSnapshotVanished(ctx, checkpoint, () =>
-    ctx.backends.checkout(runtimeId, { ...ref, providerSnapshotId: snapshotId }, checkpoint.session.providerOptions),
-  );
+  return { ...ref, providerSnapshotId: snapshotId };
+}
+
+/**
+ * Starts a backend for `runtimeId` from a checkpoint's provider snapshot (checkout and resume).
+ * Everything that can be refused is refused before the provider is called (leaseCheckoutSnapshot);
+ * a snapshot the provider no longer has is forgotten and answers the same as a deleted one. The
+ * snapshot stays leased in `leases` until the caller has committed. A checkpoint without a
+ * backend ref yields no backend.
+ */
+export async function backendFromCheckpoint(
+  ctx: ServiceContext,
+  checkpoint: CheckpointRecord,
+  runtimeId: string,
+  leases: OperationLeases,
+): Promise<BackendBinding | null> {
+  const ref = leaseCheckoutSnapshot(ctx, checkpoint, leases);
+  if (!ref) return null;
+  return unlessSnapshotVanished(ctx, checkpoint, () => ctx.backends.checkout(runtimeId, ref, checkpoint.session.providerOptions));
 }

@@ -1,5 +1,5 @@
 import { OperationLeases } from '../backend/snapshot-guard';
-import type { SessionRecord } from '../store/records';
+import type { CheckpointRecord, SessionRecord } from '../store/records';
 import type { RuntimeCheckoutRequest, RuntimeCheckoutResult } from '../wire/checkpoints';
 import { backendFromCheckpoint } from './backend-from-checkpoint';
 import { homeNodeFor } from './home-node';
@@ -9,70 +9,115 @@ import { toRuntimeRecord } from './runtime-view';
 import { idempotentCompletion } from './idempotent-completion';
 import type { OperationScope, ServiceContext } from './service-context';
 
+/** What a checkout's children are made of, under the source's `checkout` lease. */
+export interface CheckoutSource {
+  /** The context holding the source's lease: commits carry its fence. */
+  ctx: ServiceContext;
+  checkpoint: CheckpointRecord;
+  /** The children's home node (null: every node serves them). */
+  homeNodeId: string | null;
+  /** Snapshot leases held until the children are committed. */
+  leases: OperationLeases;
+}
+
 /**
- * Creates a new runtime branch from a checkpoint. Non-destructive to the source: it must be idle
- * when the checkout arrives (busy source → SessionBusy), then the checkout holds it only in
- * `checkout` mode (other checkouts and data operations go on; control operations, close among
- * them, are refused) while the snapshot lease keeps delete-snapshot away. The child id is generated (`<root>:checkout:<32hex>`), its
- * backend starts from the checkpoint's snapshot, and its head is the checkpoint, so its first
- * checkpoint names it as parent and reuses its snapshot.
+ * Runs `fn` with the checkpoint's source runtime held in `checkout` mode. The source must be idle
+ * when the checkout arrives (busy source → SessionBusy); the `checkout` lease lets other checkouts
+ * and data operations go on and refuses control operations (close among them) until `fn` is done,
+ * while the snapshot leases keep delete-snapshot away.
  */
+export async function underCheckoutLease<T>(
+  ctx: ServiceContext,
+  checkpointId: string,
+  scope: OperationScope,
+  fn: (source: CheckoutSource) => Promise<T>,
+): Promise<T> {
+  const checkpoint = await loadCheckpoint(ctx, checkpointId);
+  scope.providerId = checkpoint.session.providerId;
+  const homeNodeId = homeNodeFor(ctx, checkpoint.session.providerId);
+  // A node-local snapshot lives on the source's home node: only it can check the checkpoint out.
+  if (homeNodeId) await loadServedSession(ctx, checkpoint.runtimeId);
+  return withRuntimeLock(ctx, checkpoint.runtimeId, 'checkout', async (fenced) => {
+    const leases = new OperationLeases();
+    try {
+      return await fn({ ctx: fenced, checkpoint, homeNodeId, leases });
+    } finally {
+      leases.releaseAll();
+    }
+  });
+}
+
+/**
+ * One new child of the checkpoint, not yet committed: its id is generated
+ * (`<root>:checkout:<32hex>`), its backend starts from the checkpoint's snapshot, clean, and its
+ * head is the checkpoint, so its first checkpoint names it as parent and reuses its snapshot.
+ */
+export async function newCheckoutChild(source: CheckoutSource, request: RuntimeCheckoutRequest): Promise<SessionRecord> {
+  const { ctx, checkpoint } = source;
+  const childId = ctx.ids.checkoutChildId(checkpoint.runtimeId);
+  const created = await backendFromCheckpoint(ctx, checkpoint, childId, source.leases);
+  const now = ctx.clock();
+  const snapshot = checkpoint.session;
+  return {
+    runtimeId: childId,
+    conversationId: request.conversation_id ?? snapshot.conversationId,
+    senderId: request.sender_id ?? snapshot.senderId,
+    status: 'idle',
+    providerId: snapshot.providerId,
+    providerOptions: snapshot.providerOptions,
+    backend: created && cleanBinding(created, checkpoint.checkpointId),
+    sessionState: snapshot.sessionState,
+    metadata: { ...snapshot.metadata, ...request.metadata },
+    parentRuntimeId: checkpoint.runtimeId,
+    forkedFromCheckpointId: checkpoint.checkpointId,
+    headCheckpointId: checkpoint.checkpointId,
+    pausedCheckpointId: null,
+    lastError: null,
+    keepSnapshots: false,
+    createdAtMs: now,
+    updatedAtMs: now,
+    homeNodeId: source.homeNodeId,
+  };
+}
+
+/**
+ * Records `children` (resolving their backends' intents) together with the caller's
+ * Idempotency-Key completion answering `result`, in one commit: a retry finds either all of them
+ * and the stored answer, or none. A refused commit releases every child's backend.
+ */
+export async function commitCheckoutChildren(
+  ctx: ServiceContext,
+  children: readonly SessionRecord[],
+  scope: OperationScope,
+  result: unknown,
+): Promise<void> {
+  const backends = children.flatMap((child) => (child.backend ? [{ runtimeId: child.runtimeId, backend: child.backend }] : []));
+  try {
+    await ctx.store.commit({
+      sessions: [...children],
+      resolvedIntentIds: backends.map(({ backend }) => backend.backendId),
+      ...idempotentCompletion(scope, result),
+    });
+  } catch (error) {
+    await Promise.all(backends.map(({ runtimeId, backend }) => ctx.backends.release(runtimeId, backend).catch(() => {})));
+    throw error;
+  }
+}
+
+/** Creates a new runtime branch from a checkpoint (non-destructive to the source; see underCheckoutLease). */
 export async function checkoutRuntime(
   ctx: ServiceContext,
   request: RuntimeCheckoutRequest,
   scope: OperationScope,
 ): Promise<RuntimeCheckoutResult> {
-  const checkpoint = await loadCheckpoint(ctx, request.checkpoint_id);
-  scope.providerId = checkpoint.session.providerId;
-  const homeNodeId = homeNodeFor(ctx, checkpoint.session.providerId);
-  // A node-local snapshot lives on the source's home node: only it can check the checkpoint out.
-  if (homeNodeId) await loadServedSession(ctx, checkpoint.runtimeId);
-  return withRuntimeLock(ctx, checkpoint.runtimeId, 'checkout', async (ctx) => {
-    const leases = new OperationLeases();
-    try {
-      const childId = ctx.ids.checkoutChildId(checkpoint.runtimeId);
-      const created = await backendFromCheckpoint(ctx, checkpoint, childId, leases);
-      const backend = created && cleanBinding(created, checkpoint.checkpointId);
-      const now = ctx.clock();
-      const snapshot = checkpoint.session;
-      const child: SessionRecord = {
-        runtimeId: childId,
-        conversationId: request.conversation_id ?? snapshot.conversationId,
-        senderId: request.sender_id ?? snapshot.senderId,
-        status: 'idle',
-        providerId: snapshot.providerId,
-        providerOptions: snapshot.providerOptions,
-        backend,
-        sessionState: snapshot.sessionState,
-        metadata: { ...snapshot.metadata, ...request.metadata },
-        parentRuntimeId: checkpoint.runtimeId,
-        forkedFromCheckpointId: checkpoint.checkpointId,
-        headCheckpointId: checkpoint.checkpointId,
-        pausedCheckpointId: null,
-        lastError: null,
-        keepSnapshots: false,
-        createdAtMs: now,
-        updatedAtMs: now,
-        homeNodeId,
-      };
-      const result: RuntimeCheckoutResult = {
-        checkpoint_id: checkpoint.checkpointId,
-        source_runtime_id: checkpoint.runtimeId,
-        runtime: toRuntimeRecord(child),
-      };
-      try {
-        await ctx.store.commit({
-          sessions: [child],
-          resolvedIntentIds: backend ? [backend.backendId] : [],
-          ...idempotentCompletion(scope, result),
-        });
-      } catch (error) {
-        if (backend) await ctx.backends.release(childId, backend).catch(() => {});
-        throw error;
-      }
-      return result;
-    } finally {
-      leases.releaseAll();
-    }
+  return underCheckoutLease(ctx, request.checkpoint_id, scope, async (source) => {
+    const child = await newCheckoutChild(source, request);
+    const result: RuntimeCheckoutResult = {
+      checkpoint_id: source.checkpoint.checkpointId,
+      source_runtime_id: source.checkpoint.runtimeId,
+      runtime: toRuntimeRecord(child),
+    };
+    await commitCheckoutChildren(source.ctx, [child], scope, result);
+    return result;
   });
 }

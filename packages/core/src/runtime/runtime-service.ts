@@ -9,12 +9,13 @@ import { ProviderRegistry } from '../provider/provider-registry';
 import type { IdempotencyRecord } from '../store/records';
 import type { RuntimeStore } from '../store/runtime-store';
 import type * as wire from '../wire';
+import { checkoutChildren } from './checkout-children';
 import { checkoutRuntime } from './checkout-runtime';
 import { checkpointRuntime } from './checkpoint-runtime';
 import { closeRuntime } from './close-runtime';
 import * as data from './data-operations';
 import { deleteCheckpointSnapshot } from './delete-snapshot';
-import { forkRuntime } from './fork-runtime';
+import { forkRuntime, forkRuntimeChildren } from './fork-runtime';
 import { createIdGenerator, type IdGenerator } from './ids';
 import { openRuntime } from './open-runtime';
 import { pauseRuntime } from './pause-runtime';
@@ -27,7 +28,7 @@ import { resumeRuntime } from './resume-runtime';
 import { randomNodeId } from './ids';
 import { RuntimeLeases } from './runtime-leases';
 import * as queries from './runtime-queries';
-import type { ExecSettings, FileSettings, NodeIdentity, OperationScope, ServiceContext } from './service-context';
+import type { CheckoutSettings, ExecSettings, FileSettings, NodeIdentity, OperationScope, ServiceContext } from './service-context';
 
 export interface OperationEvent {
   operation: string;
@@ -79,6 +80,8 @@ export interface RuntimeServiceOptions {
   timeouts?: Partial<{ controlMs: number; operationMs: number; execGraceMs: number }>;
   exec?: Partial<ExecSettings>;
   files?: Partial<FileSettings>;
+  /** N-way checkout and fork: `parallelism` (default 8) bounds the provider creates in flight at once. */
+  checkout?: Partial<CheckoutSettings>;
   observer?: RuntimeServiceObserver;
 }
 
@@ -86,6 +89,7 @@ const DEFAULT_LEASE_MS = 15_000;
 const DEFAULT_TIMEOUTS = { controlMs: 120_000, operationMs: 60_000, execGraceMs: 30_000 };
 const DEFAULT_EXEC: ExecSettings = { defaultTimeoutMs: 300_000, maxOutputBytes: 1024 * 1024 };
 const DEFAULT_FILES: FileSettings = { readMaxBytes: 8 * 1024 * 1024 };
+const DEFAULT_CHECKOUT: CheckoutSettings = { parallelism: 8 };
 
 /**
  * The runtime control plane: open, query and update runtimes, operate on their backends, and
@@ -148,6 +152,7 @@ export class RuntimeService {
       defaultProvider: options.defaultProvider,
       exec: { ...DEFAULT_EXEC, ...options.exec },
       files: { ...DEFAULT_FILES, ...options.files },
+      checkout: checkoutSettingsOf(options.checkout),
     };
   }
 
@@ -220,8 +225,28 @@ export class RuntimeService {
     return this.#run('get_checkpoint', (ctx) => queries.getCheckpoint(ctx, checkpointId));
   }
 
-  checkout(request: wire.RuntimeCheckoutRequest, options: OperationOptions = {}): Promise<wire.RuntimeCheckoutResult> {
-    return this.#run('checkout', (ctx, scope) => checkoutRuntime(ctx, request, scope), options);
+  /**
+   * Checks a checkpoint out: without `count` one child (the single shape); with `count`, that many
+   * children answered one result each, every child succeeding or failing on its own.
+   */
+  checkout(request: wire.RuntimeCheckoutRequest & { count?: undefined }, options?: OperationOptions): Promise<wire.RuntimeCheckoutResult>;
+  checkout(request: wire.RuntimeCheckoutRequest & { count: number }, options?: OperationOptions): Promise<wire.RuntimeCheckoutChildrenResult>;
+  checkout(
+    request: wire.RuntimeCheckoutRequest,
+    options?: OperationOptions,
+  ): Promise<wire.RuntimeCheckoutResult | wire.RuntimeCheckoutChildrenResult>;
+  checkout(
+    request: wire.RuntimeCheckoutRequest,
+    options: OperationOptions = {},
+  ): Promise<wire.RuntimeCheckoutResult | wire.RuntimeCheckoutChildrenResult> {
+    const { count } = request;
+    if (count === undefined) return this.#run('checkout', (ctx, scope) => checkoutRuntime(ctx, request, scope), options);
+    return this.#run('checkout', (ctx, scope) => checkoutChildren(ctx, { ...request, count }, scope), options);
+  }
+
+  /** Fork N: checkpoints the runtime once and checks that checkpoint out `count` ways (default 1). */
+  forkRuntime(request: wire.RuntimeForkRequest, options: OperationOptions = {}): Promise<wire.RuntimeForkResult> {
+    return this.#run('fork', (ctx, scope) => forkRuntimeChildren(ctx, request, scope), options);
   }
 
   pause(request: wire.RuntimePauseRequest, options: OperationOptions = {}): Promise<wire.RuntimePauseResult> {
@@ -352,4 +377,12 @@ export class RuntimeService {
       this.#observer.operation?.({ operation, providerId: scope.providerId, outcome, durationMs: performance.now() - startedAt });
     }
   }
+}
+
+function checkoutSettingsOf(settings: Partial<CheckoutSettings> = {}): CheckoutSettings {
+  const parallelism = settings.parallelism ?? DEFAULT_CHECKOUT.parallelism;
+  if (!Number.isInteger(parallelism) || parallelism < 1) {
+    throw new RangeError(`checkout.parallelism must be a positive integer, got ${parallelism}`);
+  }
+  return { parallelism };
 }

@@ -18,6 +18,11 @@ export interface FileSettings {
   readMaxBytes: number;
 }
 
+export interface CheckoutSettings {
+  /** Provider creates one N-way checkout (or fork) runs at once. */
+  parallelism: number;
+}
+
 /** This node of the fleet (RuntimeServiceOptions.node, with its defaults). */
 export interface NodeIdentity {
   nodeId: string;
@@ -43,6 +48,7 @@ export interface ServiceContext {
   defaultProvider: string;
   exec: ExecSettings;
   files: FileSettings;
+  checkout: CheckoutSettings;
 }
 
 /** Filled in by an operation so its metrics can be labelled with the provider it used. */

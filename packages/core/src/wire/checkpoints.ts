@@ -45,11 +45,16 @@ export const RuntimeCheckpointResultSchema = z.object({
 });
 export type RuntimeCheckpointResult = z.infer<typeof RuntimeCheckpointResultSchema>;
 
+/** How many children one N-way checkout (or fork) makes. */
+export const CheckoutCountSchema = z.number().int().min(1).max(100);
+
 export const RuntimeCheckoutRequestSchema = z.strictObject({
   checkpoint_id: CheckpointIdSchema,
   conversation_id: PartyIdSchema.optional(),
   sender_id: PartyIdSchema.optional(),
   metadata: MetadataSchema.optional(),
+  /** N-way checkout: this many children, answered one result each (`RuntimeCheckoutChildrenResult`). Absent: one child, the single shape. */
+  count: CheckoutCountSchema.optional(),
 });
 export type RuntimeCheckoutRequest = z.infer<typeof RuntimeCheckoutRequestSchema>;
 

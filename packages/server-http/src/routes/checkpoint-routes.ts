@@ -1,10 +1,13 @@
 import {
+  RuntimeCheckoutChildrenResultSchema,
   RuntimeCheckoutRequestSchema,
   RuntimeCheckoutResultSchema,
   RuntimeCheckpointRequestSchema,
   RuntimeCheckpointResultSchema,
   RuntimeCheckpointSnapshotDeleteRequestSchema,
   RuntimeCheckpointSnapshotDeleteResultSchema,
+  RuntimeForkRequestSchema,
+  RuntimeForkResultSchema,
   RuntimePauseRequestSchema,
   RuntimePauseResultSchema,
   RuntimeResumeRequestSchema,
@@ -16,7 +19,7 @@ import { operationOptionsOf } from './operation-options';
 import '../route-config';
 import { ERROR_RESPONSES, RUNTIME_OPERATION, type RouteGroupOptions } from './route-options';
 
-/** Checkpoint, delete a checkpoint's snapshot, check out, pause and resume. */
+/** Checkpoint, delete a checkpoint's snapshot, check out (one or N ways), fork, pause and resume. */
 export const checkpointRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async (app, { service }) => {
   app.post(
     '/runtimes/checkpoint',
@@ -57,16 +60,35 @@ export const checkpointRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async 
     {
       config: RUNTIME_OPERATION,
       schema: {
-        summary: 'Create a new runtime from a checkpoint',
+        summary: 'Create a new runtime from a checkpoint, or `count` of them',
         description:
-          'The child id is generated: `<root>:checkout:<32hex>`. `metadata` is merged over the source runtime\'s. A provider without snapshots answers `unsupported_backend` and creates nothing.',
+          'The child id is generated: `<root>:checkout:<32hex>`. `metadata` is merged over the source runtime\'s. A provider without snapshots answers `unsupported_backend` and creates nothing. ' +
+          'With `count` (1-100) the answer is `{checkpoint_id, source_runtime_id, results}`, one result per child in order: `{runtime}` or `{error:{code,message,details}}`; the provider creates run in parallel (bounded by the daemon\'s `runtimes.checkout_parallelism`). ' +
+          'The request fails as a whole only on what would refuse every child (validation, unknown checkpoint, busy source, deleted snapshot, no checkout support), or when every child failed (then with the first child\'s error, nothing created).',
         tags: ['checkpoints'],
         operationId: 'checkout',
         body: RuntimeCheckoutRequestSchema,
-        response: { 200: RuntimeCheckoutResultSchema, ...ERROR_RESPONSES },
+        response: { 200: RuntimeCheckoutResultSchema.or(RuntimeCheckoutChildrenResultSchema), ...ERROR_RESPONSES },
       },
     },
     async (request) => service.checkout(request.body, operationOptionsOf(request)),
+  );
+
+  app.post(
+    '/runtimes/fork',
+    {
+      config: RUNTIME_OPERATION,
+      schema: {
+        summary: 'Checkpoint a runtime and check the checkpoint out `count` ways, in one call',
+        description:
+          'One checkpoint (`name`, `metadata` are its own; a clean runtime reuses its last snapshot), then an N-way checkout of it (`count` 1-100, default 1): `{checkpoint_id, source_runtime_id, reused_backend_snapshot, results}` with the rules of checkout with `count`.',
+        tags: ['checkpoints'],
+        operationId: 'fork',
+        body: RuntimeForkRequestSchema,
+        response: { 200: RuntimeForkResultSchema, ...ERROR_RESPONSES },
+      },
+    },
+    async (request) => service.forkRuntime(request.body, operationOptionsOf(request)),
   );
 
   app.post(

@@ -68,9 +68,13 @@ export class ApiClient {
     return ids;
   }
 
+  /** Remembers `body.runtime`, and every child of an N-way checkout or fork (`body.results[].runtime`). */
   #remember(body: unknown): void {
-    const runtimeId = (body as { runtime?: { runtime_id?: unknown } } | null)?.runtime?.runtime_id;
-    if (typeof runtimeId === 'string') this.openedRuntimeIds.add(runtimeId);
+    const results = (body as { results?: unknown } | null)?.results;
+    for (const answer of [body, ...(Array.isArray(results) ? results : [])]) {
+      const runtimeId = (answer as { runtime?: { runtime_id?: unknown } } | null)?.runtime?.runtime_id;
+      if (typeof runtimeId === 'string') this.openedRuntimeIds.add(runtimeId);
+    }
   }
 }
 

@@ -25,6 +25,12 @@ export interface ApiConformanceOptions {
    * first provider `GET /api/v1/providers` lists with neither checkout nor pause; skipped when none.
    */
   unsupportedProvider?: string;
+  /**
+   * Makes the next backend the snapshot provider creates from a snapshot fail (an injected provider
+   * failure, e.g. the E2B emulator's `failNext`). Turns on the N-way checkout case "one child
+   * failing does not fail the others"; skipped when absent (a black-box client cannot cause it).
+   */
+  failNextCheckout?: () => Promise<void>;
   timeouts?: Partial<ApiConformanceTimeouts>;
 }
 
@@ -35,6 +41,7 @@ export interface ResolvedApiConformanceOptions {
   provider: string | undefined;
   snapshotProvider: string | undefined;
   unsupportedProvider: string | undefined;
+  failNextCheckout: (() => Promise<void>) | undefined;
   timeouts: ApiConformanceTimeouts;
 }
 
@@ -58,6 +65,7 @@ export function resolveApiConformanceOptions(options: ApiConformanceOptions): Re
     provider: options.provider,
     snapshotProvider: options.snapshotProvider,
     unsupportedProvider: options.unsupportedProvider,
+    failNextCheckout: options.failNextCheckout,
     timeouts: { testMs: 30_000, hookMs: 120_000, ...options.timeouts },
   };
 }

@@ -1,5 +1,6 @@
 import { afterAll, describe } from 'vitest';
 import { authApiTests } from './auth-api-tests';
+import { checkoutChildrenApiTests } from './checkout-children-api-tests';
 import { resolveApiConformanceOptions, type ApiConformanceOptions } from './api-conformance-options';
 import { createApiSuiteContext } from './api-suite-context';
 import { dataApiTests } from './data-api-tests';
@@ -12,7 +13,7 @@ import { unsupportedBackendTests } from './unsupported-backend-tests';
  * Registers the black-box HTTP conformance suite (vitest) for a live runtimectl daemon at
  * `baseUrl`: every route, the error codes and body shape, request ids, auth (when `token` is
  * given), pagination, and — on `snapshotProvider` — the checkpoint / checkout / pause / resume /
- * delete-snapshot / close semantics; a provider without snapshots must answer 501.
+ * delete-snapshot / close semantics and N-way checkout / fork; a provider without snapshots must answer 501.
  * Talks HTTP only (global fetch). Runtime ids are unique per run (`ac-<hex>-…`); every runtime
  * the suite opened or checked out is closed (cascade, snapshots deleted) afterwards.
  */
@@ -33,6 +34,7 @@ export function runApiConformance(options: ApiConformanceOptions): void {
     runtimeApiTests(context);
     dataApiTests(context);
     snapshotSemanticsTests(context);
+    checkoutChildrenApiTests(context);
     unsupportedBackendTests(context);
   });
 }

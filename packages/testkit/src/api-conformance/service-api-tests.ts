@@ -22,6 +22,7 @@ export const CONTRACT_ROUTES = [
   'get /api/v1/runtimes/{runtime_id}/checkpoints',
   'get /api/v1/checkpoints/{checkpoint_id}',
   'post /api/v1/runtimes/checkout',
+  'post /api/v1/runtimes/fork',
   'post /api/v1/runtimes/pause',
   'post /api/v1/runtimes/resume',
   'post /api/v1/runtimes/close',

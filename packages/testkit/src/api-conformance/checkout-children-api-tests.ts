@@ -1,0 +1,106 @@
+import { describe, expect, test, type TestContext } from 'vitest';
+import { RuntimeCheckoutChildrenResultSchema, RuntimeCheckpointResultSchema, RuntimeForkResultSchema, type CheckoutChildResult } from '@runtimectl/core';
+import { segment } from './api-client';
+import { expectApiError, expectOk, fromBase64, toBase64, type ApiSuiteContext } from './api-suite-context';
+
+const CHILD_ID = /:checkout:[0-9a-f]{32}$/;
+
+/** The runtime ids of the children that succeeded, in order. */
+const succeeded = (results: CheckoutChildResult[]) => results.flatMap((child) => ('runtime' in child ? [child.runtime.runtime_id] : []));
+
+/** N-way checkout (`checkout` with `count`) and fork, on the named snapshot-capable provider. */
+export function checkoutChildrenApiTests(context: ApiSuiteContext): void {
+  const { client, options } = context;
+  const testMs = options.timeouts.testMs;
+  const provider = options.snapshotProvider;
+
+  const skipUnlessNamed = (ctx: TestContext) => {
+    if (provider === undefined) ctx.skip('no snapshotProvider named: N-way checkout not run');
+  };
+  const write = async (runtimeId: string, path: string, text: string) =>
+    expectOk(await client.post('/api/v1/runtimes/write-file', { runtime_id: runtimeId, path, content_base64: toBase64(text) }));
+  const readText = async (runtimeId: string, path: string) => {
+    const read = await client.post('/api/v1/runtimes/read-file', { runtime_id: runtimeId, path });
+    expectOk(read);
+    return fromBase64(read.body.content_base64).toString();
+  };
+  /** Opens `name` on the snapshot provider with `a.txt` written, and checkpoints it. */
+  const checkpointed = async (name: string) => {
+    await context.open(name, { provider });
+    const id = context.runtimeId(name);
+    await write(id, 'a.txt', 'checkpointed');
+    const response = await client.post('/api/v1/runtimes/checkpoint', { runtime_id: id });
+    expectOk(response);
+    return { id, checkpointId: RuntimeCheckpointResultSchema.parse(response.body).checkpoint_id };
+  };
+  const checkoutChildren = async (checkpointId: string, count: number) => {
+    const response = await client.post('/api/v1/runtimes/checkout', { checkpoint_id: checkpointId, count });
+    expectOk(response);
+    return RuntimeCheckoutChildrenResultSchema.strict().parse(response.body);
+  };
+
+  describe('N-way checkout and fork', () => {
+    test('checkout with count makes count children, each with the source files, independent of each other and of the source', async (ctx) => {
+      skipUnlessNamed(ctx);
+      const { id, checkpointId } = await checkpointed('nway');
+      const result = await checkoutChildren(checkpointId, 3);
+      expect(result).toMatchObject({ checkpoint_id: checkpointId, source_runtime_id: id });
+      const children = succeeded(result.results);
+      expect(children, JSON.stringify(result.results)).toHaveLength(3);
+      expect(new Set(children).size).toBe(3);
+      for (const child of children) {
+        expect(child).toMatch(CHILD_ID);
+        expect(await readText(child, 'a.txt')).toBe('checkpointed');
+      }
+      for (const [index, child] of children.entries()) await write(child, 'a.txt', `child ${index}`);
+      for (const [index, child] of children.entries()) expect(await readText(child, 'a.txt')).toBe(`child ${index}`);
+      expect(await readText(id, 'a.txt')).toBe('checkpointed');
+      for (const child of children) {
+        const detail = await client.get(`/api/v1/runtimes/${segment(child)}`);
+        expect(detail.body).toMatchObject({ parent_runtime_id: id, forked_from_checkpoint_id: checkpointId });
+      }
+    }, testMs);
+
+    test('checkout count 0 or 101 is refused with 400 invalid_request and creates nothing', async (ctx) => {
+      skipUnlessNamed(ctx);
+      const { id, checkpointId } = await checkpointed('nway-count');
+      const before = await client.listAllRuntimeIds();
+      for (const count of [0, 101]) {
+        expectApiError(await client.post('/api/v1/runtimes/checkout', { checkpoint_id: checkpointId, count }), 400, 'invalid_request');
+        expectApiError(await client.post('/api/v1/runtimes/fork', { runtime_id: id, count }), 400, 'invalid_request');
+      }
+      expect((await client.listAllRuntimeIds()).sort()).toEqual(before.sort());
+    }, testMs);
+
+    test('one child failing (an injected provider create failure) does not fail the others', async (ctx) => {
+      skipUnlessNamed(ctx);
+      if (options.failNextCheckout === undefined) ctx.skip('no failNextCheckout hook: a black-box client cannot make one create fail');
+      const { checkpointId } = await checkpointed('nway-fault');
+      await options.failNextCheckout!();
+      const result = await checkoutChildren(checkpointId, 3);
+      const failed = result.results.flatMap((child) => ('error' in child ? [child.error] : []));
+      expect(failed, JSON.stringify(result.results)).toHaveLength(1);
+      expect(failed[0]!.code).toMatch(/^provider_/);
+      for (const child of succeeded(result.results)) expect(await readText(child, 'a.txt')).toBe('checkpointed');
+      expect(succeeded(result.results)).toHaveLength(2);
+    }, testMs);
+
+    test('fork checkpoints the runtime once and checks that checkpoint out count ways', async (ctx) => {
+      skipUnlessNamed(ctx);
+      await context.open('nway-fork', { provider });
+      const id = context.runtimeId('nway-fork');
+      await write(id, 'a.txt', 'forked');
+      const response = await client.post('/api/v1/runtimes/fork', { runtime_id: id, count: 2, name: 'branch point' });
+      expectOk(response);
+      const result = RuntimeForkResultSchema.strict().parse(response.body);
+      expect(result).toMatchObject({ source_runtime_id: id, reused_backend_snapshot: false });
+      const checkpoints = await client.get(`/api/v1/runtimes/${segment(id)}/checkpoints`);
+      expect(checkpoints.body.checkpoints.map((view: { checkpoint_id: string; name: string }) => [view.checkpoint_id, view.name])).toEqual([
+        [result.checkpoint_id, 'branch point'],
+      ]);
+      const children = succeeded(result.results);
+      expect(children, JSON.stringify(result.results)).toHaveLength(2);
+      for (const child of children) expect(await readText(child, 'a.txt')).toBe('forked');
+    }, testMs);
+  });
+}
