@@ -8,6 +8,7 @@ import { cleanBinding } from './clean-state';
 import { toRuntimeRecord } from './runtime-view';
 import { idempotentCompletion } from './idempotent-completion';
 import type { OperationScope, ServiceContext } from './service-context';
+import { lifecycleEvent } from './lifecycle-events';
 
 /**
  * Creates a new runtime branch from a checkpoint. Non-destructive to the source: it must be idle
@@ -64,6 +65,7 @@ export async function checkoutRuntime(
         await ctx.store.commit({
           sessions: [child],
           resolvedIntentIds: backend ? [backend.backendId] : [],
+          events: [lifecycleEvent('checkout.created', now, { runtimeId: child.runtimeId, checkpointId: checkpoint.checkpointId }, { source_runtime_id: checkpoint.runtimeId })],
           ...idempotentCompletion(scope, result),
         });
       } catch (error) {
