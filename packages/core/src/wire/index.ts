@@ -4,3 +4,4 @@ export * from './data-operations';
 export * from './checkpoints';
 export * from './service-info';
 export * from './nodes';
+export * from './events';
