@@ -5,6 +5,7 @@ import { registerCheckpointCommand } from './commands/checkpoint-command';
 import { registerCloseCommand } from './commands/close-command';
 import { registerCompletionCommand } from './commands/completion-command';
 import { registerDeleteSnapshotCommand } from './commands/delete-snapshot-command';
+import { registerEventsCommand } from './commands/events-command';
 import { registerExecCommand } from './commands/exec-command';
 import { registerCatCommand, registerWriteCommand } from './commands/file-commands';
 import { registerForkCommand } from './commands/fork-command';
@@ -73,6 +74,7 @@ export function createProgram(io: CliIo): Command {
     registerCloseCommand,
     registerDeleteSnapshotCommand,
     registerLogCommand,
+    registerEventsCommand,
     registerProvidersCommand,
     registerNodesCommand,
     registerHealthCommand,

@@ -82,6 +82,25 @@ export class HttpTransport {
     }
   }
 
+  /**
+   * Opens a Server-Sent Events stream (no deadline: it lasts until `signal` aborts or the daemon
+   * ends it); throws the matching error class for a non-2xx answer.
+   */
+  async openStream(path: string, query: RequestOptions['query'], lastEventId: number | undefined, signal: AbortSignal): Promise<Response> {
+    const headers: Record<string, string> = { accept: 'text/event-stream' };
+    if (this.#options.token) headers.authorization = `Bearer ${this.#options.token}`;
+    if (lastEventId !== undefined) headers['last-event-id'] = String(lastEventId);
+    let response: Response;
+    try {
+      response = await this.#fetch(this.#url(path, query), { method: 'GET', headers, signal });
+    } catch (error) {
+      if (signal.aborted) throw error;
+      throw new DaemonUnreachableError(this.baseUrl, (error as Error).cause ?? error);
+    }
+    if (!response.ok) throw await errorOf(response);
+    return response;
+  }
+
   #url(path: string, query: RequestOptions['query']): string {
     const url = new URL(this.baseUrl + path);
     for (const [key, value] of Object.entries(query ?? {})) {

@@ -1,4 +1,5 @@
 export { createRuntimectlClient, RuntimectlClient, type RuntimectlClientOptions, type ExportedRuntimeFile } from './runtimectl-client';
+export type { FollowEventsOptions } from './event-stream';
 export {
   RuntimectlApiError,
   type ApiErrorInit,

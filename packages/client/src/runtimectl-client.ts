@@ -1,6 +1,7 @@
 import * as wire from '@runtimectl/core';
 import type { z } from 'zod';
 import { InvalidRequestError } from './api-errors';
+import { eventQueryParams, followEvents, type FollowEventsOptions } from './event-stream';
 import { HttpTransport, type TransportOptions } from './http-transport';
 
 export type RuntimectlClientOptions = TransportOptions;
@@ -41,6 +42,16 @@ export class RuntimectlClient {
   /** The nodes of the fleet the daemon belongs to (one, for a single daemon). */
   nodes(): Promise<wire.NodeListResult> {
     return this.#http.json('GET', '/api/v1/nodes', wire.NodeListResultSchema);
+  }
+
+  /** A page of the event log (oldest first) after `query.after`, and the last id appended so far. */
+  async events(query: wire.EventListQuery = {}): Promise<wire.EventListResult> {
+    return this.#http.json('GET', '/api/v1/events', wire.EventListResultSchema, { query: eventQueryParams(query, checked) });
+  }
+
+  /** Follows the event log live (SSE), reconnecting with the last id received; see `followEvents`. */
+  followEvents(query: wire.EventListQuery = {}, options: FollowEventsOptions = {}): AsyncGenerator<wire.EventView> {
+    return followEvents(this.#http, eventQueryParams(query, checked), options);
   }
 
   /** Readiness: resolves while the daemon reaches its store; `StoreUnavailableError` otherwise. */

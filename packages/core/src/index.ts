@@ -56,6 +56,7 @@ export type {
 } from './store/runtime-store';
 export type { LeaseMode, LeaseRequest, LeaseGrant, RuntimeFence, LeaseStore, NodeRecord, NodeStore, FencedBatch } from './store/fleet-store';
 export { MemoryRuntimeStore, type MemoryRuntimeStoreOptions } from './store/memory-store';
+export { RUNTIME_EVENT_TYPES, type RuntimeEventType, type NewRuntimeEvent, type RuntimeEvent, type EventQuery, type EventStore } from './store/event-log';
 export { leaseConflict } from './store/lease-conflict';
 export { ProcessFleetState } from './store/process-fleet-state';
 export * from './store/sql-rows/index';

@@ -9,6 +9,7 @@ import { errorReply } from './http-errors/error-reply';
 import { answerUnmetExpectation } from './http-errors/unmet-expectation';
 import { answerUnparsableRequest } from './http-errors/unparsable-request';
 import type { FleetOptions } from './fleet/fleet-options';
+import type { EventStreamOptions } from './routes/event-routes';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id';
 import { DEFAULT_BODY_LIMIT_BYTES, runtimeApiPlugin } from './runtime-api-plugin';
 import type { ServerTelemetry } from './telemetry/server-telemetry';
@@ -62,6 +63,8 @@ export interface BuildServerOptions {
   idempotency?: IdempotencyOptions;
   /** This server as one node of a fleet (see `RuntimeApiPluginOptions.fleet`). */
   fleet?: FleetOptions;
+  /** How `GET /events` streams wait and keep alive (see `RuntimeApiPluginOptions.events`). */
+  events?: EventStreamOptions;
 }
 
 /**
@@ -112,6 +115,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     telemetry: options.telemetry,
     idempotency: options.idempotency,
     fleet: options.fleet,
+    events: options.events,
   });
   return app;
 }

@@ -26,3 +26,4 @@ export { turnBatchedDestination, type LogDestination } from './logging/turn-batc
 export type { RuntimectlRouteConfig } from './route-config';
 export { isLoopbackHost } from './auth/loopback-host';
 export { FORWARDED_BY_HEADER, type FleetNode, type FleetOptions, type HomeNodeSource, type NodeDirectory, type NodeState } from './fleet/fleet-options';
+export type { EventStreamOptions } from './routes/event-routes';

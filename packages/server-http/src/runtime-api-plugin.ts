@@ -11,6 +11,7 @@ import { installIdempotencyHooks, type IdempotencyOptions } from './idempotency/
 import { installRequestHooks } from './request-hooks';
 import { checkpointRoutes } from './routes/checkpoint-routes';
 import { dataRoutes } from './routes/data-routes';
+import { eventRoutes, type EventStreamOptions } from './routes/event-routes';
 import { fleetRoutes } from './routes/fleet-routes';
 import { runtimeRoutes } from './routes/runtime-routes';
 import { serviceRoutes } from './routes/service-routes';
@@ -48,6 +49,8 @@ export interface RuntimeApiPluginOptions {
    * are taken over), and the `node_info` / `fleet_nodes` metrics. Without it: none of these.
    */
   fleet?: FleetOptions | undefined;
+  /** How `GET /events` streams wait and keep alive (defaults: read again every 250 ms, a keepalive after 15 s idle). */
+  events?: EventStreamOptions | undefined;
 }
 
 /** Idempotency-Key claims owned by the node, taken over from nodes that are not alive. */
@@ -100,6 +103,7 @@ export const runtimeApiPlugin: FastifyPluginAsync<RuntimeApiPluginOptions> = asy
       await api.register(runtimeRoutes, { service });
       await api.register(dataRoutes, { service });
       await api.register(checkpointRoutes, { service });
+      await api.register(eventRoutes, { service, events: options.events });
     },
     { prefix: API_PREFIX },
   );

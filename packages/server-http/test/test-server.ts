@@ -3,7 +3,7 @@ import { MemoryRuntimeStore, RuntimeService, type BackendProviderV1, type Runtim
 import { createMemoryProvider, type MemoryProvider } from '@runtimectl/testkit';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
-import { buildServer, createServerTelemetry, type FleetOptions, type IdempotencyOptions, type ServerConfig, type ServerTelemetry } from '../src/index';
+import { buildServer, createServerTelemetry, type EventStreamOptions, type FleetOptions, type IdempotencyOptions, type ServerConfig, type ServerTelemetry } from '../src/index';
 
 export const TEST_TOKEN = 'test-token-5f0c2d6e9a1b4c7d';
 
@@ -31,6 +31,8 @@ export interface TestServerOptions {
   idempotency?: Partial<IdempotencyOptions>;
   /** This server as a node of a fleet. */
   fleet?: FleetOptions;
+  /** How event streams wait and keep alive. */
+  events?: EventStreamOptions;
 }
 
 /** A real service (memory store, memory providers) behind a real server; not listening. */
@@ -63,6 +65,7 @@ export function createTestServer(options: TestServerOptions = {}): TestServer {
     config: { version: '9.9.9-test', ...options.config },
     ...(options.idempotency ? { idempotency: { store, ...options.idempotency } } : {}),
     ...(options.fleet ? { fleet: options.fleet } : {}),
+    ...(options.events ? { events: options.events } : {}),
   });
   const logText = () => chunks.join('');
   return {

@@ -25,8 +25,11 @@ import {
   type LeaseRequest,
   type NodeRecord,
   type RuntimeFence,
+  type EventQuery,
+  type RuntimeEvent,
 } from '@runtimectl/core';
 import { fleetStatements } from './fleet-statements';
+import { PostgresEventLog } from './postgres-event-log';
 import { PostgresIdempotencyKeys } from './idempotency-keys';
 import type { MigrationOutcome } from './migrate-schema';
 import type { PoolDatabase } from './pool-database';
@@ -58,6 +61,7 @@ export class PostgresRuntimeStore implements RuntimeStore {
   readonly #db: PoolDatabase;
   readonly #sql: StoreStatements;
   readonly #idempotency: PostgresIdempotencyKeys;
+  readonly #events: PostgresEventLog;
   readonly #leases: PostgresLeases;
   readonly #nodes: PostgresNodeRegistry;
   #closed = false;
@@ -68,6 +72,7 @@ export class PostgresRuntimeStore implements RuntimeStore {
     this.migration = migration;
     this.#sql = storeStatements(schema);
     this.#idempotency = new PostgresIdempotencyKeys(db, schema);
+    this.#events = new PostgresEventLog(db, schema);
     const fleet = fleetStatements(schema);
     this.#leases = new PostgresLeases(db, fleet);
     this.#nodes = new PostgresNodeRegistry(db, fleet);
@@ -161,7 +166,21 @@ export class PostgresRuntimeStore implements RuntimeStore {
       for (const intent of batch.intents ?? []) await client.query(sql.upsertIntent, params(intentToRow(intent), INTENT_COLUMNS));
       for (const intentId of batch.resolvedIntentIds ?? []) await client.query(sql.deleteIntent, [intentId]);
       for (const record of batch.idempotencyRecords ?? []) await this.#idempotency.writeInTransaction(client, record);
+      // Last: the event log's row lock is then held only for the commit itself.
+      await this.#events.appendInTransaction(client, batch.events ?? []);
     });
+  }
+
+  async listEvents(query: EventQuery): Promise<RuntimeEvent[]> {
+    return this.#events.list(query);
+  }
+
+  async lastEventId(): Promise<number> {
+    return this.#events.lastEventId();
+  }
+
+  async pruneEvents(beforeMs: number): Promise<number> {
+    return this.#events.prune(beforeMs);
   }
 
   async listIntents(): Promise<ProviderIntent[]> {

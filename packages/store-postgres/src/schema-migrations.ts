@@ -212,6 +212,32 @@ export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
       $$;
     `,
   },
+  {
+    version: 4,
+    description: 'the event log: every lifecycle change, ids handed out under one row lock so they become visible in commit order',
+    // A sequence would not do: ids taken by concurrent transactions commit in any order, so a
+    // reader that saw id 7 could later find a 6 it skipped. The commit that appends events
+    // advances event_log's one row instead; its lock, held to COMMIT, makes event-appending
+    // commits take turns (short: the rest of the commit is already done when events go last).
+    // No foreign keys: events outlive what they name and are pruned on their own schedule.
+    sql: `
+      CREATE TABLE events (
+        event_id      BIGINT NOT NULL PRIMARY KEY,
+        type          TEXT COLLATE "C" NOT NULL,
+        at_ms         BIGINT NOT NULL,
+        runtime_id    TEXT COLLATE "C",
+        checkpoint_id TEXT COLLATE "C",
+        data          TEXT   NOT NULL
+      );
+      CREATE INDEX events_by_runtime ON events (runtime_id, event_id);
+      CREATE INDEX events_by_time ON events (at_ms);
+      CREATE TABLE event_log (
+        id            INTEGER NOT NULL PRIMARY KEY CHECK (id = 1),
+        last_event_id BIGINT  NOT NULL
+      );
+      INSERT INTO event_log (id, last_event_id) VALUES (1, 0);
+    `,
+  },
 ];
 
 /** The schema version this code writes and the newest it can open. */

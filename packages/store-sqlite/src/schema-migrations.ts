@@ -169,6 +169,24 @@ export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 6,
+    description: 'the event log: every lifecycle change with an id increasing in commit order, never reused (AUTOINCREMENT)',
+    // No foreign keys: events outlive what they name (pruned on their own schedule), and a
+    // runtime's records are never deleted anyway.
+    sql: `
+      CREATE TABLE events (
+        event_id      INTEGER PRIMARY KEY AUTOINCREMENT,
+        type          TEXT    NOT NULL,
+        at_ms         INTEGER NOT NULL,
+        runtime_id    TEXT,
+        checkpoint_id TEXT,
+        data          TEXT    NOT NULL
+      ) STRICT;
+      CREATE INDEX events_by_runtime ON events (runtime_id, event_id);
+      CREATE INDEX events_by_time ON events (at_ms);
+    `,
+  },
 ];
 
 /** The schema version this code writes and the newest it can open. */

@@ -15,6 +15,10 @@ import {
   type RuntimeFence,
   checkpointFromRow,
   checkpointToRow,
+  eventFromRow,
+  eventToRow,
+  type EventQuery,
+  type RuntimeEvent,
   idempotencyFromRow,
   idempotencyToRow,
   intentFromRow,
@@ -90,6 +94,8 @@ export class SqliteRuntimeStore implements RuntimeStore {
       for (const intent of batch.intents ?? []) statements.upsertIntent.run(intentToRow(intent));
       for (const intentId of batch.resolvedIntentIds ?? []) statements.deleteIntent.run(intentId);
       for (const record of batch.idempotencyRecords ?? []) statements.upsertIdempotencyKey.run(idempotencyToRow(record));
+      // One writer at a time (SQLite's lock): ids are assigned, and become visible, in commit order.
+      for (const event of batch.events ?? []) statements.insertEvent.run(eventToRow(event));
     });
     // IMMEDIATE takes the write lock before reading, so two processes cannot both claim a key.
     const claim = db.transaction((record: IdempotencyRecord) => {
@@ -195,6 +201,23 @@ export class SqliteRuntimeStore implements RuntimeStore {
 
   async listIntents(): Promise<ProviderIntent[]> {
     return this.#statements.listIntents.all().map(intentFromRow);
+  }
+
+  async listEvents(query: EventQuery): Promise<RuntimeEvent[]> {
+    const cursor = { after: query.afterEventId, limit: query.limit, types: query.types ? JSON.stringify(query.types) : null };
+    const rows =
+      query.runtimeId === undefined
+        ? this.#statements.listEvents.all(cursor)
+        : this.#statements.listEventsOfRuntime.all({ ...cursor, runtimeId: query.runtimeId });
+    return rows.map(eventFromRow);
+  }
+
+  async lastEventId(): Promise<number> {
+    return this.#statements.lastEventId.get()?.seq ?? 0;
+  }
+
+  async pruneEvents(beforeMs: number): Promise<number> {
+    return this.#statements.pruneEvents.run(beforeMs).changes;
   }
 
   async claimIdempotencyKey(record: IdempotencyRecord): Promise<IdempotencyRecord | undefined> {

@@ -1,11 +1,14 @@
 import type Database from 'better-sqlite3';
 import {
   CHECKPOINT_COLUMNS,
+  EVENT_COLUMNS,
   IDEMPOTENCY_COLUMNS,
   INTENT_COLUMNS,
   SESSION_COLUMNS,
   type CheckpointRow,
+  type EventRow,
   type IdempotencyRow,
+  type NewEventRow,
   type IntentRow,
   type SessionRow,
 } from '@runtimectl/core';
@@ -24,6 +27,8 @@ function upsertSql(table: string, key: string, columns: readonly string[]): stri
 
 const SESSIONS = `SELECT ${SESSION_COLUMNS.join(', ')} FROM sessions`;
 const CHECKPOINTS = `SELECT ${CHECKPOINT_COLUMNS.join(', ')} FROM checkpoints`;
+const EVENTS = `SELECT event_id, ${EVENT_COLUMNS.join(', ')} FROM events`;
+const OF_TYPES = '(@types IS NULL OR type IN (SELECT value FROM json_each(@types)))';
 
 type Statement<Params extends unknown[], Row = unknown> = Database.Statement<Params, Row>;
 type Cursor = { cursor: string; limit: number };
@@ -55,7 +60,15 @@ export interface StoreStatements {
   deleteExpiredIdempotencyKeys: Statement<[number]>;
   idempotencyTotalBytes: Statement<[], { stored_bytes: number }>;
   oldestCompletedIdempotencyKeys: Statement<[number], { key: string; stored_bytes: number }>;
+  insertEvent: Statement<[NewEventRow]>;
+  listEvents: Statement<[EventCursor], EventRow>;
+  listEventsOfRuntime: Statement<[EventCursor & { runtimeId: string }], EventRow>;
+  lastEventId: Statement<[], { seq: number }>;
+  pruneEvents: Statement<[number]>;
 }
+
+/** `types`: a JSON array of event types, or null for every type. */
+type EventCursor = { after: number; limit: number; types: string | null };
 
 /**
  * The SQL of every statement the store runs. Each lookup is served by an index of the schema
@@ -97,6 +110,12 @@ export const STATEMENT_SQL = {
   idempotencyTotalBytes: 'SELECT stored_bytes FROM idempotency_totals WHERE id = 1',
   oldestCompletedIdempotencyKeys:
     "SELECT key, stored_bytes FROM idempotency_keys WHERE state = 'completed' ORDER BY created_at_ms, key LIMIT ?",
+  insertEvent: `INSERT INTO events (${EVENT_COLUMNS.join(', ')}) VALUES (${EVENT_COLUMNS.map((column) => `@${column}`).join(', ')})`,
+  listEvents: `${EVENTS} WHERE event_id > @after AND ${OF_TYPES} ORDER BY event_id LIMIT @limit`,
+  listEventsOfRuntime: `${EVENTS} WHERE runtime_id = @runtimeId AND event_id > @after AND ${OF_TYPES} ORDER BY event_id LIMIT @limit`,
+  // AUTOINCREMENT's high-water mark: survives pruning every row.
+  lastEventId: "SELECT seq FROM sqlite_sequence WHERE name = 'events'",
+  pruneEvents: 'DELETE FROM events WHERE at_ms < ?',
 } as const satisfies Record<keyof StoreStatements, string>;
 
 /** Prepares every statement once per connection (better-sqlite3 statements are reusable). */

@@ -8,6 +8,7 @@ import { cleanBinding } from './clean-state';
 import { toRuntimeRecord } from './runtime-view';
 import { idempotentCompletion } from './idempotent-completion';
 import type { OperationScope, ServiceContext } from './service-context';
+import { lifecycleEvent } from './lifecycle-events';
 
 /** What a checkout's children are made of, under the source's `checkout` lease. */
 export interface CheckoutSource {
@@ -96,6 +97,9 @@ export async function commitCheckoutChildren(
     await ctx.store.commit({
       sessions: [...children],
       resolvedIntentIds: backends.map(({ backend }) => backend.backendId),
+      events: children.map((child) =>
+        lifecycleEvent('checkout.created', child.createdAtMs, { runtimeId: child.runtimeId, checkpointId: child.forkedFromCheckpointId }, { source_runtime_id: child.parentRuntimeId }),
+      ),
       ...idempotentCompletion(scope, result),
     });
   } catch (error) {

@@ -6,6 +6,7 @@ import { cleanBinding, reusableRefOf } from './clean-state';
 import { toRuntimeRecord } from './runtime-view';
 import { idempotentCompletion } from './idempotent-completion';
 import type { OperationScope, ServiceContext } from './service-context';
+import { lifecycleEvent } from './lifecycle-events';
 
 export function sessionSnapshotOf(session: SessionRecord): SessionSnapshot {
   return {
@@ -88,6 +89,7 @@ export async function checkpointRuntime(
         checkpoints: [checkpoint],
         sessions: [updated],
         resolvedIntentIds: ref ? [ref.refId] : [],
+        events: [lifecycleEvent('checkpoint.created', checkpoint.createdAtMs, checkpoint, { reused_backend_snapshot: reused })],
         ...idempotentCompletion(scope, result),
       });
       return result;

@@ -4,6 +4,7 @@ import { loadServedSession, withRuntimeLock } from './runtime-access';
 import { toRuntimeRecord } from './runtime-view';
 import type { OperationScope, ServiceContext } from './service-context';
 import { backendSnapshots, deleteUnkeptSnapshots, type SnapshotKey } from './snapshot-keepers';
+import { lifecycleEvent } from './lifecycle-events';
 
 /**
  * Closes a runtime: checkout descendants first when `cascade`; then releases the backend (the
@@ -37,7 +38,10 @@ export async function closeRuntime(ctx: ServiceContext, request: RuntimeCloseReq
         releasedBackend = await ctx.backends.release(session.runtimeId, session.backend);
       }
       session = closed(session, request.keep_snapshots ?? false, ctx.clock());
-      await ctx.store.commit({ sessions: [session] });
+      await ctx.store.commit({
+        sessions: [session],
+        events: [lifecycleEvent('runtime.closed', session.updatedAtMs, session, { keep_snapshots: session.keepSnapshots })],
+      });
       closedRuntimeIds.unshift(session.runtimeId);
     } else if (request.keep_snapshots !== undefined && request.keep_snapshots !== session.keepSnapshots) {
       // Re-closing: an explicit keep_snapshots replaces the earlier choice; omitted keeps it.
@@ -52,7 +56,7 @@ export async function closeRuntime(ctx: ServiceContext, request: RuntimeCloseReq
       const forkedFrom = session.forkedFromCheckpointId ? await ctx.store.getCheckpoint(session.forkedFromCheckpointId) : undefined;
       const origin = forkedFrom?.backendRef;
       if (origin?.providerSnapshotId) candidates.push({ providerId: origin.providerId, snapshotId: origin.providerSnapshotId });
-      deletedSnapshotIds.push(...(await deleteUnkeptSnapshots(ctx, candidates)));
+      deletedSnapshotIds.push(...(await deleteUnkeptSnapshots(ctx, candidates, 'close')));
     }
     return {
       runtime: toRuntimeRecord(session),

@@ -44,7 +44,7 @@ export async function deleteCheckpointSnapshot(
     const keepers = await hardKeepersOf(ctx, key);
     if (keepers.length > 0) throw new SnapshotInUseError(`checkpoint ${checkpoint.checkpointId}`, keepers);
     const deleted = await ctx.backends.deleteSnapshot(key.providerId, key.snapshotId);
-    const cleared = await clearSnapshotFromRecords(ctx, key);
+    const cleared = await clearSnapshotFromRecords(ctx, key, 'manual');
     return {
       ...base,
       provider_snapshot_id: snapshotId,

@@ -8,6 +8,7 @@ import { idempotentCompletion } from './idempotent-completion';
 import { validateProviderOptions } from './provider-options';
 import { reopenConflicts } from './reopen-conflicts';
 import type { OperationScope, ServiceContext } from './service-context';
+import { lifecycleEvent } from './lifecycle-events';
 
 /**
  * Opens a runtime and creates its backend. Re-opening an existing id re-attaches to it unchanged
@@ -51,7 +52,12 @@ export async function openRuntime(ctx: ServiceContext, request: RuntimeOpenReque
     };
     const result: RuntimeOpenResult = { runtime: toRuntimeRecord(session), created: true };
     try {
-      await ctx.store.commit({ sessions: [session], resolvedIntentIds: [backend.backendId], ...idempotentCompletion(scope, result) });
+      await ctx.store.commit({
+        sessions: [session],
+        resolvedIntentIds: [backend.backendId],
+        events: [lifecycleEvent('runtime.opened', now, session, { provider: session.providerId })],
+        ...idempotentCompletion(scope, result),
+      });
     } catch (error) {
       await ctx.backends.release(runtimeId, backend).catch(() => {});
       throw error;

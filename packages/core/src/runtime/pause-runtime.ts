@@ -13,6 +13,7 @@ import { cleanBinding, reusableRefOf } from './clean-state';
 import { toRuntimeRecord } from './runtime-view';
 import { backendSnapshots, deleteUnkeptSnapshots, type SnapshotKey } from './snapshot-keepers';
 import type { OperationScope, ServiceContext } from './service-context';
+import { lifecycleEvent } from './lifecycle-events';
 
 /**
  * Snapshots an idle runtime (or reuses its clean snapshot), records the pause checkpoint resume
@@ -72,11 +73,15 @@ export async function pauseRuntime(ctx: ServiceContext, request: RuntimePauseReq
         name: checkpoint.name,
         metadata: checkpoint.metadata,
       };
-      await ctx.store.commit({ sessions: [paused], ...idempotentCompletion(scope, result) });
+      await ctx.store.commit({
+        sessions: [paused],
+        events: [lifecycleEvent('runtime.paused', checkpoint.createdAtMs, { runtimeId: paused.runtimeId, checkpointId: checkpoint.checkpointId })],
+        ...idempotentCompletion(scope, result),
+      });
       leases.releaseAll();
       // The released backend no longer keeps the snapshot it came from. The pause has already
       // happened, so a failed delete here does not fail it; the observer sees the failed call.
-      await deleteUnkeptSnapshots(ctx, released).catch(() => []);
+      await deleteUnkeptSnapshots(ctx, released, 'released').catch(() => []);
       return result;
     } finally {
       leases.releaseAll();

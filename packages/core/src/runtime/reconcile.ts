@@ -7,6 +7,7 @@ import { listAllSessions } from './list-all-sessions';
 import { missingSnapshots } from './missing-snapshots';
 import { loadSession, withRuntimeLock } from './runtime-access';
 import { deleteUnkeptSnapshots } from './snapshot-keepers';
+import { lifecycleEvent } from './lifecycle-events';
 
 /** What a start-up reconciliation found and did. */
 export interface ReconcileReport {
@@ -77,7 +78,7 @@ async function reconcileProvider(
     const sourced = (await ctx.store.listSessionsBySourceSnapshot(key.providerId, key.snapshotId)).some((s) => s.status !== 'closed');
     if (recorded || sourced) {
       // Recorded: delete it only if no keeper is left (a close whose cleanup failed).
-      report.deletedSnapshots.push(...(await deleteUnkeptSnapshots(ctx, [key])));
+      report.deletedSnapshots.push(...(await deleteUnkeptSnapshots(ctx, [key], 'reconcile')));
     } else if (snapshotting) {
       // Unrecorded, but a live node is making a snapshot of this provider whose record is yet to
       // come: it may be that one. Kept for a later sweep, so the snapshot intents this sweep
@@ -107,7 +108,11 @@ async function reconcileProvider(
         return;
       }
       const reason = `its ${provider.providerId} backend no longer existed when the daemon started`;
-      await ctx.store.commit({ sessions: [{ ...session, status: 'failed', lastError: reason, updatedAtMs: ctx.clock() }] });
+      const now = ctx.clock();
+      await ctx.store.commit({
+        sessions: [{ ...session, status: 'failed', lastError: reason, updatedAtMs: now }],
+        events: [lifecycleEvent('runtime.failed', now, session, { reason })],
+      });
       report.failedRuntimes.push(session.runtimeId);
     }).catch((error: unknown) => {
       if (!SessionBusyError.isInstance(error)) throw error;

@@ -10,6 +10,7 @@ import { toRuntimeRecord } from './runtime-view';
 import { idempotentCompletion } from './idempotent-completion';
 import type { OperationScope, ServiceContext } from './service-context';
 import { failIfUnresumable } from './vanished-snapshot';
+import { lifecycleEvent } from './lifecycle-events';
 
 /**
  * Restores a paused runtime under the same id: a new backend from the pause checkpoint, status
@@ -45,6 +46,7 @@ export async function resumeRuntime(ctx: ServiceContext, request: RuntimeResumeR
         await ctx.store.commit({
           sessions: [resumed],
           resolvedIntentIds: backend ? [backend.backendId] : [],
+          events: [lifecycleEvent('runtime.resumed', resumed.updatedAtMs, { runtimeId: resumed.runtimeId, checkpointId: session.pausedCheckpointId })],
           ...idempotentCompletion(scope, result),
         });
       } catch (error) {

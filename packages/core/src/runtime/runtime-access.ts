@@ -8,6 +8,7 @@ import type { LeaseMode } from '../store/fleet-store';
 import { underFence } from './fenced-context';
 import { assertServedHere } from './home-node';
 import type { OperationScope, ServiceContext } from './service-context';
+import { lifecycleEvent } from './lifecycle-events';
 
 export async function loadSession(ctx: ServiceContext, runtimeId: string): Promise<SessionRecord> {
   const session = await ctx.store.getSession(runtimeId);
@@ -78,8 +79,10 @@ export async function withLiveBackend<T>(
       throw new RuntimePausedError(session.runtimeId);
     }
     const reason = `its ${session.providerId} backend is gone (${error.message})`;
+    const now = ctx.clock();
     await ctx.store.commit({
-      sessions: [{ ...session, status: 'failed', lastError: reason, updatedAtMs: ctx.clock() }],
+      sessions: [{ ...session, status: 'failed', lastError: reason, updatedAtMs: now }],
+      events: [lifecycleEvent('runtime.failed', now, session, { reason })],
     });
     throw new RuntimeFailedError(session.runtimeId, reason, error);
   }

@@ -1,3 +1,5 @@
+import { EventSignal } from '../store/event-signal';
+import { listEvents } from './event-queries';
 import { BackendManager } from '../backend/backend-manager';
 import { ProviderCalls, type ProviderCallEvent, type ProviderCallSink } from '../backend/provider-calls';
 import { SnapshotGuard } from '../backend/snapshot-guard';
@@ -103,6 +105,7 @@ export class RuntimeService {
   readonly #installationCandidate: string;
   readonly #membership: FleetMembership;
   readonly #keepAlive = new KeepAliveDuty();
+  readonly #eventSignal = new EventSignal();
   #starting: Promise<void> | undefined;
 
   constructor(options: RuntimeServiceOptions) {
@@ -141,7 +144,7 @@ export class RuntimeService {
       (holder) => this.#keepAlive.pass(this.#ctx, holder),
     );
     this.#ctx = {
-      store: options.store,
+      store: this.#eventSignal.watching(options.store),
       registry,
       backends,
       leases,
@@ -271,6 +274,19 @@ export class RuntimeService {
   /** Compatibility: checkpoint → checkout in one call (no HTTP route). */
   fork(request: wire.SessionForkRequest): Promise<wire.SessionForkResult> {
     return this.#run('fork', (ctx, scope) => forkRuntime(ctx, request, scope));
+  }
+
+  /** A page of the event log after `query.after` (oldest first), and the last id appended so far. */
+  async listEvents(query: wire.EventListQuery): Promise<wire.EventListResult> {
+    return listEvents(this.#ctx, query);
+  }
+
+  /**
+   * Resolves when this node commits events, after `timeoutMs` at the latest (another node's
+   * events are seen by reading again), or when `abort` fires: an event stream's wait.
+   */
+  eventsAppended(timeoutMs: number, abort?: AbortSignal): Promise<void> {
+    return this.#eventSignal.next(timeoutMs, abort);
   }
 
   /** Runtimes per public status; `running` counts idle runtimes with an operation in flight. */

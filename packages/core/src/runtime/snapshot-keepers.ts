@@ -1,5 +1,6 @@
 import type { BackendBinding, CheckpointRecord } from '../store/records';
 import type { ServiceContext } from './service-context';
+import { lifecycleEvent, type SnapshotDeletionReason } from './lifecycle-events';
 
 export interface SnapshotKey {
   providerId: string;
@@ -36,7 +37,7 @@ async function isKept(ctx: ServiceContext, key: SnapshotKey): Promise<boolean> {
 }
 
 /** After the provider deleted S: clears it from every checkpoint record that shares it. */
-export async function clearSnapshotFromRecords(ctx: ServiceContext, key: SnapshotKey): Promise<string[]> {
+export async function clearSnapshotFromRecords(ctx: ServiceContext, key: SnapshotKey, reason: SnapshotDeletionReason): Promise<string[]> {
   const deletedAtMs = ctx.clock();
   const sharing = await ctx.store.listCheckpointsBySnapshot(key.providerId, key.snapshotId);
   const cleared: CheckpointRecord[] = sharing.map((checkpoint) => ({
@@ -48,7 +49,12 @@ export async function clearSnapshotFromRecords(ctx: ServiceContext, key: Snapsho
       snapshotDeletedAtMs: deletedAtMs,
     },
   }));
-  if (cleared.length > 0) await ctx.store.commit({ checkpoints: cleared });
+  if (cleared.length > 0) {
+    await ctx.store.commit({
+      checkpoints: cleared,
+      events: cleared.map((checkpoint) => lifecycleEvent('snapshot.deleted', deletedAtMs, checkpoint, { reason })),
+    });
+  }
   return cleared.map((checkpoint) => checkpoint.checkpointId).sort();
 }
 
@@ -57,7 +63,7 @@ export async function clearSnapshotFromRecords(ctx: ServiceContext, key: Snapsho
  * no in-flight operation leases. Tries every candidate; if any provider delete failed, throws
  * the first failure after the others were attempted (a later close retries them).
  */
-export async function deleteUnkeptSnapshots(ctx: ServiceContext, candidates: SnapshotKey[]): Promise<string[]> {
+export async function deleteUnkeptSnapshots(ctx: ServiceContext, candidates: SnapshotKey[], reason: SnapshotDeletionReason): Promise<string[]> {
   const unique = new Map(candidates.map((key) => [`${key.providerId}\u0000${key.snapshotId}`, key]));
   const deleted: string[] = [];
   let firstFailure: unknown;
@@ -66,7 +72,7 @@ export async function deleteUnkeptSnapshots(ctx: ServiceContext, candidates: Sna
     try {
       if (await isKept(ctx, key)) continue;
       await ctx.backends.deleteSnapshot(key.providerId, key.snapshotId);
-      await clearSnapshotFromRecords(ctx, key);
+      await clearSnapshotFromRecords(ctx, key, reason);
       deleted.push(key.snapshotId);
     } catch (error) {
       firstFailure ??= error;

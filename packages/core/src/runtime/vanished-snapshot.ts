@@ -3,6 +3,7 @@ import { CheckpointSnapshotDeletedError } from '../errors/snapshot-errors';
 import type { CheckpointRecord, SessionRecord } from '../store/records';
 import type { ServiceContext } from './service-context';
 import { clearSnapshotFromRecords } from './snapshot-keepers';
+import { lifecycleEvent } from './lifecycle-events';
 
 /**
  * Runs a provider call that starts from `checkpoint`'s snapshot. When the provider says it no
@@ -16,7 +17,7 @@ export async function unlessSnapshotVanished<T>(ctx: ServiceContext, checkpoint:
   } catch (error) {
     const ref = checkpoint.backendRef;
     if (!ProviderSnapshotNotFoundError.isInstance(error) || !ref?.providerSnapshotId) throw error;
-    await clearSnapshotFromRecords(ctx, { providerId: ref.providerId, snapshotId: ref.providerSnapshotId });
+    await clearSnapshotFromRecords(ctx, { providerId: ref.providerId, snapshotId: ref.providerSnapshotId }, 'vanished');
     throw new CheckpointSnapshotDeletedError(checkpoint.checkpointId);
   }
 }
@@ -34,7 +35,9 @@ export async function failIfUnresumable(ctx: ServiceContext, session: SessionRec
   const reason =
     `cannot resume: the provider snapshot of its pause checkpoint ${checkpointId} no longer exists at the ${session.providerId} provider; ` +
     'close the runtime (its checkpoints stay in the log)';
+  const now = ctx.clock();
   await ctx.store.commit({
-    sessions: [{ ...session, status: 'failed', backend: null, pausedCheckpointId: null, lastError: reason, updatedAtMs: ctx.clock() }],
+    sessions: [{ ...session, status: 'failed', backend: null, pausedCheckpointId: null, lastError: reason, updatedAtMs: now }],
+    events: [lifecycleEvent('runtime.failed', now, session, { reason })],
   });
 }

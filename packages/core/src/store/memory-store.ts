@@ -1,3 +1,5 @@
+import type { EventQuery, RuntimeEvent } from './event-log';
+import { MemoryEventLog } from './memory-event-log';
 import type { LeaseGrant, LeaseRequest, NodeRecord, RuntimeFence } from './fleet-store';
 import { immutableCopy } from './immutable-record';
 import { ProcessFleetState } from './process-fleet-state';
@@ -35,6 +37,7 @@ export class MemoryRuntimeStore implements RuntimeStore {
   readonly #intents = new Map<string, ProviderIntent>();
   readonly #idempotency = new Map<string, IdempotencyRecord>();
   #idempotencyBytes = 0;
+  readonly #events = new MemoryEventLog();
 
   constructor(options: MemoryRuntimeStoreOptions = {}) {
     this.#fleet = new ProcessFleetState(options.clock);
@@ -112,11 +115,25 @@ export class MemoryRuntimeStore implements RuntimeStore {
     const checkpoints = (batch.checkpoints ?? []).map(immutableCopy);
     const intents = (batch.intents ?? []).map(immutableCopy);
     const idempotencyRecords = (batch.idempotencyRecords ?? []).map(immutableCopy);
+    const events = (batch.events ?? []).map(immutableCopy);
     for (const record of sessions) this.#putSession(record);
     for (const record of checkpoints) this.#putCheckpoint(record);
     for (const intent of intents) this.#intents.set(intent.intentId, intent);
     for (const id of batch.resolvedIntentIds ?? []) this.#intents.delete(id);
     for (const record of idempotencyRecords) this.#setIdempotency(record);
+    this.#events.append(events);
+  }
+
+  async listEvents(query: EventQuery): Promise<RuntimeEvent[]> {
+    return this.#events.list(query);
+  }
+
+  async lastEventId(): Promise<number> {
+    return this.#events.lastEventId;
+  }
+
+  async pruneEvents(beforeMs: number): Promise<number> {
+    return this.#events.prune(beforeMs);
   }
 
   async listIntents(): Promise<ProviderIntent[]> {

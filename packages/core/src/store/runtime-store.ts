@@ -1,3 +1,4 @@
+import type { EventStore, NewRuntimeEvent } from './event-log';
 import type { LeaseStore, NodeStore, RuntimeFence } from './fleet-store';
 import type { CheckpointRecord, IdempotencyRecord, ProviderIntent, SessionRecord, StoredRuntimeStatus } from './records';
 
@@ -72,6 +73,8 @@ export interface StoreBatch {
   idempotencyRecords?: IdempotencyRecord[];
   /** Leases this commit is made under: refused whole with LeaseLostError unless each is still an unexpired lease. */
   fences?: RuntimeFence[];
+  /** Events to append, in this order, with ids the store assigns (see event-log.ts). */
+  events?: NewRuntimeEvent[];
 }
 
 /** Provider calls recorded before they run (see ProviderIntent). */
@@ -113,7 +116,7 @@ export interface IdempotencyStore {
  * atomic, so a SQL store implements it as one transaction; an acknowledged commit survives a
  * crash. Ids compare in byte order (a SQL store needs a binary collation).
  */
-export interface RuntimeStore extends SessionStore, CheckpointStore, IntentStore, IdempotencyStore, LeaseStore, NodeStore {
+export interface RuntimeStore extends SessionStore, CheckpointStore, IntentStore, IdempotencyStore, LeaseStore, NodeStore, EventStore {
   commit(batch: StoreBatch): Promise<void>;
   close(): Promise<void>;
 }

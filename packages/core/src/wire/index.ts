@@ -5,3 +5,4 @@ export * from './checkpoints';
 export * from './service-info';
 export * from './nodes';
 export * from './checkout-children';
+export * from './events';

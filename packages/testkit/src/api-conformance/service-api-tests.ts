@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { HealthResultSchema, ProviderListResultSchema } from '@runtimectl/core';
+import { EventListResultSchema, HealthResultSchema, ProviderListResultSchema } from '@runtimectl/core';
 import { expectApiError, expectOk, type ApiSuiteContext } from './api-suite-context';
 
 /** Every route of the contract as `method path` in OpenAPI form. */
@@ -26,6 +26,7 @@ export const CONTRACT_ROUTES = [
   'post /api/v1/runtimes/pause',
   'post /api/v1/runtimes/resume',
   'post /api/v1/runtimes/close',
+  'get /api/v1/events',
 ] as const;
 
 /** Health, providers, the documents, metrics, request ids and the shape of request errors. */
@@ -65,6 +66,21 @@ export function serviceApiTests(context: ApiSuiteContext): void {
           snapshot_kind: null,
         });
       }
+    }, testMs);
+
+    test('GET /api/v1/events lists a runtime’s opening and closing, in order, filtered by runtime', async () => {
+      const opened = await context.open('events');
+      const runtimeId = (opened.body as { runtime: { runtime_id: string } }).runtime.runtime_id;
+      expectOk(await client.post('/api/v1/runtimes/close', { runtime_id: runtimeId }));
+      const page = await client.get(`/api/v1/events?runtime_id=${runtimeId}&types=runtime.opened,runtime.closed`);
+      expectOk(page);
+      const result = EventListResultSchema.parse(page.body);
+      expect(result.events.map((event) => [event.type, event.runtime_id])).toEqual([
+        ['runtime.opened', runtimeId],
+        ['runtime.closed', runtimeId],
+      ]);
+      expect(result.events[0]!.event_id).toBeLessThan(result.events[1]!.event_id);
+      expect(result.last_event_id).toBeGreaterThanOrEqual(result.events[1]!.event_id);
     }, testMs);
 
     test('GET /openapi.json is an OpenAPI 3.1 document naming every route of the contract', async () => {

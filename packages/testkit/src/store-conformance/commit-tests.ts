@@ -1,20 +1,9 @@
 import { describe, expect } from 'vitest';
 import type { RuntimeStore } from '@runtimectl/core';
 import { resolveStoreConformanceOptions, type StoreConformanceOptions } from './store-conformance-options';
-import { backendBinding, backendRef, checkpointIdOf, checkpointRecord, sessionRecord } from './store-fixtures';
+import { backendBinding, backendRef, checkpointIdOf, checkpointRecord, sessionRecord, unreadable } from './store-fixtures';
 import { storeTest, useStoreHarness } from './store-harness';
 
-/** A copy of `record` whose `field` throws when read: no store can persist it. */
-function unreadable<T extends object>(record: T, field: keyof T & string): T {
-  const copy = { ...record };
-  Object.defineProperty(copy, field, {
-    enumerable: true,
-    get() {
-      throw new Error(`${field} cannot be read (store conformance: a record that fails mid-batch)`);
-    },
-  });
-  return copy;
-}
 
 /** Everything the store reveals about the fixture ids, to compare before and after a batch. */
 async function observable(store: RuntimeStore) {

@@ -24,6 +24,7 @@ function everything(fences: StoreBatch['fences']): StoreBatch {
     intents: [{ intentId: 'i-fenced', kind: 'snapshot', providerId: 'memory', runtimeId: 'rt-1', backendId: 'bkd_1', createdAtMs: 1, nodeId: null }],
     resolvedIntentIds: ['i-open'],
     idempotencyRecords: [completedKey],
+    events: [{ type: 'checkpoint.created', atMs: 1, runtimeId: 'rt-1', checkpointId: checkpointIdOf(1), data: {} }],
     fences,
   };
 }
@@ -36,6 +37,7 @@ async function observable(store: RuntimeStore) {
     checkpoint: await store.getCheckpoint(checkpointIdOf(1)),
     intents: (await store.listIntents()).map((intent) => intent.intentId),
     key: await storedKey(store),
+    lastEventId: await store.lastEventId(),
   };
 }
 
@@ -82,6 +84,7 @@ export function fencedCommitTests(options: StoreConformanceOptions): void {
         checkpoint: undefined,
         intents: ['i-open'],
         key: undefined,
+        lastEventId: 0,
       });
     }
 
@@ -95,6 +98,7 @@ export function fencedCommitTests(options: StoreConformanceOptions): void {
       expect(seen.checkpoint).toBeDefined();
       expect(seen.intents).toStrictEqual(['i-fenced']);
       expect(seen.key).toStrictEqual(completedKey);
+      expect(seen.lastEventId).toBeGreaterThan(0);
     });
 
     test('a batch under several valid fences, shared and checkout ones included, commits', async () => {

@@ -13,6 +13,7 @@ export { sessionListTests } from './session-list-tests';
 export { sessionIndexTests } from './session-index-tests';
 export { checkpointListTests } from './checkpoint-list-tests';
 export { intentTests } from './intent-tests';
+export { eventLogTests } from './event-log-tests';
 export { idempotencyTests } from './idempotency-tests';
 export { serviceOverStoreTests } from './service-over-store-tests';
 export { fleetRecordFieldTests } from './fleet-record-field-tests';

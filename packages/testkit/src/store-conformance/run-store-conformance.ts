@@ -1,6 +1,7 @@
 import { describe } from 'vitest';
 import { checkpointListTests } from './checkpoint-list-tests';
 import { commitTests } from './commit-tests';
+import { eventLogTests } from './event-log-tests';
 import { fencedCommitTests } from './fenced-commit-tests';
 import { fleetRecordFieldTests } from './fleet-record-field-tests';
 import { idempotencyTests } from './idempotency-tests';
@@ -30,6 +31,7 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
     sessionIndexTests(options);
     checkpointListTests(options);
     intentTests(options);
+    eventLogTests(options);
     idempotencyTests(options);
     fleetRecordFieldTests(options);
     leaseTests(options);

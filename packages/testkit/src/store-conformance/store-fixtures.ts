@@ -167,3 +167,15 @@ export function shuffled<T>(items: readonly T[], seed = 7): T[] {
   }
   return result;
 }
+
+/** A copy of `record` whose `field` throws when read: no store can persist it. */
+export function unreadable<T extends object>(record: T, field: keyof T & string): T {
+  const copy = { ...record };
+  Object.defineProperty(copy, field, {
+    enumerable: true,
+    get() {
+      throw new Error(`${field} cannot be read (store conformance: a record that fails mid-batch)`);
+    },
+  });
+  return copy;
+}

@@ -1,4 +1,5 @@
 import type { IdempotencyRow, IntentRow } from './control-rows';
+import type { NewEventRow } from './event-rows';
 import type { NodeRow } from './node-rows';
 import type { CheckpointRow, SessionRow } from './record-rows';
 
@@ -64,3 +65,6 @@ export const IDEMPOTENCY_COLUMNS = [
 ] as const satisfies ReadonlyArray<keyof IdempotencyRow>;
 
 export const NODE_COLUMNS = ['node_id', 'advertise_url', 'version', 'started_at_ms', 'heartbeat_at_ms'] as const satisfies ReadonlyArray<keyof NodeRow>;
+
+/** The columns an `events` insert binds (the id is the store's). */
+export const EVENT_COLUMNS = ['type', 'at_ms', 'runtime_id', 'checkpoint_id', 'data'] as const satisfies ReadonlyArray<keyof NewEventRow>;

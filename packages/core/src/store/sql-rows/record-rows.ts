@@ -52,13 +52,13 @@ export interface CheckpointRow {
  * JSON text of a document field. Throws (and so fails the whole batch) on what JSON cannot hold
  * faithfully rather than storing something else: `undefined` would become a missing column.
  */
-function toJson(value: unknown, field: string): string {
+export function toJson(value: unknown, field: string): string {
   const text = JSON.stringify(value);
   if (text === undefined) throw new TypeError(`${field} is not JSON-serialisable`);
   return text;
 }
 
-const fromJson = <T>(text: string): T => JSON.parse(text) as T;
+export const fromJson = <T>(text: string): T => JSON.parse(text) as T;
 
 export function sessionToRow(record: SessionRecord): SessionRow {
   const binding = record.backend;

@@ -1,0 +1,77 @@
+import { MAX_EVENT_PAGE, RUNTIME_EVENT_TYPES, type EventView, type RuntimeEventType } from '@runtimectl/core';
+import { InvalidArgumentError, type Command } from 'commander';
+import type { CliContext } from '../cli-context';
+import type { CliIo } from '../cli-io';
+import { formatTable } from '../output/format-table';
+import { integerIn } from '../options/parse-options';
+import { contextOf, withExamples } from './command-support';
+
+interface EventsOptions {
+  runtime?: string;
+  type?: RuntimeEventType[];
+  after?: number;
+  limit?: number;
+  follow?: boolean;
+}
+
+const HEADERS = ['EVENT', 'TIME', 'TYPE', 'RUNTIME', 'CHECKPOINT', 'DETAILS'];
+
+/** Repeatable `--type`, each value one type or a comma-separated list. */
+function eventTypes(value: string, previous: RuntimeEventType[] | undefined): RuntimeEventType[] {
+  const types = value.split(',').map((type) => type.trim()).filter((type) => type !== '');
+  for (const type of types) {
+    if (!(RUNTIME_EVENT_TYPES as readonly string[]).includes(type)) {
+      throw new InvalidArgumentError(`unknown event type "${type}" (one of ${RUNTIME_EVENT_TYPES.join(', ')})`);
+    }
+  }
+  return [...(previous ?? []), ...(types as RuntimeEventType[])];
+}
+
+function row(event: EventView): string[] {
+  const details = Object.entries(event.data).map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`);
+  return [String(event.event_id), new Date(event.at_ms).toISOString(), event.type, event.runtime_id ?? '-', event.checkpoint_id ?? '-', details.join(' ')];
+}
+
+/** Prints events as they come until interrupted: one JSON object per line with --json (NDJSON), else one line each. */
+async function follow(ctx: CliContext, query: Parameters<CliContext['client']['followEvents']>[0]): Promise<void> {
+  const abort = new AbortController();
+  const stop = () => abort.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    for await (const event of ctx.client.followEvents(query, { signal: abort.signal, onReconnect: () => ctx.hint('event stream broke; reconnecting…') })) {
+      if (ctx.json) ctx.print(JSON.stringify(event));
+      else if (ctx.quiet) ctx.print(String(event.event_id));
+      else ctx.print(row(event).filter((cell, index) => index !== 4 || cell !== '-').join('  '));
+    }
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
+}
+
+export function registerEventsCommand(program: Command, io: CliIo): void {
+  const command = program
+    .command('events')
+    .description('the event log: lifecycle changes in commit order (opened, checkpoint created, paused, resumed, closed, failed, snapshot deleted…); --follow streams new ones')
+    .option('--runtime <id>', 'only events about this runtime')
+    .option('--type <types>', `only these types (repeatable or comma-separated): ${RUNTIME_EVENT_TYPES.join(', ')}`, eventTypes)
+    .option('--after <event-id>', 'only events after this id (resume where you stopped)', integerIn(0, Number.MAX_SAFE_INTEGER))
+    .option('--limit <n>', `events per page without --follow (default 100, at most ${MAX_EVENT_PAGE})`, integerIn(1, MAX_EVENT_PAGE))
+    .option('-f, --follow', 'keep printing events as they are committed (Ctrl-C stops); with --json one JSON object per line')
+    .action(async (options: EventsOptions, cmd: Command) => {
+      const ctx = contextOf(cmd, io);
+      const query = {
+        ...(options.runtime === undefined ? {} : { runtime_id: options.runtime }),
+        ...(options.type === undefined ? {} : { types: options.type }),
+        ...(options.after === undefined ? {} : { after: options.after }),
+      };
+      if (options.follow) return follow(ctx, query);
+      const page = await ctx.client.events({ ...query, ...(options.limit === undefined ? {} : { limit: options.limit }) });
+      ctx.emit(page, {
+        human: ({ events }) => (events.length === 0 ? 'no events' : formatTable(HEADERS, events.map(row), ctx.colors)),
+        quiet: ({ events }) => events.map((event) => String(event.event_id)),
+      });
+    });
+  withExamples(command, 'runtimectl events --runtime demo', 'runtimectl events --follow --type runtime.failed,snapshot.deleted', 'runtimectl events --follow --json | jq .type');
+}
