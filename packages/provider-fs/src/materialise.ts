@@ -1,7 +1,8 @@
-import { chmod, mkdir, symlink, utimes } from 'node:fs/promises';
+import { chmod, mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BlobCorruptedError, type BlobStore } from './blob-store';
 import type { Manifest } from './manifest';
+import { FILE_CONCURRENCY, forEachLimited } from './pool';
 
 /** A blob a snapshot path needs is missing or does not hash to what the manifest recorded. */
 export class SnapshotCorruptedError extends Error {
@@ -11,32 +12,33 @@ export class SnapshotCorruptedError extends Error {
 }
 
 /**
- * Recreates the manifest's tree in the empty directory `target` (a real path): directories,
- * files from the blob store (verified as read), symlinks as they were recorded. Directory
- * modes are applied last, deepest first, so a read-only directory can still be filled.
+ * Recreates the manifest's tree in the empty directory `target` (a real path): directories
+ * first (parents first, as the manifest lists them), then files from the blob store (verified
+ * as read, a few at a time) and symlinks as they were recorded. Directory modes are applied
+ * last, deepest first, so a read-only directory can still be filled.
  * `SnapshotCorruptedError` naming the workspace path when a blob is missing or corrupted.
  */
 export async function materialise(manifest: Manifest, blobs: BlobStore, target: string): Promise<void> {
   const directories: { absolute: string; mode: number }[] = [];
   for (const entry of manifest.entries) {
+    if (entry.kind !== 'dir') continue;
     const absolute = join(target, entry.path);
-    if (entry.kind === 'dir') {
-      await mkdir(absolute, { mode: 0o700 });
-      directories.push({ absolute, mode: entry.mode });
-    } else if (entry.kind === 'symlink') {
+    await mkdir(absolute, { mode: 0o700 });
+    directories.push({ absolute, mode: entry.mode });
+  }
+  await forEachLimited(manifest.entries, FILE_CONCURRENCY, async (entry) => {
+    const absolute = join(target, entry.path);
+    if (entry.kind === 'symlink') {
       await symlink(entry.target, absolute);
-    } else {
+    } else if (entry.kind === 'file') {
       try {
-        await blobs.copyTo(entry.hash, absolute, 0o600);
+        await blobs.copyTo(entry.hash, absolute, entry.mode, new Date(entry.mtimeMs));
       } catch (error) {
         if (error instanceof BlobCorruptedError) throw new SnapshotCorruptedError(entry.path, error);
         throw error;
       }
-      await chmod(absolute, entry.mode);
-      const mtime = new Date(entry.mtimeMs);
-      await utimes(absolute, mtime, mtime);
     }
-  }
+  });
   for (const { absolute, mode } of directories.reverse()) await chmod(absolute, mode);
   await chmod(target, manifest.rootMode);
 }

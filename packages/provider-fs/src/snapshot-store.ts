@@ -48,8 +48,15 @@ export class SnapshotStore {
     await mkdir(join(this.directory, 'manifests'), { recursive: true });
     const index = await StatIndex.load(indexPath, this.#racyWindowNs);
     const startedAtNs = BigInt(Date.now()) * 1_000_000n;
-    const walk = await walkWorkspace(root, this.blobs, index);
-    await this.blobs.flush();
+    const batch = this.blobs.batch();
+    let walk: WalkResult;
+    try {
+      walk = await walkWorkspace(root, batch, index);
+      await batch.commit();
+    } catch (error) {
+      await batch.discard().catch(() => undefined);
+      throw error;
+    }
     const snapshotId = `snap_${randomBytes(16).toString('hex')}`;
     const manifest: Manifest = {
       version: 1,

@@ -1,7 +1,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import type { BigIntStats } from 'node:fs';
 import type { ContentHash } from './blob-store';
-import { writeFileDurably } from './durable-files';
+import { replaceFile } from './durable-files';
 
 interface IndexedFile {
   size: string;
@@ -55,9 +55,12 @@ export class StatIndex {
     this.#next.set(path, { size: String(info.size), mtimeNs: String(info.mtimeNs), ctimeNs: String(info.ctimeNs), ino: String(info.ino), hash });
   }
 
-  /** Replaces the stored index with the paths recorded in this walk, as of `startedAtNs` (the walk's start). */
+  /**
+   * Replaces the stored index with the paths recorded in this walk, as of `startedAtNs` (the
+   * walk's start). Not fsynced: a cache a crash may lose (costing a rehash), written atomically.
+   */
   async save(path: string, startedAtNs: bigint): Promise<void> {
-    await writeFileDurably(path, JSON.stringify({ indexedAtNs: String(startedAtNs), files: Object.fromEntries(this.#next) }));
+    await replaceFile(path, JSON.stringify({ indexedAtNs: String(startedAtNs), files: Object.fromEntries(this.#next) }));
   }
 
   static async remove(path: string): Promise<void> {
