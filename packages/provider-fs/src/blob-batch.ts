@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { link, mkdir, open, rm, type FileHandle } from 'node:fs/promises';
+import { closeSync, createReadStream, createWriteStream, fstatSync, linkSync, mkdirSync, openSync, readFileSync, unlinkSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { gzipFileIfItPays, gzipIfItPays } from './blob-encoding';
-import { syncPaths, temporaryNameBeside } from './durable-files';
-import { FILE_CONCURRENCY, forEachLimited } from './pool';
+import { syncPaths, temporaryNameBeside, writeAllSync } from './durable-files';
+import { TimeSlices } from './time-slices';
 import type { ContentHash } from './blob-store';
 
 /** Contents up to this size are read whole (one read, hashed, written); larger ones stream. */
@@ -18,7 +18,7 @@ export type BlobCrashPoint = 'blob-file-created' | 'blob-linked';
 /** What a batch needs of its blob store. */
 export interface BatchTarget {
   readonly directory: string;
-  has(hash: ContentHash): Promise<boolean>;
+  has(hash: ContentHash): boolean;
   finalPath(hash: ContentHash, compressed: boolean): string;
   readonly compress: boolean;
   readonly crashPoint?: ((point: BlobCrashPoint) => void) | undefined;
@@ -44,68 +44,66 @@ export class Hashing extends Transform {
  */
 export class BlobBatch {
   readonly #staged = new Map<ContentHash, { temporary: string; final: string }>();
-  #ready: Promise<unknown> | null = null;
+  readonly #slices = new TimeSlices();
+  #ready = false;
 
   constructor(private readonly store: BatchTarget) {}
 
   /**
-   * Stages the content of the open file `source` (read from its start), returning its hash. One
+   * Stages the content of the open file descriptor `source` (read from its start), returning its hash. One
    * pass: the content is hashed as it is read and the very bytes hashed are written, so a file
-   * changing meanwhile can never be stored under another content's hash.
+   * changing meanwhile can never be stored under another content's hash. `expectedSize` (the
+   * size the caller saw) only chooses between reading whole and streaming.
    */
-  async put(source: FileHandle): Promise<{ hash: ContentHash; size: number }> {
-    this.#ready ??= mkdir(this.store.directory, { recursive: true });
-    await this.#ready;
-    const { size } = await source.stat();
-    return size <= WHOLE_CONTENT_BYTES ? this.#putWhole(source) : this.#putStreamed(source);
+  async put(source: number, expectedSize?: number): Promise<{ hash: ContentHash; size: number }> {
+    if (!this.#ready) mkdirSync(this.store.directory, { recursive: true });
+    this.#ready = true;
+    const size = expectedSize ?? fstatSync(source).size;
+    if (size > WHOLE_CONTENT_BYTES) return this.#putStreamed(source);
+    await this.#slices.yieldIfDue();
+    const content = readFileSync(source);
+    return { hash: this.#putContent(content), size: content.length };
   }
 
-  async #putWhole(source: FileHandle): Promise<{ hash: ContentHash; size: number }> {
-    const content = await source.readFile();
+  #putContent(content: Buffer): ContentHash {
     const hash = createHash('sha256').update(content).digest('hex');
-    if (!(await this.#isNew(hash))) return { hash, size: content.length };
-    const compressed = this.store.compress ? await gzipIfItPays(content) : null;
+    if (!this.#isNew(hash)) return hash;
+    const compressed = this.store.compress ? gzipIfItPays(content) : null;
     const temporary = temporaryNameBeside(join(this.store.directory, 'x'));
-    const file = await open(temporary, 'wx');
+    const fd = openSync(temporary, 'wx');
     try {
       this.store.crashPoint?.('blob-file-created');
-      await file.writeFile(compressed ?? content);
+      writeAllSync(fd, compressed ?? content);
     } finally {
-      await file.close();
+      closeSync(fd);
     }
-    this.#stage(hash, temporary, compressed !== null);
-    return { hash, size: content.length };
+    this.#staged.set(hash, { temporary, final: this.store.finalPath(hash, compressed !== null) });
+    return hash;
   }
 
-  async #putStreamed(source: FileHandle): Promise<{ hash: ContentHash; size: number }> {
+  async #putStreamed(source: number): Promise<{ hash: ContentHash; size: number }> {
     const raw = temporaryNameBeside(join(this.store.directory, 'x'));
     let keep: string | null = null;
     try {
       const hashing = new Hashing();
       const output = createWriteStream(raw, { flags: 'wx' });
       output.once('open', () => this.store.crashPoint?.('blob-file-created'));
-      await pipeline(source.createReadStream({ start: 0, autoClose: false }), hashing, output);
+      await pipeline(createReadStream('', { fd: source, start: 0, autoClose: false }), hashing, output);
       const hash = hashing.hash.digest('hex');
-      if (!(await this.#isNew(hash))) return { hash, size: hashing.bytes };
+      if (!this.#isNew(hash)) return { hash, size: hashing.bytes };
       const compressed = this.store.compress ? await gzipFileIfItPays(raw, hashing.bytes) : null;
+      // Checked again: another put of the same content may have staged it meanwhile.
+      if (!this.#isNew(hash)) return { hash, size: hashing.bytes };
       keep = compressed ?? raw;
-      this.#stage(hash, keep, compressed !== null);
+      this.#staged.set(hash, { temporary: keep, final: this.store.finalPath(hash, compressed !== null) });
       return { hash, size: hashing.bytes };
     } finally {
       if (keep !== raw) await rm(raw, { force: true });
     }
   }
 
-  async #isNew(hash: ContentHash): Promise<boolean> {
-    return !this.#staged.has(hash) && !(await this.store.has(hash));
-  }
-
-  #stage(hash: ContentHash, temporary: string, compressed: boolean): void {
-    if (this.#staged.has(hash)) {
-      void rm(temporary, { force: true });
-      return;
-    }
-    this.#staged.set(hash, { temporary, final: this.store.finalPath(hash, compressed) });
+  #isNew(hash: ContentHash): boolean {
+    return !this.#staged.has(hash) && !this.store.has(hash);
   }
 
   /** Makes every staged blob durable, then durable under its final name. Nothing to do for an empty batch. */
@@ -113,23 +111,27 @@ export class BlobBatch {
     const staged = [...this.#staged.values()];
     if (staged.length === 0) return;
     await syncPaths(this.store.directory, staged.map(({ temporary }) => temporary));
-    const shards = new Set(staged.map(({ final }) => dirname(final)));
-    await forEachLimited(shards, FILE_CONCURRENCY, (shard) => mkdir(shard, { recursive: true }).then(() => undefined));
-    await forEachLimited(staged, FILE_CONCURRENCY, async ({ temporary, final }) => {
+    const shards = new Set<string>();
+    for (const { temporary, final } of staged) {
+      if (!shards.has(dirname(final))) mkdirSync(dirname(final), { recursive: true });
+      shards.add(dirname(final));
       // link, not rename: an existing blob (a concurrent checkpoint's same content) is never replaced.
-      await link(temporary, final).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'EEXIST') throw error;
-      });
+      try {
+        linkSync(temporary, final);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
       this.store.crashPoint?.('blob-linked');
-      await rm(temporary, { force: true });
-    });
+      unlinkSync(temporary);
+      await this.#slices.yieldIfDue();
+    }
     await syncPaths(this.store.directory, [...shards, this.store.directory]);
     this.#staged.clear();
   }
 
   /** Removes what was staged and not committed (the checkpoint failed). */
   async discard(): Promise<void> {
-    await forEachLimited([...this.#staged.values()], FILE_CONCURRENCY, ({ temporary }) => rm(temporary, { force: true }));
+    for (const { temporary } of this.#staged.values()) await rm(temporary, { force: true });
     this.#staged.clear();
   }
 }

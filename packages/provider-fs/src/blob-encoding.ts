@@ -1,32 +1,28 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { open, rm, stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
-import { promisify } from 'node:util';
-import { createGzip, gzip as gzipCallback } from 'node:zlib';
+import { createGzip, gzipSync } from 'node:zlib';
 import { temporaryNameBeside } from './durable-files';
-
-const gzip = promisify(gzipCallback);
 
 /** Below this a compressed copy cannot save a disk block worth the CPU. */
 export const COMPRESS_FROM_BYTES = 4096;
 /** Keep the compressed copy only when it saves at least this fraction of the raw size. */
 const COMPRESSION_MUST_SAVE = 0.1;
 /** Larger contents are tried on their first bytes first: random data is not gzipped whole to learn it does not shrink. */
-const SAMPLE_BYTES = 64 * 1024;
+const SAMPLE_BYTES = 16 * 1024;
 /**
  * gzip level 1: on source and logs it keeps most of level 6's saving at about three times the
- * speed (the checkpoint benchmark's text compresses to a third either way); a checkpoint is
- * waited on, the disk it saves is not.
+ * speed; a checkpoint is waited on, the disk it saves is not.
  */
 const GZIP_LEVEL = 1;
 
 const pays = (compressed: number, raw: number) => compressed <= raw * (1 - COMPRESSION_MUST_SAVE);
 
-/** `content` gzipped when that saves at least 10%, else null (store it raw). */
-export async function gzipIfItPays(content: Buffer): Promise<Buffer | null> {
+/** `content` gzipped when that saves at least 10%, else null (store it raw). Synchronous: for contents read whole. */
+export function gzipIfItPays(content: Buffer): Buffer | null {
   if (content.length < COMPRESS_FROM_BYTES) return null;
-  if (content.length > SAMPLE_BYTES && !(await samplePays(content.subarray(0, SAMPLE_BYTES)))) return null;
-  const compressed = await gzip(content, { level: GZIP_LEVEL });
+  if (content.length > SAMPLE_BYTES && !samplePays(content.subarray(0, SAMPLE_BYTES))) return null;
+  const compressed = gzipSync(content, { level: GZIP_LEVEL });
   return pays(compressed.length, content.length) ? compressed : null;
 }
 
@@ -40,7 +36,7 @@ export async function gzipFileIfItPays(raw: string, rawBytes: number): Promise<s
   try {
     const sample = Buffer.alloc(Math.min(SAMPLE_BYTES, rawBytes));
     const { bytesRead } = await handle.read(sample, 0, sample.length, 0);
-    if (!(await samplePays(sample.subarray(0, bytesRead)))) return null;
+    if (!samplePays(sample.subarray(0, bytesRead))) return null;
   } finally {
     await handle.close();
   }
@@ -51,6 +47,6 @@ export async function gzipFileIfItPays(raw: string, rawBytes: number): Promise<s
   return null;
 }
 
-async function samplePays(sample: Buffer): Promise<boolean> {
-  return pays((await gzip(sample, { level: GZIP_LEVEL })).length, sample.length);
+function samplePays(sample: Buffer): boolean {
+  return pays(gzipSync(sample, { level: GZIP_LEVEL }).length, sample.length);
 }

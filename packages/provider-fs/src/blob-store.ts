@@ -1,13 +1,11 @@
 import { createHash } from 'node:crypto';
-import { constants, createReadStream, createWriteStream } from 'node:fs';
-import { copyFile, open, readdir, readFile, rm, stat, type FileHandle } from 'node:fs/promises';
+import { closeSync, constants, copyFileSync, createReadStream, createWriteStream, fchmodSync, futimesSync, openSync, readFileSync, statSync } from 'node:fs';
+import { open, readdir, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { promisify } from 'node:util';
-import { createGunzip, gunzip as gunzipCallback } from 'node:zlib';
+import { createGunzip, gunzipSync } from 'node:zlib';
+import { writeAllSync } from './durable-files';
 import { BlobBatch, Hashing, WHOLE_CONTENT_BYTES, type BlobCrashPoint } from './blob-batch';
-
-const gunzip = promisify(gunzipCallback);
 
 /** A blob's content hash: sha256, lowercase hex. */
 export type ContentHash = string;
@@ -56,13 +54,13 @@ export class BlobStore {
   /** Stores one file's content durably (a batch of one). */
   async put(source: FileHandle): Promise<{ hash: ContentHash; size: number }> {
     const batch = this.batch();
-    const stored = await batch.put(source);
+    const stored = await batch.put(source.fd);
     await batch.commit();
     return stored;
   }
 
-  async has(hash: ContentHash): Promise<boolean> {
-    return (await this.#stored(hash)) !== null;
+  has(hash: ContentHash): boolean {
+    return this.#stored(hash) !== null;
   }
 
   /** Where blob `hash` lives under its final name. */
@@ -78,10 +76,10 @@ export class BlobStore {
    * missing or does not match (the partial target is removed).
    */
   async copyTo(hash: ContentHash, target: string, mode: number, mtime?: Date): Promise<void> {
-    const stored = await this.#stored(hash);
+    const stored = this.#stored(hash);
     if (!stored) throw new BlobCorruptedError(hash, 'missing');
     try {
-      const actual = stored.compressed ? await this.#gunzipTo(stored, target, mode, mtime) : await this.#copyRawTo(stored.path, target, mode, mtime);
+      const actual = stored.compressed ? await this.#gunzipTo(stored, target, mode, mtime) : await this.#copyRawTo(stored, target, mode, mtime);
       if (actual !== hash) throw new BlobCorruptedError(hash, actual);
     } catch (error) {
       await rm(target, { force: true });
@@ -90,10 +88,10 @@ export class BlobStore {
     }
   }
 
-  async #copyRawTo(blob: string, target: string, mode: number, mtime: Date | undefined): Promise<ContentHash> {
+  async #copyRawTo({ path: blob, size }: StoredBlob, target: string, mode: number, mtime: Date | undefined): Promise<ContentHash> {
     if (this.#clones !== false) {
       try {
-        await copyFile(blob, target, constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE_FORCE);
+        copyFileSync(blob, target, constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE_FORCE);
         this.#clones = true;
         const actual = await hashOf(blob);
         await finish(target, mode, mtime);
@@ -103,29 +101,15 @@ export class BlobStore {
         this.#clones = false;
       }
     }
-    const source = await open(blob, 'r');
-    try {
-      const { size } = await source.stat();
-      if (size <= WHOLE_CONTENT_BYTES) {
-        const content = await source.readFile();
-        await writeNew(target, content, mode, mtime);
-        return createHash('sha256').update(content).digest('hex');
-      }
-      const hashing = new Hashing();
-      await pipeline(source.createReadStream({ autoClose: false }), hashing, createWriteStream(target, { flags: 'wx', mode: 0o600 }));
-      await finish(target, mode, mtime);
-      return hashing.hash.digest('hex');
-    } finally {
-      await source.close();
-    }
+    if (size <= WHOLE_CONTENT_BYTES) return writeVerified(readFileSync(blob), target, mode, mtime);
+    const hashing = new Hashing();
+    await pipeline(createReadStream(blob), hashing, createWriteStream(target, { flags: 'wx', mode: 0o600 }));
+    await finish(target, mode, mtime);
+    return hashing.hash.digest('hex');
   }
 
-  async #gunzipTo({ path: blob, size }: { path: string; size: number }, target: string, mode: number, mtime: Date | undefined): Promise<ContentHash> {
-    if (size <= WHOLE_CONTENT_BYTES / 4) {
-      const content = await gunzip(await readFile(blob));
-      await writeNew(target, content, mode, mtime);
-      return createHash('sha256').update(content).digest('hex');
-    }
+  async #gunzipTo({ path: blob, size }: StoredBlob, target: string, mode: number, mtime: Date | undefined): Promise<ContentHash> {
+    if (size <= WHOLE_CONTENT_BYTES / 4) return writeVerified(gunzipSync(readFileSync(blob)), target, mode, mtime);
     const hashing = new Hashing();
     await pipeline(createReadStream(blob), createGunzip(), hashing, createWriteStream(target, { flags: 'wx', mode: 0o600 }));
     await finish(target, mode, mtime);
@@ -172,34 +156,37 @@ export class BlobStore {
 
   /** The on-disk file of blob `hash` (for tests and measurements). */
   async pathOf(hash: ContentHash): Promise<string | null> {
-    return (await this.#stored(hash))?.path ?? null;
+    return this.#stored(hash)?.path ?? null;
   }
 
-  async #stored(hash: ContentHash): Promise<{ path: string; compressed: boolean; size: number } | null> {
+  #stored(hash: ContentHash): StoredBlob | null {
     if (!HASH.test(hash)) throw new TypeError(`not a content hash: ${hash}`);
     for (const compressed of [false, true]) {
       const path = this.finalPath(hash, compressed);
-      try {
-        const info = await stat(path);
-        if (info.isFile()) return { path, compressed, size: info.size };
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      }
+      const info = statSync(path, { throwIfNoEntry: false });
+      if (info?.isFile()) return { path, compressed, size: info.size };
     }
     return null;
   }
 }
 
-/** Writes `content` to the new file `target`, then gives it exactly `mode` and `mtime`. */
-async function writeNew(target: string, content: Uint8Array, mode: number, mtime: Date | undefined): Promise<void> {
-  const file = await open(target, 'wx', 0o600);
+interface StoredBlob {
+  path: string;
+  compressed: boolean;
+  size: number;
+}
+
+/** Writes `content` to the new file `target` with exactly `mode` and `mtime`; returns the content's hash. */
+function writeVerified(content: Buffer, target: string, mode: number, mtime: Date | undefined): ContentHash {
+  const fd = openSync(target, 'wx', 0o600);
   try {
-    await file.writeFile(content);
-    await file.chmod(mode);
-    if (mtime) await file.utimes(mtime, mtime);
+    writeAllSync(fd, content);
+    fchmodSync(fd, mode);
+    if (mtime) futimesSync(fd, mtime, mtime);
   } finally {
-    await file.close();
+    closeSync(fd);
   }
+  return createHash('sha256').update(content).digest('hex');
 }
 
 async function finish(target: string, mode: number, mtime: Date | undefined): Promise<void> {

@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { open, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { FILE_CONCURRENCY, forEachLimited } from './pool';
+import { TimeSlices } from './time-slices';
 
 /** Flushes a directory's entries (a rename into it) to disk. */
 export function fsyncDirectory(directory: string): Promise<void> {
@@ -38,7 +39,7 @@ let syncfsWorks: boolean | undefined;
  * Makes `paths` (files and directories on the file system of `directory`) durable. Many paths:
  * one syncfs(2) of that file system (through coreutils `sync -f`), one flush instead of an fsync
  * per file — it also flushes other writers' data on that file system, which costs time, never
- * correctness. Few paths, or where `sync -f` is unavailable: an fsync each, a few at a time.
+ * correctness. Few paths, or where `sync -f` is unavailable: an fsync each, in direct calls.
  */
 export async function syncPaths(directory: string, paths: readonly string[]): Promise<void> {
   if (paths.length === 0) return;
@@ -51,7 +52,16 @@ export async function syncPaths(directory: string, paths: readonly string[]): Pr
       syncfsWorks = false;
     }
   }
-  await forEachLimited(paths, FILE_CONCURRENCY, fsyncPath);
+  const slices = new TimeSlices();
+  for (const path of paths) {
+    const fd = openSync(path, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    await slices.yieldIfDue();
+  }
 }
 
 /** A name beside `path` no other writer uses; starts with a dot and ends `.tmp` so sweeps can tell it. */
@@ -78,4 +88,9 @@ export async function replaceFile(path: string, content: string | Uint8Array): P
   const temporary = temporaryNameBeside(path);
   await writeFile(temporary, content);
   await rename(temporary, path);
+}
+
+/** Writes all of `content` to the descriptor (a write may take fewer bytes than asked). */
+export function writeAllSync(fd: number, content: Uint8Array): void {
+  for (let offset = 0; offset < content.length; ) offset += writeSync(fd, content, offset);
 }

@@ -63,6 +63,12 @@ export class StatIndex {
     await replaceFile(path, JSON.stringify({ indexedAtNs: String(startedAtNs), files: Object.fromEntries(this.#next) }));
   }
 
+  /** Whether every hash the index at `path` names is in `keep` (an unreadable index names none: it is never used). */
+  static async namesOnly(path: string, keep: ReadonlySet<ContentHash>): Promise<boolean> {
+    const index = await StatIndex.load(path);
+    return [...index.#previous.values()].every(({ hash }) => keep.has(hash));
+  }
+
   static async remove(path: string): Promise<void> {
     await rm(path, { force: true });
   }
