@@ -8,12 +8,11 @@ import { gzipFileIfItPays, gzipIfItPays } from './blob-encoding';
 import { syncPaths, temporaryNameBeside, writeAllSync } from './durable-files';
 import { TimeSlices } from './time-slices';
 import type { ContentHash } from './blob-store';
+import type { CrashPointHook } from './crash-points';
 
 /** Contents up to this size are read whole (one read, hashed, written); larger ones stream. */
 export const WHOLE_CONTENT_BYTES = 4 * 1024 * 1024;
 
-/** Where a crash could land while blobs are written: a test seam (the crash tests kill the process there). */
-export type BlobCrashPoint = 'blob-file-created' | 'blob-linked';
 
 /** What a batch needs of its blob store. */
 export interface BatchTarget {
@@ -21,7 +20,7 @@ export interface BatchTarget {
   has(hash: ContentHash): boolean;
   finalPath(hash: ContentHash, compressed: boolean): string;
   readonly compress: boolean;
-  readonly crashPoint?: ((point: BlobCrashPoint) => void) | undefined;
+  readonly crashPoint?: CrashPointHook | undefined;
 }
 
 /** Passes bytes through, hashing them. */

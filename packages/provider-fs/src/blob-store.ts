@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, gunzipSync } from 'node:zlib';
 import { writeAllSync } from './durable-files';
-import { BlobBatch, Hashing, WHOLE_CONTENT_BYTES, type BlobCrashPoint } from './blob-batch';
+import { BlobBatch, Hashing, WHOLE_CONTENT_BYTES } from './blob-batch';
+import type { CrashPointHook } from './crash-points';
 
 /** A blob's content hash: sha256, lowercase hex. */
 export type ContentHash = string;
@@ -22,8 +23,8 @@ export class BlobCorruptedError extends Error {
 export interface BlobStoreSettings {
   /** gzip blobs where it saves at least 10%. Default true. */
   compress?: boolean;
-  /** Test seam: called where a crash could land while blobs are written (crash tests kill the process there). */
-  crashPoint?: (point: BlobCrashPoint) => void;
+  /** Test seam: called where a crash could land (crash-points.ts). */
+  crashPoint?: CrashPointHook;
 }
 
 /** Clone errors meaning "this file system cannot clone": copy instead, and stop trying. */
@@ -37,7 +38,7 @@ const NO_CLONE = new Set(['ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'EINVAL', 'ENOSYS', 
  */
 export class BlobStore {
   readonly compress: boolean;
-  readonly crashPoint: ((point: BlobCrashPoint) => void) | undefined;
+  readonly crashPoint: CrashPointHook | undefined;
   /** Whether copy-on-write clones work here; learnt from the first attempt. */
   #clones: boolean | undefined;
 
@@ -147,7 +148,9 @@ export class BlobStore {
         const hash = `${shard}${name.replace(/\.gz$/, '')}`;
         if (name.endsWith('.tmp') || !keep.has(hash)) {
           await rm(join(at, name), { force: true });
-          if (!name.endsWith('.tmp')) removed++;
+          if (name.endsWith('.tmp')) continue;
+          removed++;
+          this.crashPoint?.('blob-removed');
         }
       }
     }

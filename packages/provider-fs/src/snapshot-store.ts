@@ -111,6 +111,7 @@ export class SnapshotStore {
   deleteSnapshot(snapshotId: string): Promise<boolean> {
     return this.#exclusive(async () => {
       const deleted = await this.deleteManifest(snapshotId);
+      this.blobs.crashPoint?.('manifest-removed');
       await this.#collectGarbage();
       return deleted;
     });
