@@ -1,7 +1,8 @@
-import { chmodSync, mkdirSync, symlinkSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { BlobCorruptedError, type BlobStore } from './blob-store';
 import type { Manifest } from './manifest';
+import type { StatIndex } from './stat-index';
 import { TimeSlices } from './time-slices';
 
 /** A blob a snapshot path needs is missing or does not hash to what the manifest recorded. */
@@ -15,9 +16,11 @@ export class SnapshotCorruptedError extends Error {
  * Recreates the manifest's tree in the empty directory `target` (a real path): directories,
  * files from the blob store (verified as read), symlinks as they were recorded. Directory
  * modes are applied last, deepest first, so a read-only directory can still be filled.
- * `SnapshotCorruptedError` naming the workspace path when a blob is missing or corrupted.
+ * Each file written is recorded in `index` (the new workspace's stat index), so the workspace's
+ * first checkpoint does not read it again. `SnapshotCorruptedError` naming the workspace path
+ * when a blob is missing or corrupted.
  */
-export async function materialise(manifest: Manifest, blobs: BlobStore, target: string): Promise<void> {
+export async function materialise(manifest: Manifest, blobs: BlobStore, target: string, index: StatIndex): Promise<void> {
   const directories: { absolute: string; mode: number }[] = [];
   const slices = new TimeSlices();
   for (const entry of manifest.entries) {
@@ -34,6 +37,7 @@ export async function materialise(manifest: Manifest, blobs: BlobStore, target: 
         if (error instanceof BlobCorruptedError) throw new SnapshotCorruptedError(entry.path, error);
         throw error;
       }
+      index.recordWritten(entry.path, lstatSync(absolute, { bigint: true }), entry.hash);
     }
     await slices.yieldIfDue();
   }

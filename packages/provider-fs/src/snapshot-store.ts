@@ -99,9 +99,18 @@ export class SnapshotStore {
     return parseManifest(text);
   }
 
-  /** Materialises `manifest` into the empty directory `target`; see `materialise`. */
-  checkout(manifest: Manifest, target: string): Promise<void> {
-    return this.#shared(() => materialise(manifest, this.blobs, target));
+  /**
+   * Materialises `manifest` into the empty directory `target` (see `materialise`); with
+   * `indexName`, seeds that workspace's stat index from the files written.
+   */
+  checkout(manifest: Manifest, target: string, indexName?: string): Promise<void> {
+    return this.#shared(async () => {
+      const index = StatIndex.empty(this.#racyWindowNs);
+      await materialise(manifest, this.blobs, target, index);
+      if (indexName === undefined) return;
+      await mkdir(join(this.directory, 'index'), { recursive: true });
+      await index.save(this.#indexPath(indexName), BigInt(Date.now()) * 1_000_000n);
+    });
   }
 
   /**

@@ -9,6 +9,8 @@ interface IndexedFile {
   ctimeNs: string;
   ino: string;
   hash: ContentHash;
+  /** Written by a checkout, before any command could touch the workspace: the racy rule does not apply. */
+  written?: true;
 }
 
 /**
@@ -46,6 +48,7 @@ export class StatIndex {
   known(path: string, info: BigIntStats): ContentHash | null {
     const entry = this.#previous.get(path);
     if (!entry || !sameStat(entry, info)) return null;
+    if (entry.written) return entry.hash;
     if (info.ctimeNs >= this.#previousAtNs - this.racyWindowNs || info.mtimeNs >= this.#previousAtNs - this.racyWindowNs) return null;
     return entry.hash;
   }
@@ -53,6 +56,21 @@ export class StatIndex {
   /** Records `path`'s hash under the stat it had when it was read (before reading). */
   record(path: string, info: BigIntStats, hash: ContentHash): void {
     this.#next.set(path, { size: String(info.size), mtimeNs: String(info.mtimeNs), ctimeNs: String(info.ctimeNs), ino: String(info.ino), hash });
+  }
+
+  /**
+   * Records a file a checkout just wrote with `hash`'s content, under its stat after the write.
+   * No command runs in a workspace being checked out, so the stat cannot be racily clean: any
+   * later write changes its ctime (and mtime), and the next checkpoint reads the file again.
+   */
+  recordWritten(path: string, info: BigIntStats, hash: ContentHash): void {
+    this.record(path, info, hash);
+    (this.#next.get(path) as IndexedFile).written = true;
+  }
+
+  /** An index with nothing recorded yet (a checkout's, seeded as it writes). */
+  static empty(racyWindowNs = DEFAULT_RACY_WINDOW_NS): StatIndex {
+    return new StatIndex(new Map(), 0n, racyWindowNs);
   }
 
   /**
