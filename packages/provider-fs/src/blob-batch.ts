@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, createReadStream, createWriteStream, fstatSync, linkSync, mkdirSync, openSync, readFileSync, unlinkSync } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, fstatSync, mkdirSync, openSync, readFileSync, renameSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Transform, type TransformCallback } from 'node:stream';
@@ -37,13 +37,15 @@ export class Hashing extends Transform {
 /**
  * The new blobs of one checkpoint. `put` stages each new content under a temporary name without
  * waiting for the disk; `commit` makes all of them durable at once (one file-system flush), then
- * links them under their final names and makes those names durable. So a blob's final name only
+ * renames them to their final names and makes those names durable. So a blob's final name only
  * ever points at durable, whole content — what later checkpoints trust when they find it there —
  * and the manifest written after `commit` names only durable blobs.
  */
 export class BlobBatch {
   readonly #staged = new Map<ContentHash, { temporary: string; final: string }>();
   readonly #slices = new TimeSlices();
+  /** Shard directories known to exist. */
+  readonly #shards = new Set<string>();
   #ready = false;
 
   constructor(private readonly store: BatchTarget) {}
@@ -68,7 +70,12 @@ export class BlobBatch {
     const hash = createHash('sha256').update(content).digest('hex');
     if (!this.#isNew(hash)) return hash;
     const compressed = this.store.compress ? gzipIfItPays(content) : null;
-    const temporary = temporaryNameBeside(join(this.store.directory, 'x'));
+    const final = this.store.finalPath(hash, compressed !== null);
+    // Beside its final name: creating thousands of files in one directory costs several times
+    // as much as spreading them over the 256 shards (2.5 s against 0.7 s for 5,000 here).
+    if (!this.#shards.has(dirname(final))) mkdirSync(dirname(final), { recursive: true });
+    this.#shards.add(dirname(final));
+    const temporary = temporaryNameBeside(final);
     const fd = openSync(temporary, 'wx');
     try {
       this.store.crashPoint?.('blob-file-created');
@@ -76,7 +83,7 @@ export class BlobBatch {
     } finally {
       closeSync(fd);
     }
-    this.#staged.set(hash, { temporary, final: this.store.finalPath(hash, compressed !== null) });
+    this.#staged.set(hash, { temporary, final });
     return hash;
   }
 
@@ -112,16 +119,13 @@ export class BlobBatch {
     await syncPaths(this.store.directory, staged.map(({ temporary }) => temporary));
     const shards = new Set<string>();
     for (const { temporary, final } of staged) {
-      if (!shards.has(dirname(final))) mkdirSync(dirname(final), { recursive: true });
+      if (!this.#shards.has(dirname(final))) mkdirSync(dirname(final), { recursive: true });
+      this.#shards.add(dirname(final));
       shards.add(dirname(final));
-      // link, not rename: an existing blob (a concurrent checkpoint's same content) is never replaced.
-      try {
-        linkSync(temporary, final);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      }
-      this.store.crashPoint?.('blob-linked');
-      unlinkSync(temporary);
+      // A rename may replace a blob a concurrent checkpoint just stored: the same content, and
+      // a reader of the old file keeps reading it whole.
+      renameSync(temporary, final);
+      this.store.crashPoint?.('blob-renamed');
       await this.#slices.yieldIfDue();
     }
     await syncPaths(this.store.directory, [...shards, this.store.directory]);

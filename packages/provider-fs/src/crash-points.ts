@@ -6,8 +6,8 @@
 export type CrashPoint =
   /** A new blob's file exists and none of its content is written yet. */
   | 'blob-file-created'
-  /** A staged blob was just linked under its final name. */
-  | 'blob-linked'
+  /** A staged blob was just renamed to its final name. */
+  | 'blob-renamed'
   /** deleteSnapshot removed the manifest; garbage collection has not run. */
   | 'manifest-removed'
   /** Garbage collection just removed one blob. */

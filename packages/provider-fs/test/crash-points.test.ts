@@ -45,8 +45,8 @@ describe('crash points', () => {
   it.each([
     ['blob-file-created', 1],
     ['blob-file-created', 30],
-    ['blob-linked', 1],
-    ['blob-linked', 30],
+    ['blob-renamed', 1],
+    ['blob-renamed', 30],
   ])('a checkpoint killed at %s #%i leaves only whole snapshots, and the next checkpoint over the leftovers is whole', async (point, n) => {
     await stat(join(import.meta.dirname, '../dist/index.js')); // The child runs the built package (turbo builds before test).
     const dir = await temporary('crash-point');
