@@ -89,7 +89,7 @@ async function walkDirectory(directory: number, relative: string, walk: Walk): P
     } else {
       walk.result.skipped.push({ path, kind: info.isFIFO() ? 'fifo' : info.isSocket() ? 'socket' : 'device' });
     }
-    await walk.slices.yieldIfDue();
+    if (walk.slices.due()) await walk.slices.yield();
   }
 }
 

@@ -13,7 +13,15 @@ export class TimeSlices {
   #since = performance.now();
 
   async yieldIfDue(): Promise<void> {
-    if (performance.now() - this.#since < SLICE_MS) return;
+    if (this.due()) await this.yield();
+  }
+
+  /** Whether the slice is used up (checked without an await: callers in tight loops await only then). */
+  due(): boolean {
+    return performance.now() - this.#since >= SLICE_MS;
+  }
+
+  async yield(): Promise<void> {
     await setImmediate();
     this.#since = performance.now();
   }
