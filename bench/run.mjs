@@ -21,6 +21,7 @@ import { measureDaemonStartup } from './src/sections/daemon-startup.mjs';
 import { measureMemory } from './src/sections/memory.mjs';
 import { measureLocalProvider } from './src/sections/local-provider.mjs';
 import { measureFleet } from './src/sections/fleet.mjs';
+import { measureFsProvider } from './src/sections/fs-provider.mjs';
 
 const SECTION_RUNNERS = {
   'http-clean': { title: 'HTTP checkpoint of a clean runtime (packages/server-http/bench)', run: measureHttpClean },
@@ -31,6 +32,7 @@ const SECTION_RUNNERS = {
   startup: { title: '`runtimed` start to ready', run: measureDaemonStartup },
   memory: { title: 'Resident memory of `runtimed`', run: measureMemory },
   local: { title: 'Local provider against raw Node (packages/provider-local/bench)', run: measureLocalProvider },
+  fs: { title: 'fs provider snapshots against tar and cp (packages/provider-fs/bench)', run: measureFsProvider },
   fleet: { title: 'A fleet of 3 nodes on one PostgreSQL against one node (E2B emulator)', run: measureFleet },
 };
 

@@ -37,6 +37,20 @@ export const CAUSES = {
       'Those runs had a 1-minute load average of 5–16 on 2 cores, and other sessions used 63–72% of the machine’s CPU during the full ones: each request round-robin goes to a process that has been idle for two requests, and on a machine with no idle core its wake-up waits for the scheduler. Which arm the noise hits changes from round to round (the order of arms rotates). ' +
       'What would fix it: run the section on a quiet machine (or pin each node to a core, as the HTTP sections pin theirs, which 3 nodes, an emulator and PostgreSQL on 2 cores cannot); the figure that speaks for the fleet’s store work is the pinned arm’s.',
   },
+  'fs-file-per-blob': {
+    title: 'One file per blob against one archive',
+    text:
+      'A first checkpoint of the 10,000-file workspace creates 10,000 blob files (and renames each to its final name), where `tar -cf` writes one file. Measured on this machine (ext4, 2026-12-02 10:55 UTC, load average 9–15): creating 5,000 one-byte files spread over 256 directories takes 0.68 s (2.45 s in one directory, which is why blobs are staged in their shard), renaming them 0.09 s; `tar -cf` of the whole 200 MiB workspace 0.35–0.8 s, and 0.64–1.23 s with a `sync -f` after it (a checkpoint is durable when it answers; the durable-tar row shows the first checkpoint at 7.5× that). ' +
+      'What was done, measured one round at a time in the fs bench (2026-12-02 10:09–11:03 UTC): one fsync per blob and per shard replaced by one `syncfs` before the renames (217 s → 13.7 s); file work in direct system calls instead of libuv’s thread pool, whose round trips waited for two thread wake-ups each at ~90% CPU pressure (13.7 s → 4–10 s, moving with the load); blobs staged in their shard and renamed, not linked and unlinked; gzip level 1 tried on a 16 KiB sample first. ' +
+      'What would close it: pack small blobs (as git’s packfiles: the checkpoint’s small contents appended to one pack file with an index by hash, garbage collection rewriting packs), so a first checkpoint creates a handful of files; what is left is reading, hashing and writing 200 MiB once — the durable tar’s floor — plus sha256 (about 0.2 s for 200 MiB).',
+  },
+  'fs-walk': {
+    title: 'A checkpoint that changed one file still walks 10,000',
+    text:
+      'A checkpoint after a 1 MiB change reads no unchanged file (the stat index), but it still lists 1,003 directories and lstats 10,000 entries, writes a 1.7 MiB manifest (fsynced) and a 1.5 MiB stat index: instrumented on 2026-12-02 10:53 UTC (load average 9–15), walk 400–800 ms, manifest 60–80 ms, index 55–90 ms; the 10,000 lstats alone take 110–150 ms in a bare loop here. ' +
+      'So the two checkpoint targets pull against each other: at the first checkpoint’s target (1.5× tar, about 1 s here) 5% is 50 ms, less than the lstats alone. The measured 0.07× is as close as it is only because the first checkpoint is slow. ' +
+      'What would close it: not walking — the paths changed since the last checkpoint from the kernel (fanotify / inotify over the workspace, or the namespace sandbox writing into an overlay whose upper directory holds exactly what changed) — and a manifest that names its predecessor plus the changed entries instead of all 10,000.',
+  },
   'fleet-burst-cpu': {
     title: 'Thirty checkpoints at once need CPU this machine did not have',
     text:
@@ -49,6 +63,8 @@ export const CAUSES = {
 
 /** Row id → the cause that explains its miss. */
 export const CAUSE_OF_ROW = {
+  'fs.first-checkpoint': 'fs-file-per-blob',
+  'fs.changed-checkpoint': 'fs-walk',
   'http.checkpoint.clean.c1.throughput': 'operation-cpu',
   'http.checkpoint.clean.c50.throughput': 'operation-cpu',
   'http.checkpoint.clean.c50.p99': 'operation-cpu',

@@ -1,20 +1,17 @@
-import { createHash, type Hash } from 'node:crypto';
-import { constants, createReadStream, createWriteStream } from 'node:fs';
-import { copyFile, link, mkdir, open, readdir, rm, stat, type FileHandle } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { closeSync, constants, copyFileSync, createReadStream, createWriteStream, fchmodSync, futimesSync, openSync, readFileSync, statSync } from 'node:fs';
+import { open, readdir, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createGunzip, createGzip } from 'node:zlib';
-import { fsyncDirectory, fsyncFile, temporaryNameBeside } from './durable-files';
+import { createGunzip, gunzipSync } from 'node:zlib';
+import { writeAllSync } from './durable-files';
+import { BlobBatch, Hashing, WHOLE_CONTENT_BYTES } from './blob-batch';
+import type { CrashPointHook } from './crash-points';
 
 /** A blob's content hash: sha256, lowercase hex. */
 export type ContentHash = string;
 
 const HASH = /^[0-9a-f]{64}$/;
-/** Below this a compressed copy cannot save a disk block worth the CPU. */
-const COMPRESS_FROM_BYTES = 4096;
-/** Keep the compressed copy only when it saves at least this fraction of the raw size. */
-const COMPRESSION_MUST_SAVE = 0.1;
 
 /** The content did not hash to the name it was asked for under: a corrupted or truncated blob. */
 export class BlobCorruptedError extends Error {
@@ -23,94 +20,67 @@ export class BlobCorruptedError extends Error {
   }
 }
 
-/** Passes bytes through, hashing them. */
-class Hashing extends Transform {
-  readonly hash: Hash = createHash('sha256');
-  bytes = 0;
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
-    this.hash.update(chunk);
-    this.bytes += chunk.length;
-    callback(null, chunk);
-  }
-}
-
 export interface BlobStoreSettings {
   /** gzip blobs where it saves at least 10%. Default true. */
   compress?: boolean;
+  /** Test seam: called where a crash could land (crash-points.ts). */
+  crashPoint?: CrashPointHook;
 }
+
+/** Clone errors meaning "this file system cannot clone": copy instead, and stop trying. */
+const NO_CLONE = new Set(['ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'EINVAL', 'ENOSYS', 'ENOTTY']);
 
 /**
  * Content-addressed file contents under `<directory>/ab/cdef…` (sha256 of the content), each
- * distinct content stored once, raw or as `…gz` where compression pays. A blob appears under
- * its final name only whole and fsynced (temporary name, fsync, rename); `flush` makes the
- * renames themselves durable before a manifest naming the blobs is written.
+ * distinct content stored once, raw or as `…gz` where compression pays. New blobs are written
+ * through a `BlobBatch` (one per checkpoint): a blob appears under its final name only whole
+ * and durable.
  */
 export class BlobStore {
-  readonly #compress: boolean;
-  readonly #unflushed = new Set<string>();
+  readonly compress: boolean;
+  readonly crashPoint: CrashPointHook | undefined;
+  /** Whether copy-on-write clones work here; learnt from the first attempt. */
+  #clones: boolean | undefined;
 
   constructor(readonly directory: string, settings: BlobStoreSettings = {}) {
-    this.#compress = settings.compress ?? true;
+    this.compress = settings.compress ?? true;
+    this.crashPoint = settings.crashPoint;
   }
 
-  /**
-   * Stores the content of the open file `source` (read from its start), returning its hash.
-   * One pass: the content is hashed as it is copied, so a file changing meanwhile can never be
-   * stored under another content's hash.
-   */
+  /** A batch of new blobs: `put` each, then `commit` before writing anything that names them. */
+  batch(): BlobBatch {
+    return new BlobBatch(this);
+  }
+
+  /** Stores one file's content durably (a batch of one). */
   async put(source: FileHandle): Promise<{ hash: ContentHash; size: number }> {
-    await mkdir(this.directory, { recursive: true });
-    const raw = temporaryNameBeside(join(this.directory, 'x'));
-    const hashing = new Hashing();
-    try {
-      await pipeline(source.createReadStream({ start: 0, autoClose: false }), hashing, createWriteStream(raw, { flush: true }));
-      const hash = hashing.hash.digest('hex');
-      if (await this.has(hash)) return { hash, size: hashing.bytes };
-      const stored = this.#compress && hashing.bytes >= COMPRESS_FROM_BYTES ? await this.#compressedIfSmaller(raw, hashing.bytes) : null;
-      const final = stored ? `${this.#rawPath(hash)}.gz` : this.#rawPath(hash);
-      await mkdir(this.#shard(hash), { recursive: true });
-      // link, not rename: an existing blob (a concurrent put of the same content) is never replaced.
-      await link(stored ?? raw, final).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'EEXIST') throw error;
-      });
-      this.#unflushed.add(this.#shard(hash));
-      if (stored) await rm(stored, { force: true });
-      return { hash, size: hashing.bytes };
-    } finally {
-      await rm(raw, { force: true });
-    }
+    const batch = this.batch();
+    const stored = await batch.put(source.fd);
+    await batch.commit();
+    return stored;
   }
 
-  /** Makes every blob stored since the last flush durable under its name (fsync of their directories). */
-  async flush(): Promise<void> {
-    for (const shard of [...this.#unflushed]) {
-      await fsyncDirectory(shard);
-      this.#unflushed.delete(shard);
-    }
+  has(hash: ContentHash): boolean {
+    return this.#stored(hash) !== null;
   }
 
-  async has(hash: ContentHash): Promise<boolean> {
-    return (await this.#stored(hash)) !== null;
+  /** Where blob `hash` lives under its final name. */
+  finalPath(hash: ContentHash, compressed: boolean): string {
+    return `${join(this.directory, hash.slice(0, 2), hash.slice(2))}${compressed ? '.gz' : ''}`;
   }
 
   /**
-   * Writes blob `hash` to a new file `target` (which must not exist), verifying the content
-   * hashes to `hash` as it is read; a raw blob is cloned copy-on-write where the file system can.
-   * `BlobCorruptedError` when it is missing or does not match (the partial target is removed).
+   * Writes blob `hash` to a new file `target` (which must not exist) with exactly `mode` (and
+   * `mtime` when given), verifying the content hashes to `hash` as it is read — every byte read
+   * once: a raw blob is cloned copy-on-write where the file system can (and the blob read to
+   * verify it), else read, hashed and written in one pass. `BlobCorruptedError` when it is
+   * missing or does not match (the partial target is removed).
    */
-  async copyTo(hash: ContentHash, target: string, mode: number): Promise<void> {
-    const stored = await this.#stored(hash);
+  async copyTo(hash: ContentHash, target: string, mode: number, mtime?: Date): Promise<void> {
+    const stored = this.#stored(hash);
     if (!stored) throw new BlobCorruptedError(hash, 'missing');
     try {
-      let actual: string;
-      if (stored.compressed) {
-        const hashing = new Hashing();
-        await pipeline(createReadStream(stored.path), createGunzip(), hashing, createWriteStream(target, { flags: 'wx', mode }));
-        actual = hashing.hash.digest('hex');
-      } else {
-        await copyFile(stored.path, target, constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE);
-        actual = await hashOf(target);
-      }
+      const actual = stored.compressed ? await this.#gunzipTo(stored, target, mode, mtime) : await this.#copyRawTo(stored, target, mode, mtime);
       if (actual !== hash) throw new BlobCorruptedError(hash, actual);
     } catch (error) {
       await rm(target, { force: true });
@@ -119,10 +89,38 @@ export class BlobStore {
     }
   }
 
+  async #copyRawTo({ path: blob, size }: StoredBlob, target: string, mode: number, mtime: Date | undefined): Promise<ContentHash> {
+    if (this.#clones !== false) {
+      try {
+        copyFileSync(blob, target, constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE_FORCE);
+        this.#clones = true;
+        const actual = await hashOf(blob);
+        await finish(target, mode, mtime);
+        return actual;
+      } catch (error) {
+        if (!NO_CLONE.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+        this.#clones = false;
+      }
+    }
+    if (size <= WHOLE_CONTENT_BYTES) return writeVerified(readFileSync(blob), target, mode, mtime);
+    const hashing = new Hashing();
+    await pipeline(createReadStream(blob), hashing, createWriteStream(target, { flags: 'wx', mode: 0o600 }));
+    await finish(target, mode, mtime);
+    return hashing.hash.digest('hex');
+  }
+
+  async #gunzipTo({ path: blob, size }: StoredBlob, target: string, mode: number, mtime: Date | undefined): Promise<ContentHash> {
+    if (size <= WHOLE_CONTENT_BYTES / 4) return writeVerified(gunzipSync(readFileSync(blob)), target, mode, mtime);
+    const hashing = new Hashing();
+    await pipeline(createReadStream(blob), createGunzip(), hashing, createWriteStream(target, { flags: 'wx', mode: 0o600 }));
+    await finish(target, mode, mtime);
+    return hashing.hash.digest('hex');
+  }
+
   /** Removes blob `hash` (both encodings). For garbage collection only. */
   async remove(hash: ContentHash): Promise<void> {
-    await rm(this.#rawPath(hash), { force: true });
-    await rm(`${this.#rawPath(hash)}.gz`, { force: true });
+    await rm(this.finalPath(hash, false), { force: true });
+    await rm(this.finalPath(hash, true), { force: true });
   }
 
   /**
@@ -150,7 +148,9 @@ export class BlobStore {
         const hash = `${shard}${name.replace(/\.gz$/, '')}`;
         if (name.endsWith('.tmp') || !keep.has(hash)) {
           await rm(join(at, name), { force: true });
-          if (!name.endsWith('.tmp')) removed++;
+          if (name.endsWith('.tmp')) continue;
+          removed++;
+          this.crashPoint?.('blob-removed');
         }
       }
     }
@@ -159,36 +159,46 @@ export class BlobStore {
 
   /** The on-disk file of blob `hash` (for tests and measurements). */
   async pathOf(hash: ContentHash): Promise<string | null> {
-    return (await this.#stored(hash))?.path ?? null;
+    return this.#stored(hash)?.path ?? null;
   }
 
-  async #stored(hash: ContentHash): Promise<{ path: string; compressed: boolean } | null> {
+  #stored(hash: ContentHash): StoredBlob | null {
     if (!HASH.test(hash)) throw new TypeError(`not a content hash: ${hash}`);
-    for (const [path, compressed] of [[this.#rawPath(hash), false], [`${this.#rawPath(hash)}.gz`, true]] as const) {
-      try {
-        if ((await stat(path)).isFile()) return { path, compressed };
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      }
+    for (const compressed of [false, true]) {
+      const path = this.finalPath(hash, compressed);
+      const info = statSync(path, { throwIfNoEntry: false });
+      if (info?.isFile()) return { path, compressed, size: info.size };
     }
     return null;
   }
+}
 
-  async #compressedIfSmaller(raw: string, rawBytes: number): Promise<string | null> {
-    const compressed = temporaryNameBeside(raw);
-    await pipeline(createReadStream(raw), createGzip(), createWriteStream(compressed, { flush: true }));
-    if ((await stat(compressed)).size <= rawBytes * (1 - COMPRESSION_MUST_SAVE)) return compressed;
-    await rm(compressed, { force: true });
-    await fsyncFile(raw);
-    return null;
+interface StoredBlob {
+  path: string;
+  compressed: boolean;
+  size: number;
+}
+
+/** Writes `content` to the new file `target` with exactly `mode` and `mtime`; returns the content's hash. */
+function writeVerified(content: Buffer, target: string, mode: number, mtime: Date | undefined): ContentHash {
+  const fd = openSync(target, 'wx', 0o600);
+  try {
+    writeAllSync(fd, content);
+    fchmodSync(fd, mode);
+    if (mtime) futimesSync(fd, mtime, mtime);
+  } finally {
+    closeSync(fd);
   }
+  return createHash('sha256').update(content).digest('hex');
+}
 
-  #shard(hash: ContentHash): string {
-    return join(this.directory, hash.slice(0, 2));
-  }
-
-  #rawPath(hash: ContentHash): string {
-    return join(this.#shard(hash), hash.slice(2));
+async function finish(target: string, mode: number, mtime: Date | undefined): Promise<void> {
+  const file = await open(target, 'r');
+  try {
+    await file.chmod(mode);
+    if (mtime) await file.utimes(mtime, mtime);
+  } finally {
+    await file.close();
   }
 }
 

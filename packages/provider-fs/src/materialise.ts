@@ -1,7 +1,9 @@
-import { chmod, mkdir, symlink, utimes } from 'node:fs/promises';
+import { chmodSync, lstatSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { BlobCorruptedError, type BlobStore } from './blob-store';
 import type { Manifest } from './manifest';
+import type { StatIndex } from './stat-index';
+import { TimeSlices } from './time-slices';
 
 /** A blob a snapshot path needs is missing or does not hash to what the manifest recorded. */
 export class SnapshotCorruptedError extends Error {
@@ -14,29 +16,31 @@ export class SnapshotCorruptedError extends Error {
  * Recreates the manifest's tree in the empty directory `target` (a real path): directories,
  * files from the blob store (verified as read), symlinks as they were recorded. Directory
  * modes are applied last, deepest first, so a read-only directory can still be filled.
- * `SnapshotCorruptedError` naming the workspace path when a blob is missing or corrupted.
+ * Each file written is recorded in `index` (the new workspace's stat index), so the workspace's
+ * first checkpoint does not read it again. `SnapshotCorruptedError` naming the workspace path
+ * when a blob is missing or corrupted.
  */
-export async function materialise(manifest: Manifest, blobs: BlobStore, target: string): Promise<void> {
+export async function materialise(manifest: Manifest, blobs: BlobStore, target: string, index: StatIndex): Promise<void> {
   const directories: { absolute: string; mode: number }[] = [];
+  const slices = new TimeSlices();
   for (const entry of manifest.entries) {
     const absolute = join(target, entry.path);
     if (entry.kind === 'dir') {
-      await mkdir(absolute, { mode: 0o700 });
+      mkdirSync(absolute, { mode: 0o700 });
       directories.push({ absolute, mode: entry.mode });
     } else if (entry.kind === 'symlink') {
-      await symlink(entry.target, absolute);
+      symlinkSync(entry.target, absolute);
     } else {
       try {
-        await blobs.copyTo(entry.hash, absolute, 0o600);
+        await blobs.copyTo(entry.hash, absolute, entry.mode, new Date(entry.mtimeMs));
       } catch (error) {
         if (error instanceof BlobCorruptedError) throw new SnapshotCorruptedError(entry.path, error);
         throw error;
       }
-      await chmod(absolute, entry.mode);
-      const mtime = new Date(entry.mtimeMs);
-      await utimes(absolute, mtime, mtime);
+      index.recordWritten(entry.path, lstatSync(absolute, { bigint: true }), entry.hash);
     }
+    await slices.yieldIfDue();
   }
-  for (const { absolute, mode } of directories.reverse()) await chmod(absolute, mode);
-  await chmod(target, manifest.rootMode);
+  for (const { absolute, mode } of directories.reverse()) chmodSync(absolute, mode);
+  chmodSync(target, manifest.rootMode);
 }

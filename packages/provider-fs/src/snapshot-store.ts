@@ -7,6 +7,7 @@ import { blobsOf, parseManifest, type Manifest } from './manifest';
 import { materialise } from './materialise';
 import { walkWorkspace, type WalkResult } from './snapshot-walk';
 import { DEFAULT_RACY_WINDOW_NS, StatIndex } from './stat-index';
+import { ProcessLock } from './process-lock';
 import { StoreLock } from './store-lock';
 
 const SNAPSHOT_ID = /^snap_[0-9a-f]{32}$/;
@@ -28,10 +29,22 @@ export class SnapshotStore {
   readonly blobs: BlobStore;
   readonly #racyWindowNs: bigint;
   readonly #lock = new StoreLock();
+  readonly #processes: ProcessLock;
 
   constructor(readonly directory: string, settings: SnapshotStoreSettings = {}) {
     this.blobs = new BlobStore(join(directory, 'blobs'), settings);
     this.#racyWindowNs = settings.racyWindowNs ?? DEFAULT_RACY_WINDOW_NS;
+    this.#processes = new ProcessLock(join(directory, 'locks'));
+  }
+
+  /** Shared use of the store: in this process, then among the processes sharing it. */
+  #shared<T>(work: () => Promise<T>): Promise<T> {
+    return this.#lock.shared(() => this.#processes.shared(work));
+  }
+
+  /** The store to itself: no checkpoint or checkout runs in this or another process. */
+  #exclusive<T>(work: () => Promise<T>): Promise<T> {
+    return this.#lock.exclusive(() => this.#processes.exclusive(work));
   }
 
   /**
@@ -39,7 +52,7 @@ export class SnapshotStore {
    * `indexName`'s last checkpoint. The manifest becomes visible only after every blob it names is durable.
    */
   checkpoint(root: string, indexName: string, meta: { name?: string; labels: Record<string, string> }): Promise<CheckpointResult> {
-    return this.#lock.shared(() => this.#checkpoint(root, indexName, meta));
+    return this.#shared(() => this.#checkpoint(root, indexName, meta));
   }
 
   async #checkpoint(root: string, indexName: string, meta: { name?: string; labels: Record<string, string> }): Promise<CheckpointResult> {
@@ -48,8 +61,15 @@ export class SnapshotStore {
     await mkdir(join(this.directory, 'manifests'), { recursive: true });
     const index = await StatIndex.load(indexPath, this.#racyWindowNs);
     const startedAtNs = BigInt(Date.now()) * 1_000_000n;
-    const walk = await walkWorkspace(root, this.blobs, index);
-    await this.blobs.flush();
+    const batch = this.blobs.batch();
+    let walk: WalkResult;
+    try {
+      walk = await walkWorkspace(root, batch, index);
+      await batch.commit();
+    } catch (error) {
+      await batch.discard().catch(() => undefined);
+      throw error;
+    }
     const snapshotId = `snap_${randomBytes(16).toString('hex')}`;
     const manifest: Manifest = {
       version: 1,
@@ -79,9 +99,18 @@ export class SnapshotStore {
     return parseManifest(text);
   }
 
-  /** Materialises `manifest` into the empty directory `target`; see `materialise`. */
-  checkout(manifest: Manifest, target: string): Promise<void> {
-    return this.#lock.shared(() => materialise(manifest, this.blobs, target));
+  /**
+   * Materialises `manifest` into the empty directory `target` (see `materialise`); with
+   * `indexName`, seeds that workspace's stat index from the files written.
+   */
+  checkout(manifest: Manifest, target: string, indexName?: string): Promise<void> {
+    return this.#shared(async () => {
+      const index = StatIndex.empty(this.#racyWindowNs);
+      await materialise(manifest, this.blobs, target, index);
+      if (indexName === undefined) return;
+      await mkdir(join(this.directory, 'index'), { recursive: true });
+      await index.save(this.#indexPath(indexName), BigInt(Date.now()) * 1_000_000n);
+    });
   }
 
   /**
@@ -89,17 +118,35 @@ export class SnapshotStore {
    * blob no remaining manifest names. Idempotent; false when there was no such snapshot.
    */
   deleteSnapshot(snapshotId: string): Promise<boolean> {
-    return this.#lock.exclusive(async () => {
+    return this.#exclusive(async () => {
       const deleted = await this.deleteManifest(snapshotId);
+      this.blobs.crashPoint?.('manifest-removed');
       await this.#collectGarbage();
       return deleted;
     });
   }
 
-  /** Mark and sweep: removes blobs no manifest names. The caller holds the store exclusively. */
+  /**
+   * Mark and sweep: removes blobs no manifest names. The caller holds the store exclusively.
+   * First forgets (durably) every workspace's stat index that names a blob about to go, so no
+   * later checkpoint reuses a removed blob's hash without storing it again; removes what killed
+   * writers left in manifests/ and index/. A crash anywhere leaves a store the next one finishes.
+   */
   async #collectGarbage(): Promise<number> {
     const keep = new Set<string>();
     for (const manifest of await this.manifests()) for (const hash of blobsOf(manifest)) keep.add(hash);
+    const indexes = join(this.directory, 'index');
+    let forgot = false;
+    for (const name of await namesIn(indexes)) {
+      const at = join(indexes, name);
+      if (isTemporary(name) || (name.endsWith('.json') && !(await StatIndex.namesOnly(at, keep)))) {
+        await rm(at, { force: true });
+        forgot = true;
+      }
+    }
+    if (forgot) await fsyncDirectory(indexes);
+    const manifests = join(this.directory, 'manifests');
+    for (const name of await namesIn(manifests)) if (isTemporary(name)) await rm(join(manifests, name), { force: true });
     return this.blobs.sweep(keep);
   }
 
@@ -118,13 +165,7 @@ export class SnapshotStore {
 
   /** Every snapshot's manifest. */
   async manifests(): Promise<Manifest[]> {
-    let files: string[];
-    try {
-      files = await readdir(join(this.directory, 'manifests'));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw error;
-    }
+    const files = await namesIn(join(this.directory, 'manifests'));
     const found: Manifest[] = [];
     for (const file of files.filter((name) => name.endsWith('.json')).sort()) {
       const manifest = await this.manifest(file.slice(0, -'.json'.length));
@@ -147,3 +188,16 @@ export class SnapshotStore {
     return join(this.directory, 'index', `${indexName}.json`);
   }
 }
+
+/** The names in a directory; none when it does not exist. */
+async function namesIn(directory: string): Promise<string[]> {
+  try {
+    return await readdir(directory);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+}
+
+/** A temporary file of `temporaryNameBeside`, which a killed writer may leave. */
+const isTemporary = (name: string) => name.startsWith('.') && name.endsWith('.tmp');

@@ -1,7 +1,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import type { BigIntStats } from 'node:fs';
 import type { ContentHash } from './blob-store';
-import { writeFileDurably } from './durable-files';
+import { replaceFile } from './durable-files';
 
 interface IndexedFile {
   size: string;
@@ -9,6 +9,8 @@ interface IndexedFile {
   ctimeNs: string;
   ino: string;
   hash: ContentHash;
+  /** Written by a checkout, before any command could touch the workspace: the racy rule does not apply. */
+  written?: true;
 }
 
 /**
@@ -46,6 +48,7 @@ export class StatIndex {
   known(path: string, info: BigIntStats): ContentHash | null {
     const entry = this.#previous.get(path);
     if (!entry || !sameStat(entry, info)) return null;
+    if (entry.written) return entry.hash;
     if (info.ctimeNs >= this.#previousAtNs - this.racyWindowNs || info.mtimeNs >= this.#previousAtNs - this.racyWindowNs) return null;
     return entry.hash;
   }
@@ -55,9 +58,33 @@ export class StatIndex {
     this.#next.set(path, { size: String(info.size), mtimeNs: String(info.mtimeNs), ctimeNs: String(info.ctimeNs), ino: String(info.ino), hash });
   }
 
-  /** Replaces the stored index with the paths recorded in this walk, as of `startedAtNs` (the walk's start). */
+  /**
+   * Records a file a checkout just wrote with `hash`'s content, under its stat after the write.
+   * No command runs in a workspace being checked out, so the stat cannot be racily clean: any
+   * later write changes its ctime (and mtime), and the next checkpoint reads the file again.
+   */
+  recordWritten(path: string, info: BigIntStats, hash: ContentHash): void {
+    this.record(path, info, hash);
+    (this.#next.get(path) as IndexedFile).written = true;
+  }
+
+  /** An index with nothing recorded yet (a checkout's, seeded as it writes). */
+  static empty(racyWindowNs = DEFAULT_RACY_WINDOW_NS): StatIndex {
+    return new StatIndex(new Map(), 0n, racyWindowNs);
+  }
+
+  /**
+   * Replaces the stored index with the paths recorded in this walk, as of `startedAtNs` (the
+   * walk's start). Not fsynced: a cache a crash may lose (costing a rehash), written atomically.
+   */
   async save(path: string, startedAtNs: bigint): Promise<void> {
-    await writeFileDurably(path, JSON.stringify({ indexedAtNs: String(startedAtNs), files: Object.fromEntries(this.#next) }));
+    await replaceFile(path, JSON.stringify({ indexedAtNs: String(startedAtNs), files: Object.fromEntries(this.#next) }));
+  }
+
+  /** Whether every hash the index at `path` names is in `keep` (an unreadable index names none: it is never used). */
+  static async namesOnly(path: string, keep: ReadonlySet<ContentHash>): Promise<boolean> {
+    const index = await StatIndex.load(path);
+    return [...index.#previous.values()].every(({ hash }) => keep.has(hash));
   }
 
   static async remove(path: string): Promise<void> {

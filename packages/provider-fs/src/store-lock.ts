@@ -1,7 +1,8 @@
 /**
  * Checkpoints and checkouts share the store; garbage collection has it alone, so it never
- * deletes a blob a manifest being written (or a checkout reading) needs. In-process only: one
- * daemon owns a snapshot store (see NOTES.md for a lock across processes).
+ * deletes a blob a manifest being written (or a checkout reading) needs. Within this process;
+ * `ProcessLock` (process-lock.ts) does the same among the processes sharing a store, and
+ * `SnapshotStore` takes this lock first, then that one.
  */
 export class StoreLock {
   #readers = 0;

@@ -54,6 +54,24 @@ describe('blob store', () => {
     }
   });
 
+  it('streams contents larger than it reads whole: random bytes stored raw, text compressed, both restored byte-exact', async () => {
+    const dir = await temporary('blobs');
+    const store = new BlobStore(join(dir, 'blobs'));
+    await writeFile(join(dir, 'random'), randomBytes(6 * 1024 * 1024));
+    await writeFile(join(dir, 'text'), 'a line of text\n'.repeat(400_000));
+    const random = await putFile(store, join(dir, 'random'));
+    const text = await putFile(store, join(dir, 'text'));
+    expect(random.size).toBe(6 * 1024 * 1024);
+    expect(await store.pathOf(random.hash)).not.toMatch(/\.gz$/);
+    expect(await store.pathOf(text.hash)).toMatch(/\.gz$/);
+    for (const [name, { hash }] of [['random', random], ['text', text]] as const) {
+      await store.copyTo(hash, join(dir, `${name}.out`), 0o640);
+      // Buffer.equals: a deep equality of 6 MiB element by element takes minutes.
+      expect((await readFile(join(dir, `${name}.out`))).equals(await readFile(join(dir, name)))).toBe(true);
+    }
+    expect(await blobFilesIn(join(dir, 'blobs'))).toHaveLength(2);
+  });
+
   it('stores raw when compression is off', async () => {
     const dir = await temporary('blobs');
     const store = new BlobStore(join(dir, 'blobs'), { compress: false });

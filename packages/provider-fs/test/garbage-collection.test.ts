@@ -1,4 +1,4 @@
-import { mkdir, realpath, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SnapshotStore } from '../src/snapshot-store';
@@ -31,6 +31,30 @@ describe('snapshot garbage collection', () => {
     expect(await store.deleteSnapshot(second.snapshotId)).toBe(true);
     expect(await blobFilesIn(blobs)).toEqual([]);
     expect(await store.deleteSnapshot(second.snapshotId)).toBe(false);
+  });
+
+  it('after a workspace\'s only snapshot is deleted, its next checkpoint stores its unchanged files again (the stat index forgets removed blobs)', async () => {
+    const { dir, workspace, store } = await setup();
+    await writeFile(join(workspace, 'kept'), 'unchanged between the checkpoints');
+    const first = await store.checkpoint(workspace, 'ws', meta);
+    await new Promise((resolve) => setTimeout(resolve, 20)); // Past the racy window's edge (0 here): the index is trusted.
+    expect(await store.deleteSnapshot(first.snapshotId)).toBe(true);
+    const second = await store.checkpoint(workspace, 'ws', meta);
+    expect(second.reusedFiles).toBe(0);
+    const target = join(dir, 'out');
+    await mkdir(target);
+    await store.checkout((await store.manifest(second.snapshotId))!, target);
+  });
+
+  it('garbage collection removes what killed writers left in manifests/ and index/', async () => {
+    const { dir, workspace, store } = await setup();
+    await writeFile(join(workspace, 'a'), 'a');
+    const { snapshotId } = await store.checkpoint(workspace, 'ws', meta);
+    const leftovers = [join(dir, 'snapshots', 'manifests', '.0123456789abcdef.tmp'), join(dir, 'snapshots', 'index', '.fedcba9876543210.tmp')];
+    for (const leftover of leftovers) await writeFile(leftover, 'half');
+    await store.deleteSnapshot(snapshotId);
+    expect(await readdir(join(dir, 'snapshots', 'manifests'))).toEqual([]);
+    expect((await readdir(join(dir, 'snapshots', 'index'))).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
   it('never deletes a blob a checkpoint running at the same time reuses', async () => {
