@@ -1,8 +1,11 @@
 import { closeSync, constants, fstatSync, openSync, lstatSync, readdirSync, readlinkSync, type BigIntStats } from 'node:fs';
+import { descriptorPath, openDirectorySync } from '@runtimectl/provider-local';
 import type { BlobBatch } from './blob-batch';
 import type { ManifestEntry, SkippedEntry } from './manifest';
 import { TimeSlices } from './time-slices';
 import type { StatIndex } from './stat-index';
+
+const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = constants;
 
 export interface WalkResult {
   rootMode: number;
@@ -13,15 +16,6 @@ export interface WalkResult {
   /** Files whose hash the stat index supplied without reading them. */
   reusedFiles: number;
 }
-
-const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = constants;
-
-/**
- * The synchronous twins of provider-local's `openDirectory` / `descriptorPath` (its jail): a
- * directory opened without following a link, and names resolved under its descriptor.
- */
-const openDirectorySync = (path: string) => openSync(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK);
-const descriptorPath = (fd: number, name = '.') => `/proc/self/fd/${fd}/${name}`;
 
 /** A regular file, symlink or directory changed under the walk in a way it cannot record (a swap). */
 export class WorkspaceChangedError extends Error {}

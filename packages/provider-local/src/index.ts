@@ -1,4 +1,4 @@
 export { createLocalProvider, DEFAULT_WORKSPACE_QUOTA_BYTES, LocalProvider, type LocalProviderSettings } from './local-provider';
 export type { WorkspaceQuotaObserver } from './quota/workspace-quota';
 export type { IsolationInForce, LocalIsolation } from './exec/workspace-sandboxes';
-export { descriptorPath, openDirectory } from './workspace-jail';
+export { descriptorPath, openDirectory, openDirectorySync } from './workspace-jail';

@@ -1,4 +1,4 @@
-import { constants, existsSync, type Stats } from 'node:fs';
+import { constants, existsSync, openSync, type Stats } from 'node:fs';
 import { lstat, mkdir, open, readlink, type FileHandle } from 'node:fs/promises';
 import { InvalidRequestError, WorkspacePaths } from '@runtimectl/core';
 import { errorCode } from './fs-errors';
@@ -35,10 +35,15 @@ export interface WalkOptions {
 }
 
 /** The path of an open descriptor (or of `name` in the directory it holds) that the kernel resolves through the descriptor itself. */
-export const descriptorPath = (handle: FileHandle, name = '.') => `/proc/self/fd/${handle.fd}/${name}`;
+export const descriptorPath = (handle: FileHandle | number, name = '.') => `/proc/self/fd/${typeof handle === 'number' ? handle : handle.fd}/${name}`;
+
+const DIRECTORY_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK;
 
 /** Opens a directory, never following a symbolic link as its last component (never blocks: not a FIFO). */
-export const openDirectory = (path: string) => open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK);
+export const openDirectory = (path: string) => open(path, DIRECTORY_FLAGS);
+
+/** `openDirectory` as a synchronous call returning the descriptor (for walks that batch small system calls). */
+export const openDirectorySync = (path: string) => openSync(path, DIRECTORY_FLAGS);
 
 /**
  * Confines file-API paths to one workspace directory with no window between check and use.
