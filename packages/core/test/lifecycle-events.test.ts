@@ -55,3 +55,20 @@ describe('lifecycle events', () => {
     expect(failed).toMatchObject({ runtimeId: id, data: { reason: expect.stringContaining('backend is gone') } });
   });
 });
+
+describe('event log retention', () => {
+  it('the maintenance holder prunes events older than events.retentionMs; younger ones stay', async () => {
+    let now = 1_800_000_000_000;
+    const h = createHarness({ clock: () => now, events: { retentionMs: 60_000 } });
+    await h.service.reconcile();
+    const old = await h.open();
+    now += 50_000;
+    const young = await h.open();
+    now += 20_000; // the first event is 70 s old, the second 20 s
+    await h.service.maintain();
+    const left = await h.store.listEvents({ afterEventId: 0, limit: 10 });
+    expect(left.map((event) => event.runtimeId)).toEqual([young]);
+    expect(left.map((event) => event.runtimeId)).not.toContain(old);
+    await h.service.stop();
+  });
+});

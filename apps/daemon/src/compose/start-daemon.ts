@@ -91,6 +91,7 @@ export async function startDaemon(
     exec: { defaultTimeoutMs: config.runtimes.exec_timeout_ms, maxOutputBytes: config.runtimes.exec_max_output_bytes },
     files: { readMaxBytes: config.runtimes.read_file_max_bytes },
     checkout: { parallelism: config.runtimes.checkout_parallelism },
+    events: { retentionMs: config.runtimes.event_retention_ms },
     observer: telemetry.observer,
   });
   // Before serving: join the fleet (installation id, node registration, heartbeat) and account

@@ -66,6 +66,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { path: 'runtimes.exec_max_output_bytes', type: 'integer', description: 'bytes kept of stdout and of stderr (default 1048576)' },
   { path: 'runtimes.read_file_max_bytes', type: 'integer', description: 'largest file read-file answers; export streams bigger ones (default 8388608)' },
   { path: 'runtimes.checkout_parallelism', type: 'integer', description: 'provider creates one N-way checkout or fork runs at once, 1-100 (default 8)' },
+  { path: 'runtimes.event_retention_ms', type: 'integer', description: 'events older than this are pruned from the event log, at least 60000 (default 604800000: 7 days)' },
   { path: 'runtimes.provider_call_timeout_ms', type: 'integer', description: 'deadline of provider control calls (default 120000)' },
   { path: 'fleet.node_id', type: 'string', description: 'this node\'s id in the fleet (default a random one kept in <state_dir>/node-id)' },
   { path: 'fleet.advertise_url', type: 'string', description: 'URL other nodes forward this node\'s runtimes\' requests to (default none: no forwarding here)' },

@@ -144,6 +144,8 @@ const RuntimesSchema = z.strictObject({
   provider_call_timeout_ms: z.int().min(100).max(3_600_000).default(120_000),
   /** Provider creates one N-way checkout (or fork) runs at once; a checkout has at most 100 children. */
   checkout_parallelism: z.int().min(1).max(100).default(8),
+  /** Events older than this are pruned from the event log (by one node of a fleet); at least a minute, default 7 days. */
+  event_retention_ms: z.int().min(60_000).max(Number.MAX_SAFE_INTEGER).default(7 * 86_400_000),
 });
 
 /** A node id: what other nodes, metrics and Idempotency-Key claims call this daemon. */

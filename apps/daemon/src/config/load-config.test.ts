@@ -195,11 +195,17 @@ describe('loadConfig', () => {
     for (const value of ['0', '101']) expect(() => load({ RUNTIMECTL_RUNTIMES_CHECKOUT_PARALLELISM: value })).toThrow(/runtimes\.checkout_parallelism/);
   });
 
+  it('runtimes.event_retention_ms bounds how long the event log keeps events (default 7 days; RUNTIMECTL_RUNTIMES_EVENT_RETENTION_MS); under a minute is refused', () => {
+    expect(load().runtimes.event_retention_ms).toBe(604_800_000);
+    expect(load({ RUNTIMECTL_RUNTIMES_EVENT_RETENTION_MS: '3600000' }).runtimes.event_retention_ms).toBe(3_600_000);
+    expect(() => load({ RUNTIMECTL_RUNTIMES_EVENT_RETENTION_MS: '1000' })).toThrow(/runtimes\.event_retention_ms/);
+  });
+
   it('every documented key is a real setting with a RUNTIMECTL_* variable', () => {
     const sample = { string: 'x', integer: '1', boolean: 'true', json: '{}', list: 'a,b' } as const;
     for (const key of CONFIG_KEYS) {
       const value = key.path === 'store.kind' ? 'memory' : key.path === 'store.synchronous' ? 'normal' : key.path === 'runtimes.default_provider' ? 'local' : key.path === 'log.level' ? 'info' : key.path === 'providers.local.isolation' || key.path === 'providers.fs.isolation' ? 'none' : key.path === 'fleet.advertise_url' ? 'http://10.0.0.5:7333' : sample[key.type];
-      const env = { [envNameOf(key.path)]: key.path === 'http.request_timeout_ms' ? '60000' : key.path.endsWith('_ms') || key.path.endsWith('_bytes') ? '4096' : value };
+      const env = { [envNameOf(key.path)]: key.path === 'http.request_timeout_ms' ? '60000' : key.path === 'runtimes.event_retention_ms' ? '60000' : key.path.endsWith('_ms') || key.path.endsWith('_bytes') ? '4096' : value };
       if (key.path === 'http.auth.bearer_token') env[envNameOf(key.path)] = 'a-sufficiently-long-token';
       if (key.path === 'http.auth.bearer_token_env') Object.assign(env, { x: 'a-sufficiently-long-token' });
       expect(() => load(env), key.path).not.toThrow();

@@ -84,6 +84,8 @@ export interface RuntimeServiceOptions {
   files?: Partial<FileSettings>;
   /** N-way checkout and fork: `parallelism` (default 8) bounds the provider creates in flight at once. */
   checkout?: Partial<CheckoutSettings>;
+  /** The event log: events older than `retentionMs` (default 7 days) are pruned by the maintenance lease holder. */
+  events?: { retentionMs?: number };
   observer?: RuntimeServiceObserver;
 }
 
@@ -92,6 +94,7 @@ const DEFAULT_TIMEOUTS = { controlMs: 120_000, operationMs: 60_000, execGraceMs:
 const DEFAULT_EXEC: ExecSettings = { defaultTimeoutMs: 300_000, maxOutputBytes: 1024 * 1024 };
 const DEFAULT_FILES: FileSettings = { readMaxBytes: 8 * 1024 * 1024 };
 const DEFAULT_CHECKOUT: CheckoutSettings = { parallelism: 8 };
+const DEFAULT_EVENT_RETENTION_MS = 7 * 24 * 3_600_000;
 
 /**
  * The runtime control plane: open, query and update runtimes, operate on their backends, and
@@ -106,6 +109,7 @@ export class RuntimeService {
   readonly #membership: FleetMembership;
   readonly #keepAlive = new KeepAliveDuty();
   readonly #eventSignal = new EventSignal();
+  readonly #eventRetentionMs: number;
   #starting: Promise<void> | undefined;
 
   constructor(options: RuntimeServiceOptions) {
@@ -115,6 +119,8 @@ export class RuntimeService {
     const ids = options.ids ?? createIdGenerator(clock);
     const guard = new SnapshotGuard();
     this.#observer = options.observer ?? {};
+    this.#eventRetentionMs = options.events?.retentionMs ?? DEFAULT_EVENT_RETENTION_MS;
+    if (!Number.isSafeInteger(this.#eventRetentionMs) || this.#eventRetentionMs <= 0) throw new TypeError(`events.retentionMs must be a positive integer, got ${this.#eventRetentionMs}`);
     this.#installationCandidate = options.installationId ?? 'runtimectl';
     this.#installationId = this.#installationCandidate;
     const node: NodeIdentity = {
@@ -335,8 +341,11 @@ export class RuntimeService {
    * The fleet's periodic upkeep (the heartbeat runs it every few beats): on the maintenance
    * lease holder, takes over the intents of dead nodes and sweeps. null when there was nothing to do here.
    */
-  maintain(): Promise<ReconcileReport | null> {
-    return this.#run('maintain', (ctx) => maintainFleet(ctx, this.#installationId, this.#membership));
+  async maintain(): Promise<ReconcileReport | null> {
+    const report = await this.#run('maintain', (ctx) => maintainFleet(ctx, this.#installationId, this.#membership));
+    // One node prunes the event log: the holder (whose lease maintainFleet has just checked).
+    if (await this.#membership.holdsMaintenance()) await this.#ctx.store.pruneEvents(this.#ctx.clock() - this.#eventRetentionMs);
+    return report;
   }
 
   /**
