@@ -147,6 +147,32 @@ describe('GET /api/v1/events', () => {
     await stream.close();
   });
 
+  it('many streams share one reader: a commit costs one read of the log, not one per stream', async () => {
+    const s = await start();
+    await openRuntime(s);
+    const streams = await Promise.all(Array.from({ length: 10 }, () => subscribe()));
+    await Promise.all(streams.map((stream) => stream.until(() => stream.events().length === 1, 'the existing event')));
+    const listEvents = s.store.listEvents.bind(s.store);
+    let reads = 0;
+    s.store.listEvents = (query) => {
+      reads += 1;
+      return listEvents(query);
+    };
+    await openRuntime(s);
+    await Promise.all(streams.map((stream) => stream.until(() => stream.events().length === 2, 'the new event')));
+    expect(reads).toBeLessThanOrEqual(2);
+    await Promise.all(streams.map((stream) => stream.close()));
+  });
+
+  it('a closing server ends its open streams instead of waiting for them', async () => {
+    const s = await start();
+    const stream = await subscribe();
+    await stream.until(() => stream.frames.length > 0, 'the stream to open');
+    await s.app.close();
+    server = undefined;
+    await stream.done;
+  });
+
   it('refuses a Last-Event-ID that is not an event id', async () => {
     await start();
     const response = await fetch(`${baseUrl}/api/v1/events`, { headers: { accept: 'text/event-stream', 'last-event-id': 'yesterday' } });

@@ -1,6 +1,7 @@
 import { EventListQuerySchema, EventListResultSchema, InvalidRequestError, type EventListQuery, type EventView, type RuntimeService } from '@runtimectl/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { EventFeed, FEED_FAILED, FEED_PAGE } from '../events/event-feed';
 import '../route-config';
 import { ERROR_RESPONSES } from './route-options';
 
@@ -12,7 +13,8 @@ export interface EventStreamOptions {
   heartbeatMs?: number;
 }
 
-const STREAM_PAGE = 500;
+/** Events a stream may have queued for a reader that does not keep up; beyond, its stream ends (it resumes with Last-Event-ID). */
+const MAX_QUEUED_EVENTS = 10_000;
 
 function frame(event: EventView): string {
   return `id: ${event.event_id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
@@ -45,9 +47,39 @@ function write(reply: FastifyReply, text: string, abort: AbortSignal): Promise<v
   });
 }
 
-async function stream(service: RuntimeService, request: FastifyRequest, reply: FastifyReply, query: EventListQuery, options: Required<EventStreamOptions>): Promise<void> {
+/** Resolves after `ms`, or earlier when `wake` is called or `abort` fires. */
+function sleep(ms: number, abort: AbortSignal, onWake: (wake: () => void) => void): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      abort.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    abort.addEventListener('abort', done, { once: true });
+    onWake(done);
+  });
+}
+
+interface StreamContext {
+  service: RuntimeService;
+  feed: EventFeed;
+  options: Required<EventStreamOptions>;
+  /** Every open stream's abort: the server ends them when it closes. */
+  open: Set<AbortController>;
+}
+
+/**
+ * One SSE stream: attaches to the server's feed first (buffering what it hands over), then
+ * catches up from the store after the resume point until a short page, then writes the feed's
+ * events above what it wrote. The catch-up's last read follows the attach, so between them
+ * every event is covered; ids at or below what was written are skipped, so none comes twice.
+ */
+async function stream(context: StreamContext, request: FastifyRequest, reply: FastifyReply, query: EventListQuery): Promise<void> {
+  const { service, feed, options } = context;
   let cursor = resumeFrom(request, query);
   const abort = new AbortController();
+  context.open.add(abort);
   reply.raw.on('close', () => abort.abort());
   reply.hijack();
   reply.raw.writeHead(200, {
@@ -57,27 +89,56 @@ async function stream(service: RuntimeService, request: FastifyRequest, reply: F
     'x-request-id': String(request.id),
   });
   reply.raw.write(': runtimectl events\n\n');
+  let queue: EventView[] = [];
+  let ended = false;
+  let wake: (() => void) | undefined;
+  const detach = await feed.attach((events) => {
+    if (events === FEED_FAILED || queue.length + events.length > MAX_QUEUED_EVENTS) ended = true;
+    else queue.push(...events);
+    wake?.();
+  });
+  const matches = (event: EventView) =>
+    (query.runtime_id === undefined || event.runtime_id === query.runtime_id) && (query.types === undefined || query.types.includes(event.type));
   let lastWriteMs = Date.now();
   try {
-    while (!abort.signal.aborted) {
-      const page = await service.listEvents({ ...query, after: cursor, limit: STREAM_PAGE });
+    for (;;) {
+      const page = await service.listEvents({ ...query, after: cursor, limit: FEED_PAGE });
       for (const event of page.events) await write(reply, frame(event), abort.signal);
       if (page.events.length > 0) lastWriteMs = Date.now();
       cursor = page.events.at(-1)?.event_id ?? cursor;
-      if (page.events.length === STREAM_PAGE) continue;
-      // A short page holds every matching event up to last_event_id: skip what did not match.
-      cursor = Math.max(cursor, page.last_event_id);
+      if (abort.signal.aborted) return;
+      if (page.events.length < FEED_PAGE) {
+        // A short page holds every matching event up to last_event_id: skip what did not match.
+        cursor = Math.max(cursor, page.last_event_id);
+        break;
+      }
+    }
+    while (!abort.signal.aborted && !ended) {
+      const batch = queue;
+      queue = [];
+      for (const event of batch) {
+        if (event.event_id <= cursor) continue;
+        cursor = event.event_id;
+        if (!matches(event)) continue;
+        await write(reply, frame(event), abort.signal);
+        lastWriteMs = Date.now();
+      }
+      if (queue.length > 0) continue;
       const idleMs = Date.now() - lastWriteMs;
       if (idleMs >= options.heartbeatMs) {
         await write(reply, ': keepalive\n\n', abort.signal);
         lastWriteMs = Date.now();
+        continue;
       }
-      await service.eventsAppended(Math.min(options.pollIntervalMs, Math.max(1, options.heartbeatMs - idleMs)), abort.signal);
+      await sleep(options.heartbeatMs - idleMs, abort.signal, (done) => (wake = done));
+      wake = undefined;
     }
   } catch (error) {
     // The store failed: end the stream; the client reconnects with Last-Event-ID and loses nothing.
     request.log.warn({ err: error }, 'event stream ended: the event log could not be read');
   } finally {
+    detach();
+    context.open.delete(abort);
     reply.raw.end();
   }
 }
@@ -85,6 +146,11 @@ async function stream(service: RuntimeService, request: FastifyRequest, reply: F
 /** `GET /events`: a page of the event log as JSON, or, with `Accept: text/event-stream`, the log followed live (SSE). */
 export const eventRoutes: FastifyPluginAsyncZod<{ service: RuntimeService; events?: EventStreamOptions | undefined }> = async (app, { service, events }) => {
   const options: Required<EventStreamOptions> = { pollIntervalMs: events?.pollIntervalMs ?? 250, heartbeatMs: events?.heartbeatMs ?? 15_000 };
+  const context: StreamContext = { service, feed: new EventFeed(service, options.pollIntervalMs), options, open: new Set() };
+  // Streams never end by themselves: a closing server ends them, or it would wait for them for ever.
+  app.addHook('preClose', async () => {
+    for (const abort of context.open) abort.abort();
+  });
   app.get(
     '/events',
     {
@@ -103,7 +169,7 @@ export const eventRoutes: FastifyPluginAsyncZod<{ service: RuntimeService; event
     },
     async (request, reply) => {
       if (!wantsStream(request)) return service.listEvents({ ...request.query, after: resumeFrom(request, request.query) });
-      await stream(service, request, reply, request.query, options);
+      await stream(context, request, reply, request.query);
       return reply;
     },
   );
