@@ -21,6 +21,7 @@ import { measureDaemonStartup } from './src/sections/daemon-startup.mjs';
 import { measureMemory } from './src/sections/memory.mjs';
 import { measureLocalProvider } from './src/sections/local-provider.mjs';
 import { measureFleet } from './src/sections/fleet.mjs';
+import { measureEventStream } from './src/sections/event-stream.mjs';
 import { measureFsProvider } from './src/sections/fs-provider.mjs';
 
 const SECTION_RUNNERS = {
@@ -33,6 +34,7 @@ const SECTION_RUNNERS = {
   memory: { title: 'Resident memory of `runtimed`', run: measureMemory },
   local: { title: 'Local provider against raw Node (packages/provider-local/bench)', run: measureLocalProvider },
   fs: { title: 'fs provider snapshots against tar and cp (packages/provider-fs/bench)', run: measureFsProvider },
+  events: { title: 'Event stream: SSE delivery of the event log under load (issue 23)', run: measureEventStream },
   fleet: { title: 'A fleet of 3 nodes on one PostgreSQL against one node (E2B emulator)', run: measureFleet },
 };
 
