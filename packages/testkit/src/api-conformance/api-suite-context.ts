@@ -12,6 +12,10 @@ export interface ApiSuiteContext {
   runtimeId(name: string): string;
   /** Opens a runtime (on `provider`, default the route-test provider) and expects 200. */
   open(name: string, extra?: Record<string, unknown>): Promise<ApiResponse>;
+  /** Writes `text` to `path` in the runtime through write-file, expecting 200. */
+  writeText(runtimeId: string, path: string, text: string): Promise<void>;
+  /** Reads `path` of the runtime through read-file, expecting 200, as text. */
+  readText(runtimeId: string, path: string): Promise<string>;
 }
 
 export function createApiSuiteContext(options: ResolvedApiConformanceOptions): ApiSuiteContext {
@@ -32,6 +36,14 @@ export function createApiSuiteContext(options: ResolvedApiConformanceOptions): A
       });
       expectOk(response);
       return response;
+    },
+    async writeText(runtimeId, path, text) {
+      expectOk(await client.post('/api/v1/runtimes/write-file', { runtime_id: runtimeId, path, content_base64: toBase64(text) }));
+    },
+    async readText(runtimeId, path) {
+      const read = await client.post('/api/v1/runtimes/read-file', { runtime_id: runtimeId, path });
+      expectOk(read);
+      return fromBase64((read.body as { content_base64: string }).content_base64).toString();
     },
   };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, test, type TestContext } from 'vitest';
 import { RuntimeCheckoutChildrenResultSchema, RuntimeCheckpointResultSchema, RuntimeForkResultSchema, type CheckoutChildResult } from '@runtimectl/core';
 import { segment } from './api-client';
-import { expectApiError, expectOk, fromBase64, toBase64, type ApiSuiteContext } from './api-suite-context';
+import { expectApiError, expectOk, type ApiSuiteContext } from './api-suite-context';
 
 const CHILD_ID = /:checkout:[0-9a-f]{32}$/;
 
@@ -17,13 +17,7 @@ export function checkoutChildrenApiTests(context: ApiSuiteContext): void {
   const skipUnlessNamed = (ctx: TestContext) => {
     if (provider === undefined) ctx.skip('no snapshotProvider named: N-way checkout not run');
   };
-  const write = async (runtimeId: string, path: string, text: string) =>
-    expectOk(await client.post('/api/v1/runtimes/write-file', { runtime_id: runtimeId, path, content_base64: toBase64(text) }));
-  const readText = async (runtimeId: string, path: string) => {
-    const read = await client.post('/api/v1/runtimes/read-file', { runtime_id: runtimeId, path });
-    expectOk(read);
-    return fromBase64(read.body.content_base64).toString();
-  };
+  const { writeText: write, readText } = context;
   /** Opens `name` on the snapshot provider with `a.txt` written, and checkpoints it. */
   const checkpointed = async (name: string) => {
     await context.open(name, { provider });

@@ -7,7 +7,7 @@ import {
   RuntimePauseResultSchema,
 } from '@runtimectl/core';
 import { segment } from './api-client';
-import { expectApiError, expectOk, fromBase64, toBase64, type ApiSuiteContext } from './api-suite-context';
+import { expectApiError, expectOk, type ApiSuiteContext } from './api-suite-context';
 
 const CHILD_SUFFIX = /:checkout:[0-9a-f]{32}$/;
 
@@ -25,13 +25,7 @@ export function snapshotSemanticsTests(context: ApiSuiteContext): void {
     if (provider === undefined) ctx.skip('no snapshotProvider named: snapshot semantics not run');
   };
   const open = (name: string, extra: Record<string, unknown> = {}) => context.open(name, { provider, ...extra });
-  const write = async (runtimeId: string, path: string, text: string) =>
-    expectOk(await client.post('/api/v1/runtimes/write-file', { runtime_id: runtimeId, path, content_base64: toBase64(text) }));
-  const readText = async (runtimeId: string, path: string) => {
-    const read = await client.post('/api/v1/runtimes/read-file', { runtime_id: runtimeId, path });
-    expectOk(read);
-    return fromBase64(read.body.content_base64).toString();
-  };
+  const { writeText: write, readText } = context;
   const checkpoint = async (runtimeId: string, extra: Record<string, unknown> = {}) => {
     const response = await client.post('/api/v1/runtimes/checkpoint', { runtime_id: runtimeId, ...extra });
     expectOk(response);
