@@ -115,6 +115,11 @@ export class PostgresRuntimeStore implements RuntimeStore {
     return (await this.#db.rows<SessionRow>(this.#sql.listSessionsByBackend, [backendId])).map(sessionFromRow);
   }
 
+  async countSessionsByHomeNode(): Promise<Record<string, number>> {
+    const rows = await this.#db.rows<{ home_node_id: string; count: number }>(this.#sql.countSessionsByHomeNode);
+    return Object.fromEntries(rows.map(({ home_node_id, count }) => [home_node_id, count]));
+  }
+
   async countSessionsByStatus(): Promise<Record<StoredRuntimeStatus, number>> {
     const counts: Record<StoredRuntimeStatus, number> = { idle: 0, paused: 0, failed: 0, closed: 0 };
     for (const { status, count } of await this.#db.rows<{ status: string; count: number }>(this.#sql.countSessionsByStatus)) {

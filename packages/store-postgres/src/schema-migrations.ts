@@ -238,6 +238,13 @@ export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
       INSERT INTO event_log (id, last_event_id) VALUES (1, 0);
     `,
   },
+  {
+    version: 5,
+    description: "runtimes by home node: GET /nodes counts each node's open runtimes without reading them all",
+    sql: `
+      CREATE INDEX sessions_by_home_node ON sessions (home_node_id) WHERE home_node_id IS NOT NULL AND status <> 'closed';
+    `,
+  },
 ];
 
 /** The schema version this code writes and the newest it can open. */

@@ -39,6 +39,8 @@ export function storeStatements(schema: string) {
     listSessionsBySourceSnapshot: `${sessions} WHERE backend_provider_id = $1 AND backend_source_snapshot_id = $2 ORDER BY runtime_id`,
     listSessionsByBackend: `${sessions} WHERE backend_id = $1 ORDER BY runtime_id`,
     countSessionsByStatus: `SELECT status, count(*) AS count FROM ${table('sessions')} GROUP BY status`,
+    countSessionsByHomeNode:
+      `SELECT home_node_id, count(*)::int AS count FROM ${table('sessions')} WHERE home_node_id IS NOT NULL AND status <> 'closed' GROUP BY home_node_id`,
     getCheckpoint: `${checkpoints} WHERE checkpoint_id = $1`,
     listCheckpoints: `${checkpoints} WHERE runtime_id = $1 ORDER BY checkpoint_id DESC LIMIT $2`,
     listCheckpointsAfter: `${checkpoints} WHERE runtime_id = $1 AND checkpoint_id < $3 ORDER BY checkpoint_id DESC LIMIT $2`,

@@ -187,6 +187,13 @@ export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
       CREATE INDEX events_by_time ON events (at_ms);
     `,
   },
+  {
+    version: 7,
+    description: "runtimes by home node: GET /nodes counts each node's open runtimes without reading them all",
+    sql: `
+      CREATE INDEX sessions_by_home_node ON sessions (home_node_id) WHERE home_node_id IS NOT NULL AND status <> 'closed';
+    `,
+  },
 ];
 
 /** The schema version this code writes and the newest it can open. */

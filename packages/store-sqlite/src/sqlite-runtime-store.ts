@@ -158,6 +158,10 @@ export class SqliteRuntimeStore implements RuntimeStore {
     return this.#statements.listSessionsByBackend.all(backendId).map(sessionFromRow);
   }
 
+  async countSessionsByHomeNode(): Promise<Record<string, number>> {
+    return Object.fromEntries(this.#statements.countSessionsByHomeNode.all().map(({ home_node_id, count }) => [home_node_id, count]));
+  }
+
   async countSessionsByStatus(): Promise<Record<StoredRuntimeStatus, number>> {
     const counts: Record<StoredRuntimeStatus, number> = { idle: 0, paused: 0, failed: 0, closed: 0 };
     for (const { status, count } of this.#statements.countSessionsByStatus.all()) {

@@ -45,6 +45,7 @@ export interface StoreStatements {
   listSessionsBySourceSnapshot: Statement<[string, string], SessionRow>;
   listSessionsByBackend: Statement<[string], SessionRow>;
   countSessionsByStatus: Statement<[], { status: string; count: number }>;
+  countSessionsByHomeNode: Statement<[], { home_node_id: string; count: number }>;
   getCheckpoint: Statement<[string], CheckpointRow>;
   listCheckpoints: Statement<[{ runtimeId: string; limit: number }], CheckpointRow>;
   listCheckpointsAfter: Statement<[Cursor & { runtimeId: string }], CheckpointRow>;
@@ -89,6 +90,8 @@ export const STATEMENT_SQL = {
   listSessionsBySourceSnapshot: `${SESSIONS} WHERE backend_provider_id = ? AND backend_source_snapshot_id = ? ORDER BY runtime_id`,
   listSessionsByBackend: `${SESSIONS} WHERE backend_id = ? ORDER BY runtime_id`,
   countSessionsByStatus: 'SELECT status, count(*) AS count FROM sessions GROUP BY status',
+  countSessionsByHomeNode:
+    "SELECT home_node_id, count(*) AS count FROM sessions WHERE home_node_id IS NOT NULL AND status <> 'closed' GROUP BY home_node_id",
   getCheckpoint: `${CHECKPOINTS} WHERE checkpoint_id = ?`,
   // checkpoints_by_runtime walked backwards: newest first without a sort.
   listCheckpoints: `${CHECKPOINTS} WHERE runtime_id = @runtimeId ORDER BY checkpoint_id DESC LIMIT @limit`,

@@ -16,6 +16,7 @@ const EXPECTED_INDEX: Partial<Record<keyof typeof STATEMENT_SQL, string>> = {
   listSessionsBySourceSnapshot: 'sessions_by_source_snapshot',
   listSessionsByBackend: 'sessions_by_backend',
   countSessionsByStatus: 'sessions_by_status',
+  countSessionsByHomeNode: 'sessions_by_home_node',
   getCheckpoint: 'sqlite_autoindex_checkpoints_1',
   listCheckpoints: 'checkpoints_by_runtime',
   listCheckpointsAfter: 'checkpoints_by_runtime',

@@ -1,5 +1,4 @@
 import type { NodeRecord, NodeStore } from '../store/fleet-store';
-import { listAllSessions } from '../runtime/list-all-sessions';
 import type { ServiceContext } from '../runtime/service-context';
 
 /** A node of the fleet and whether it is alive: what the request path asks (`RuntimeService.nodeStates()`), one store round trip. */
@@ -20,13 +19,8 @@ export async function nodeLiveness(store: NodeStore, leaseMs: number): Promise<M
   return new Map(nodes.map((node) => [node.nodeId, { ...node, alive: node.heartbeatAtMs + leaseMs > now }]));
 }
 
-/** Every node with whether it is alive and how many runtimes it is home of (reads every runtime: an admin query). */
+/** Every node with whether it is alive and how many runtimes it is home of (one count query). */
 export async function listFleetNodes(ctx: ServiceContext): Promise<FleetNode[]> {
-  const nodes = await nodeLiveness(ctx.store, ctx.node.leaseMs);
-  const homed = new Map<string, number>();
-  for (const session of await listAllSessions(ctx, {})) {
-    if (session.status === 'closed' || !session.homeNodeId) continue;
-    homed.set(session.homeNodeId, (homed.get(session.homeNodeId) ?? 0) + 1);
-  }
-  return [...nodes.values()].map((node) => ({ ...node, runtimes: homed.get(node.nodeId) ?? 0 }));
+  const [nodes, homed] = await Promise.all([nodeLiveness(ctx.store, ctx.node.leaseMs), ctx.store.countSessionsByHomeNode()]);
+  return [...nodes.values()].map((node) => ({ ...node, runtimes: homed[node.nodeId] ?? 0 }));
 }

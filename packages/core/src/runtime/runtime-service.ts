@@ -363,7 +363,7 @@ export class RuntimeService {
     return this.#keepAlive.keptAlive;
   }
 
-  /** Every node of the fleet: alive or not, and how many runtimes it is home of (reads every runtime: an admin query). */
+  /** Every node of the fleet: alive or not, and how many runtimes it is home of (one count query in the store). */
   nodes(): Promise<FleetNode[]> {
     return this.#run('nodes', (ctx) => listFleetNodes(ctx));
   }

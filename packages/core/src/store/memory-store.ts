@@ -69,6 +69,14 @@ export class MemoryRuntimeStore implements RuntimeStore {
     return this.#lookup(this.#sessions, this.#sessionsByBackend.get(backendId));
   }
 
+  async countSessionsByHomeNode(): Promise<Record<string, number>> {
+    const counts: Record<string, number> = {};
+    for (const session of this.#sessions.values()) {
+      if (session.status !== 'closed' && session.homeNodeId) counts[session.homeNodeId] = (counts[session.homeNodeId] ?? 0) + 1;
+    }
+    return counts;
+  }
+
   async countSessionsByStatus(): Promise<Record<StoredRuntimeStatus, number>> {
     const counts: Record<StoredRuntimeStatus, number> = { idle: 0, paused: 0, failed: 0, closed: 0 };
     for (const session of this.#sessions.values()) counts[session.status] += 1;

@@ -41,6 +41,8 @@ export interface SessionStore {
   listSessionsByBackend(backendId: string): Promise<SessionRecord[]>;
   /** How many runtimes have each stored status (for metrics). */
   countSessionsByStatus(): Promise<Record<StoredRuntimeStatus, number>>;
+  /** How many runtimes, not closed, each node is home of (`homeNodeId`); nodes with none are absent. */
+  countSessionsByHomeNode(): Promise<Record<string, number>>;
 }
 
 /** Runtime checkpoints. Checkpoint ids are time-ordered, so id order is creation order. */

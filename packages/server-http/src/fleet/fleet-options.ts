@@ -4,7 +4,7 @@ export type { FleetNode, NodeState };
 
 /** Where the server reads the fleet's nodes (the daemon builds it over the store's `NodeStore`). */
 export interface NodeDirectory {
-  /** Every registered node with the runtimes each is home of: `GET /nodes` only (it reads every runtime). May throw `StoreUnavailableError`. */
+  /** Every registered node with the runtimes each is home of: `GET /nodes` only. May throw `StoreUnavailableError`. */
   nodes(): Promise<FleetNode[]>;
   /** Every registered node and whether it is alive, nothing counted: what forwarding, Idempotency-Key takeover and metrics ask. */
   nodeStates(): Promise<NodeState[]>;

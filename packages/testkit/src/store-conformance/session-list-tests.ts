@@ -133,5 +133,21 @@ export function sessionListTests(options: StoreConformanceOptions): void {
       await harness.store.commit({ sessions: [sessionRecord('rt-1', { status: 'closed' })] });
       expect(await harness.store.countSessionsByStatus()).toStrictEqual({ idle: 1, paused: 0, failed: 0, closed: 1 });
     });
+
+    test('countSessionsByHomeNode counts the runtimes not closed per home node, without those that have none', async () => {
+      expect(await harness.store.countSessionsByHomeNode()).toStrictEqual({});
+      await harness.store.commit({
+        sessions: [
+          sessionRecord('rt-1', { homeNodeId: 'node-a' }),
+          sessionRecord('rt-2', { homeNodeId: 'node-a', status: 'paused' }),
+          sessionRecord('rt-3', { homeNodeId: 'node-a', status: 'closed' }),
+          sessionRecord('rt-4', { homeNodeId: 'node-b', status: 'failed' }),
+          sessionRecord('rt-5'),
+        ],
+      });
+      expect(await harness.store.countSessionsByHomeNode()).toStrictEqual({ 'node-a': 2, 'node-b': 1 });
+      await harness.store.commit({ sessions: [sessionRecord('rt-4', { homeNodeId: 'node-b', status: 'closed' })] });
+      expect(await harness.store.countSessionsByHomeNode()).toStrictEqual({ 'node-a': 2 });
+    });
   });
 }
