@@ -3,7 +3,7 @@ import { RUNTIME_EVENT_TYPES } from '../store/event-log';
 import { RuntimeIdSchema } from './common';
 
 /** The most events one `GET /events` page answers. */
-export const MAX_EVENT_PAGE = 1_000;
+export const MAX_EVENT_PAGE = 500;
 
 /** `types` as the query string carries it: a comma-separated list of event types. */
 const EventTypesSchema = z

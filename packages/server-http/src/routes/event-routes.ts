@@ -160,7 +160,7 @@ export const eventRoutes: FastifyPluginAsyncZod<{ service: RuntimeService; event
           'With `Accept: text/event-stream` the answer is an SSE stream: every event after `after` (or the `Last-Event-ID` header, which wins) ' +
           'that matches `runtime_id` and `types`, then new ones as they are committed, each as `id: <event_id>`, `event: <type>`, `data: <the event as JSON>`; ' +
           'a `: keepalive` comment after 15 s without an event. A client that reconnects with the last id it received misses nothing and gets nothing twice. ' +
-          'Otherwise one JSON page of at most `limit` (default 100, at most 1000) events after `after`; when fewer than `limit` came, continue after `last_event_id`, else after the last event.',
+          'Otherwise one JSON page of at most `limit` (default 100, at most 500, as every list) events after `after`; when fewer than `limit` came, continue after `last_event_id`, else after the last event.',
         tags: ['events'],
         operationId: 'listEvents',
         querystring: EventListQuerySchema,
