@@ -21,8 +21,9 @@ afterAll(async () => {
   try {
     const state = await rig.admin.state();
     writeFigures('fleet-api-conformance', { seed: SEED, nodes: rig.nodes.length, balancer: balancer.counts, leftSandboxes: state.sandboxes.length, leftSnapshots: state.snapshots.length });
-    expect(state.sandboxes.map((sandbox) => sandbox.sandboxId), 'sandboxes left at E2B').toEqual([]);
-    expect(state.snapshots.map((snapshot) => snapshot.snapshotId), 'snapshots left at E2B').toEqual([]);
+    // Named after their runtime (sandbox metadata) and snapshot names, so a leak says whose it is.
+    expect(state.sandboxes.map((sandbox) => `${sandbox.sandboxId} (${sandbox.metadata.runtimectl_runtime_id})`), 'sandboxes left at E2B').toEqual([]);
+    expect(state.snapshots.map((snapshot) => `${snapshot.snapshotId} (${snapshot.names.join(', ')})`), 'snapshots left at E2B').toEqual([]);
     for (const node of rig.nodes) expect(node.process?.logs.foundCount(), `secrets in ${node.nodeId}'s log`).toBe(0);
   } finally {
     await balancer.close();
