@@ -55,7 +55,7 @@ export async function resumeRuntime(ctx: ServiceContext, request: RuntimeResumeR
       }
       return result;
     } finally {
-      leases.releaseAll();
+      await leases.releaseAll();
     }
   });
 }

@@ -117,7 +117,6 @@ export class RuntimeService {
     registry.get(options.defaultProvider);
     const clock = options.clock ?? Date.now;
     const ids = options.ids ?? createIdGenerator(clock);
-    const guard = new SnapshotGuard();
     this.#observer = options.observer ?? {};
     this.#eventRetentionMs = options.events?.retentionMs ?? DEFAULT_EVENT_RETENTION_MS;
     if (!Number.isSafeInteger(this.#eventRetentionMs) || this.#eventRetentionMs <= 0) throw new TypeError(`events.retentionMs must be a positive integer, got ${this.#eventRetentionMs}`);
@@ -129,6 +128,8 @@ export class RuntimeService {
       advertiseUrl: options.node?.advertiseUrl ?? null,
       version: options.node?.version ?? 'unknown',
     };
+    const leases = new RuntimeLeases(options.store, node.nodeId, node.leaseMs);
+    const guard = new SnapshotGuard(leases);
     const calls = new ProviderCalls((event) => this.#observer.providerCall?.(event));
     const backends = new BackendManager({
       registry,
@@ -141,7 +142,6 @@ export class RuntimeService {
       installationId: () => this.#installationId,
       nodeId: node.nodeId,
     });
-    const leases = new RuntimeLeases(options.store, node.nodeId, node.leaseMs);
     this.#membership = new FleetMembership(
       options.store,
       node,
