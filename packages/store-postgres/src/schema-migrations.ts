@@ -245,6 +245,16 @@ export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
       CREATE INDEX sessions_by_home_node ON sessions (home_node_id) WHERE home_node_id IS NOT NULL AND status <> 'closed';
     `,
   },
+  {
+    version: 6,
+    description: "snapshot retention: a checkpoint's pin and last use (never written by its upsert), a runtime's own policy, and the checkpoints a pass reads",
+    sql: `
+      ALTER TABLE checkpoints ADD COLUMN pinned BOOLEAN NOT NULL DEFAULT false;
+      ALTER TABLE checkpoints ADD COLUMN last_used_at_ms BIGINT;
+      ALTER TABLE sessions ADD COLUMN retention TEXT;
+      CREATE INDEX checkpoints_snapshotted ON checkpoints (checkpoint_id) WHERE ref_provider_snapshot_id IS NOT NULL;
+    `,
+  },
 ];
 
 /** The schema version this code writes and the newest it can open. */

@@ -106,6 +106,8 @@ export async function commitCheckoutChildren(
     await ctx.store.commit({
       sessions: [...children],
       resolvedIntentIds: backends.map(({ backend }) => backend.backendId),
+      // Used now: an expire-unused retention rule counts from here.
+      checkpointMarks: [...new Set(children.map((child) => child.forkedFromCheckpointId!))].map((checkpointId) => ({ checkpointId, usedAtMs: ctx.clock() })),
       events: children.map((child) =>
         lifecycleEvent('checkout.created', child.createdAtMs, { runtimeId: child.runtimeId, checkpointId: child.forkedFromCheckpointId }, { source_runtime_id: child.parentRuntimeId }),
       ),

@@ -46,6 +46,7 @@ export async function resumeRuntime(ctx: ServiceContext, request: RuntimeResumeR
         await ctx.store.commit({
           sessions: [resumed],
           resolvedIntentIds: backend ? [backend.backendId] : [],
+          checkpointMarks: [{ checkpointId: checkpoint.checkpointId, usedAtMs: resumed.updatedAtMs }],
           events: [lifecycleEvent('runtime.resumed', resumed.updatedAtMs, { runtimeId: resumed.runtimeId, checkpointId: session.pausedCheckpointId })],
           ...idempotentCompletion(scope, result),
         });
