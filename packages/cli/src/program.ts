@@ -16,6 +16,7 @@ import { registerOpenCommand } from './commands/open-command';
 import { registerPauseCommand, registerResumeCommand } from './commands/pause-resume-commands';
 import { registerHealthCommand, registerProvidersCommand } from './commands/service-commands';
 import { registerShowCommand } from './commands/show-command';
+import { registerPinCommand, registerRetentionCommand } from './commands/retention-commands';
 import { EXIT_CODE_HELP } from './errors/exit-codes';
 import { daemonUrl } from './options/parse-options';
 import { CLI_VERSION } from './version';
@@ -73,6 +74,8 @@ export function createProgram(io: CliIo): Command {
     registerResumeCommand,
     registerCloseCommand,
     registerDeleteSnapshotCommand,
+    registerPinCommand,
+    registerRetentionCommand,
     registerLogCommand,
     registerEventsCommand,
     registerProvidersCommand,
