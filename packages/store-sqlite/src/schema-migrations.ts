@@ -196,11 +196,12 @@ export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
   },
   {
     version: 8,
-    description: "snapshot retention: a checkpoint's pin and last use (never written by its upsert), a runtime's own policy, and the checkpoints a pass reads",
+    description: "lifecycle policies: a checkpoint's pin and last use (never written by its upsert), a runtime's own retention and its TTL, and the checkpoints a retention pass reads",
     sql: `
       ALTER TABLE checkpoints ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0 CHECK (pinned IN (0, 1));
       ALTER TABLE checkpoints ADD COLUMN last_used_at_ms INTEGER;
       ALTER TABLE sessions ADD COLUMN retention TEXT;
+      ALTER TABLE sessions ADD COLUMN expires_at_ms INTEGER;
       CREATE INDEX checkpoints_snapshotted ON checkpoints (checkpoint_id) WHERE ref_provider_snapshot_id IS NOT NULL;
     `,
   },

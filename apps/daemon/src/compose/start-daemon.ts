@@ -97,6 +97,7 @@ export async function startDaemon(
       expireUnusedAfterMs: config.retention.expire_unused_after_ms ?? null,
       intervalMs: config.retention.interval_ms,
     },
+    expiry: { keepSnapshots: config.runtimes.expiry_keep_snapshots },
     observer: telemetry.observer,
   });
   // Before serving: join the fleet (installation id, node registration, heartbeat) and account

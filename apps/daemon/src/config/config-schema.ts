@@ -146,6 +146,8 @@ const RuntimesSchema = z.strictObject({
   checkout_parallelism: z.int().min(1).max(100).default(8),
   /** Events older than this are pruned from the event log (by one node of a fleet); at least a minute, default 7 days. */
   event_retention_ms: z.int().min(60_000).max(Number.MAX_SAFE_INTEGER).default(7 * 86_400_000),
+  /** Whether a runtime closed because its TTL passed (open's expires_at_ms / max_lifetime_ms) keeps its snapshots. */
+  expiry_keep_snapshots: z.boolean().default(false),
 });
 
 /**
@@ -157,7 +159,7 @@ const RetentionSchema = z.strictObject({
   keep_last: z.int().min(1).max(1_000_000).optional(),
   /** Delete snapshots not used (made, checked out, resumed) for this long (beyond keep_last's window). */
   expire_unused_after_ms: z.int().min(60_000).max(Number.MAX_SAFE_INTEGER).optional(),
-  /** How often one node of the fleet (the maintenance lease holder) runs a retention pass. */
+  /** How often the policy passes run (TTL closes, then retention), each node for the runtimes it acts for. */
   interval_ms: z.int().min(1_000).max(86_400_000).default(60_000),
 });
 

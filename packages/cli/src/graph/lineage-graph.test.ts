@@ -23,6 +23,7 @@ function runtime(id: string, options: { status?: RuntimeStatus; createdMinutesAg
     session_state: null,
     last_error: null,
     retention: {},
+    expires_at_ms: null,
   };
 }
 

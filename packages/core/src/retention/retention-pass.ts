@@ -30,6 +30,11 @@ async function allPages<T>(read: (cursor: string | undefined) => Promise<{ items
   return items;
 }
 
+/** Every runtime in the store, by id (the policy passes read them once per pass). */
+export function readAllSessions(ctx: ServiceContext): Promise<SessionRecord[]> {
+  return allPages((cursor) => ctx.store.listSessions({ limit: PAGE, ...(cursor ? { cursor } : {}) }));
+}
+
 const policyOf = (daemon: RetentionPolicy) => (session: SessionRecord) => effectivePolicy(daemon, session.retention);
 
 /**
@@ -37,7 +42,7 @@ const policyOf = (daemon: RetentionPolicy) => (session: SessionRecord) => effect
  * still exists — or nothing when no runtime has a policy (the pass then reads no checkpoint).
  */
 export async function readRetentionInput(ctx: ServiceContext, now: number): Promise<RetentionInput> {
-  const sessions = await allPages((cursor) => ctx.store.listSessions({ limit: PAGE, ...(cursor ? { cursor } : {}) }));
+  const sessions = await readAllSessions(ctx);
   const input = { now, policyOf: policyOf(ctx.retention.policy), sessions: new Map(sessions.map((s) => [s.runtimeId, s])) };
   if (!sessions.some((session) => isActive(input.policyOf(session)))) return { ...input, checkpoints: [] };
   const checkpoints = await allPages((cursor) => ctx.store.listSnapshottedCheckpoints({ limit: PAGE, ...(cursor ? { cursor } : {}) }));
@@ -113,14 +118,18 @@ function condemned(verdicts: readonly RetentionVerdict[]): Array<{ key: Snapshot
 }
 
 /**
- * One retention pass (the maintenance lease holder runs it every `retention.intervalMs`): plans
- * over the whole store, then deletes each condemned snapshot (see deleteCondemned). Never throws
- * for one snapshot: a failure is counted and the next pass tries again.
+ * One retention pass (the policy passes run it every `retention.intervalMs`): plans over the
+ * whole store, then deletes each condemned snapshot of the runtimes `actsOn` gives this node (see
+ * deleteCondemned). Never throws for one snapshot: a failure is counted and the next pass tries again.
  */
-export async function applyRetention(ctx: ServiceContext): Promise<RetentionPassReport> {
+export async function applyRetention(ctx: ServiceContext, actsOn: (session: SessionRecord) => boolean): Promise<RetentionPassReport> {
   const report: RetentionPassReport = { deletedSnapshots: 0, skippedBusy: 0, failed: 0 };
-  const verdicts = planRetention(await readRetentionInput(ctx, ctx.clock()));
+  const input = await readRetentionInput(ctx, ctx.clock());
+  const verdicts = planRetention(input);
   for (const { key, owners } of condemned(verdicts)) {
+    // A snapshot is its runtimes' (one provider, so one home): the node acting for them deletes it.
+    const owner = input.sessions.get(owners[0]!);
+    if (!owner || !actsOn(owner)) continue;
     try {
       const outcome = await deleteCondemned(ctx, key, owners);
       if (outcome === 'deleted') report.deletedSnapshots += 1;

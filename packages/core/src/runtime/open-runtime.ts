@@ -1,4 +1,5 @@
 import { overrideFromWire } from '../retention/retention-policy';
+import { expiryOf } from '../retention/expiry';
 import { RuntimeClosedError, RuntimeExistsError } from '../errors/runtime-state-errors';
 import type { SessionRecord } from '../store/records';
 import type { RuntimeOpenRequest, RuntimeOpenResult } from '../wire/runtime-lifecycle';
@@ -48,6 +49,7 @@ export async function openRuntime(ctx: ServiceContext, request: RuntimeOpenReque
       lastError: null,
       keepSnapshots: false,
       ...(request.retention ? { retention: overrideFromWire(request.retention) } : {}),
+      ...expiryOf(request, now),
       createdAtMs: now,
       updatedAtMs: now,
       homeNodeId: homeNodeFor(ctx, provider.providerId),

@@ -55,6 +55,7 @@ export async function updateRuntime(ctx: ServiceContext, request: RuntimeUpdateR
       ...(request.session_state !== undefined ? { sessionState: request.session_state } : {}),
       ...(request.metadata !== undefined ? { metadata: request.metadata } : {}),
       ...(request.retention !== undefined ? { retention: overrideFromWire(request.retention) } : {}),
+      ...(request.expires_at_ms !== undefined ? { expiresAtMs: request.expires_at_ms } : {}),
       updatedAtMs: ctx.clock(),
     };
     scope.providerId = session.providerId;

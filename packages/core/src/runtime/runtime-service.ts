@@ -27,7 +27,9 @@ import { KeepAliveDuty } from '../fleet/keep-alive-duty';
 import { maintainFleet, reconcileAtStart } from '../fleet/maintenance';
 import type { ReconcileReport } from './reconcile';
 import { resumeRuntime } from './resume-runtime';
-import { applyRetention, type RetentionPassReport } from '../retention/retention-pass';
+import { applyRetention, readAllSessions, type RetentionPassReport } from '../retention/retention-pass';
+import { closeExpired, type ExpiryPassReport } from '../retention/expiry-pass';
+import { policyScope } from '../fleet/policy-scope';
 import { previewRetention } from '../retention/retention-preview';
 import { pinCheckpoint } from '../retention/pin-checkpoint';
 import { effectivePolicy, NO_RETENTION, type RetentionPolicy } from '../retention/retention-policy';
@@ -95,6 +97,8 @@ export interface RuntimeServiceOptions {
    * the maintenance lease holder runs a pass (default 60 s). Runtimes may override the policy.
    */
   retention?: Partial<RetentionPolicy> & { intervalMs?: number };
+  /** TTLs: whether a runtime closed because it expired keeps its snapshots (default false). */
+  expiry?: { keepSnapshots?: boolean };
   observer?: RuntimeServiceObserver;
 }
 
@@ -121,7 +125,7 @@ export class RuntimeService {
   readonly #eventSignal = new EventSignal();
   readonly #eventRetentionMs: number;
   #starting: Promise<void> | undefined;
-  #nextRetentionAtMs = 0;
+  #nextPolicyPassAtMs = 0;
 
   constructor(options: RuntimeServiceOptions) {
     const registry = options.providers instanceof ProviderRegistry ? options.providers : new ProviderRegistry(options.providers);
@@ -174,6 +178,7 @@ export class RuntimeService {
       files: { ...DEFAULT_FILES, ...options.files },
       checkout: checkoutSettingsOf(options.checkout),
       retention: retentionSettingsOf(options.retention),
+      expiry: { keepSnapshots: options.expiry?.keepSnapshots ?? false },
     };
   }
 
@@ -356,19 +361,34 @@ export class RuntimeService {
   async maintain(): Promise<ReconcileReport | null> {
     const report = await this.#run('maintain', (ctx) => maintainFleet(ctx, this.#installationId, this.#membership));
     // One node prunes the event log and applies retention: the holder (whose lease maintainFleet has just checked).
-    if (await this.#membership.holdsMaintenance()) {
-      await this.#ctx.store.pruneEvents(this.#ctx.clock() - this.#eventRetentionMs);
-      if (this.#ctx.clock() >= this.#nextRetentionAtMs) {
-        this.#nextRetentionAtMs = this.#ctx.clock() + this.#ctx.retention.intervalMs;
-        await this.applyRetention();
-      }
+    const holder = await this.#membership.holdsMaintenance();
+    if (holder) await this.#ctx.store.pruneEvents(this.#ctx.clock() - this.#eventRetentionMs);
+    if (this.#ctx.clock() >= this.#nextPolicyPassAtMs) {
+      this.#nextPolicyPassAtMs = this.#ctx.clock() + this.#ctx.retention.intervalMs;
+      await this.applyPolicies(holder);
     }
     return report;
   }
 
-  /** One retention pass now (the maintenance holder runs one every `retention.intervalMs`; see retention-pass.ts). */
+  /**
+   * The policy passes now, as every node runs them every `retention.intervalMs`: closes the
+   * runtimes whose TTL passed, then applies retention — each to the runtimes this node acts for
+   * (fleet/policy-scope.ts: a runtime's home node, or the maintenance holder for the others), so
+   * every action happens once across a fleet. `holdsMaintenance` defaults to asking the fleet.
+   */
+  async applyPolicies(holdsMaintenance?: boolean): Promise<{ expiry: ExpiryPassReport; retention: RetentionPassReport }> {
+    const holder = holdsMaintenance ?? (await this.#membership.holdsMaintenance());
+    return this.#run('policies', async (ctx) => {
+      const actsOn = await policyScope(ctx, holder);
+      const expiry = await closeExpired(ctx, await readAllSessions(ctx), actsOn);
+      const retention = await applyRetention(ctx, actsOn);
+      return { expiry, retention };
+    });
+  }
+
+  /** One retention pass now over every runtime (tests and operators; the policy passes run it on their own). */
   applyRetention(): Promise<RetentionPassReport> {
-    return this.#run('retention', (ctx) => applyRetention(ctx));
+    return this.#run('retention', (ctx) => applyRetention(ctx, () => true));
   }
 
   /** What a retention pass would delete now, and why each checkpoint's snapshot is kept or deleted. */

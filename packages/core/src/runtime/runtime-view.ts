@@ -32,6 +32,7 @@ export function toRuntimeDetail(session: SessionRecord, busy: ReadonlySet<string
     session_state: session.sessionState,
     last_error: session.lastError,
     retention: overrideToWire(session.retention),
+    expires_at_ms: session.expiresAtMs ?? null,
   };
 }
 

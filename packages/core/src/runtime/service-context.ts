@@ -27,8 +27,13 @@ export interface CheckoutSettings {
 export interface RetentionSettings {
   /** The daemon's policy; a runtime's own settings override it (SessionRecord.retention). */
   policy: RetentionPolicy;
-  /** How often the maintenance lease holder runs a retention pass. */
+  /** How often the policy passes (TTL closes, retention) run. */
   intervalMs: number;
+}
+
+export interface ExpirySettings {
+  /** Whether a runtime closed because it expired keeps its snapshots (close's `keep_snapshots`). */
+  keepSnapshots: boolean;
 }
 
 /** This node of the fleet (RuntimeServiceOptions.node, with its defaults). */
@@ -58,6 +63,7 @@ export interface ServiceContext {
   files: FileSettings;
   checkout: CheckoutSettings;
   retention: RetentionSettings;
+  expiry: ExpirySettings;
 }
 
 /** Filled in by an operation so its metrics can be labelled with the provider it used. */

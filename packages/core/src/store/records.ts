@@ -52,6 +52,8 @@ export interface SessionRecord {
   homeNodeId?: string | null;
   /** The runtime's own retention settings over the daemon's (retention-policy.ts). null/absent: the daemon's. */
   retention?: RetentionOverride | null;
+  /** TTL: when the daemon closes it (open's `expires_at_ms` / `max_lifetime_ms`). null/absent: never. */
+  expiresAtMs?: number | null;
 }
 
 /** A provider snapshot as core tracks it (the seed's BackendCheckpointRef). */

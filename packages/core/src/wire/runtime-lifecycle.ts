@@ -13,6 +13,8 @@ import {
 } from './common';
 import { RetentionSettingsSchema } from './retention-settings';
 
+const EpochMsSchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
 export const ProviderIdSchema = z.string().regex(/^[a-z][a-z0-9-]{0,63}$/, 'a provider id such as "local" or "e2b"');
 
 export const RuntimeOpenRequestSchema = z.strictObject({
@@ -25,6 +27,10 @@ export const RuntimeOpenRequestSchema = z.strictObject({
   session_state: SessionStateSchema.optional(),
   /** The runtime's own snapshot retention over the daemon's. */
   retention: RetentionSettingsSchema.optional(),
+  /** TTL: the daemon closes the runtime at this time (epoch ms)… */
+  expires_at_ms: EpochMsSchema.optional(),
+  /** …or this long after it is opened (with both, the earlier). */
+  max_lifetime_ms: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
 });
 export type RuntimeOpenRequest = z.infer<typeof RuntimeOpenRequestSchema>;
 
@@ -61,6 +67,8 @@ export const RuntimeDetailSchema = z.object({
   last_error: z.string().nullable(),
   /** The runtime's own retention settings (fields absent: the daemon's apply). */
   retention: RetentionSettingsSchema,
+  /** When the daemon closes it (TTL); null: never. */
+  expires_at_ms: z.number().int().nullable(),
 });
 export type RuntimeDetail = z.infer<typeof RuntimeDetailSchema>;
 
@@ -70,6 +78,8 @@ export const RuntimeUpdateRequestSchema = z.strictObject({
   metadata: MetadataSchema.optional(),
   /** Replaces the runtime's own retention settings (`{}`: the daemon's again). */
   retention: RetentionSettingsSchema.optional(),
+  /** A new TTL (epoch ms), or null for none. */
+  expires_at_ms: EpochMsSchema.nullable().optional(),
 });
 export type RuntimeUpdateRequest = z.infer<typeof RuntimeUpdateRequestSchema>;
 

@@ -43,10 +43,11 @@ export function retentionFieldTests(options: StoreConformanceOptions): void {
       expect(await harness.store.getCheckpoint(cp)).toMatchObject({ pinned: true, lastUsedAtMs: 5, backendRef: { providerSnapshotId: null } });
     });
 
-    test("a runtime's own retention settings round-trip; absent reads back as null", async () => {
-      await harness.store.commit({ sessions: [sessionRecord('rt-1', { retention: { keepLast: 3, expireUnusedAfterMs: null } }), sessionRecord('rt-2')] });
-      expect((await harness.store.getSession('rt-1'))?.retention).toStrictEqual({ keepLast: 3, expireUnusedAfterMs: null });
+    test("a runtime's own retention settings and its TTL round-trip; absent read back as null", async () => {
+      await harness.store.commit({ sessions: [sessionRecord('rt-1', { retention: { keepLast: 3, expireUnusedAfterMs: null }, expiresAtMs: 1_900_000_000_000 }), sessionRecord('rt-2')] });
+      expect(await harness.store.getSession('rt-1')).toMatchObject({ retention: { keepLast: 3, expireUnusedAfterMs: null }, expiresAtMs: 1_900_000_000_000 });
       expect((await harness.store.getSession('rt-2'))?.retention ?? null).toBeNull();
+      expect((await harness.store.getSession('rt-2'))?.expiresAtMs ?? null).toBeNull();
     });
 
     test('listSnapshottedCheckpoints pages every checkpoint whose snapshot exists, by id, across runtimes; a cleared one drops out', async () => {

@@ -30,6 +30,7 @@ export const SESSION_COLUMNS = [
   'home_node_id',
   // Appended by the retention migration (store-sqlite v8, store-postgres v6).
   'retention',
+  'expires_at_ms',
 ] as const satisfies ReadonlyArray<keyof SessionRow>;
 
 export const CHECKPOINT_COLUMNS = [

@@ -30,6 +30,7 @@ export interface SessionRow {
   home_node_id: string | null;
   /** JSON of the runtime's own retention settings; null: the daemon's. */
   retention: string | null;
+  expires_at_ms: number | null;
 }
 
 /** A `checkpoints` row; the `ref_*` columns are all null when the checkpoint has no backend ref. */
@@ -98,6 +99,7 @@ export function sessionToRow(record: SessionRecord): SessionRow {
     updated_at_ms: record.updatedAtMs,
     home_node_id: record.homeNodeId ?? null,
     retention: record.retention ? toJson(record.retention, 'retention') : null,
+    expires_at_ms: record.expiresAtMs ?? null,
   };
 }
 
@@ -131,6 +133,7 @@ export function sessionFromRow(row: SessionRow): SessionRecord {
     updatedAtMs: row.updated_at_ms,
     homeNodeId: row.home_node_id,
     ...(row.retention === null ? {} : { retention: fromJson<RetentionOverride>(row.retention) }),
+    ...(row.expires_at_ms === null ? {} : { expiresAtMs: row.expires_at_ms }),
   };
 }
 
