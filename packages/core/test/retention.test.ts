@@ -114,6 +114,14 @@ describe('retention policies', () => {
     expect(h.provider.snapshotIds()).toHaveLength(2);
   });
 
+  it('without any policy the preview lists every snapshot as kept by no_policy', async () => {
+    const h = createHarness();
+    const id = await h.open();
+    const [c1] = await checkpoints(h, id, 1);
+    const preview = await h.service.retentionPreview({});
+    expect(preview.checkpoints.map((c) => [c.checkpoint_id, c.delete, c.reasons])).toEqual([[c1, false, ['clean', 'no_policy']]]);
+  });
+
   it('pin is a control operation: refused with session_busy while the runtime runs one', async () => {
     const h = createHarness();
     const id = await h.open();

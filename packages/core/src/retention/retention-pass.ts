@@ -39,12 +39,13 @@ const policyOf = (daemon: RetentionPolicy) => (session: SessionRecord) => effect
 
 /**
  * The plan's inputs for the whole store: every runtime, and every checkpoint whose snapshot
- * still exists — or nothing when no runtime has a policy (the pass then reads no checkpoint).
+ * still exists — none when no runtime has a policy (a pass then reads no checkpoint) unless
+ * `evenWithoutPolicy` (the preview shows every snapshot as kept by `no_policy`).
  */
-export async function readRetentionInput(ctx: ServiceContext, now: number): Promise<RetentionInput> {
+export async function readRetentionInput(ctx: ServiceContext, now: number, options: { evenWithoutPolicy?: boolean } = {}): Promise<RetentionInput> {
   const sessions = await readAllSessions(ctx);
   const input = { now, policyOf: policyOf(ctx.retention.policy), sessions: new Map(sessions.map((s) => [s.runtimeId, s])) };
-  if (!sessions.some((session) => isActive(input.policyOf(session)))) return { ...input, checkpoints: [] };
+  if (!options.evenWithoutPolicy && !sessions.some((session) => isActive(input.policyOf(session)))) return { ...input, checkpoints: [] };
   const checkpoints = await allPages((cursor) => ctx.store.listSnapshottedCheckpoints({ limit: PAGE, ...(cursor ? { cursor } : {}) }));
   return { ...input, checkpoints };
 }

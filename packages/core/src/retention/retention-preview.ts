@@ -7,7 +7,7 @@ const DEFAULT_PAGE_LIMIT = 50;
 
 /** The dry run: what a retention pass run now would delete and why, per checkpoint (optionally one runtime's). */
 export async function previewRetention(ctx: ServiceContext, query: RetentionPreviewQuery): Promise<RetentionPreviewResult> {
-  const verdicts = planRetention(await readRetentionInput(ctx, ctx.clock())).filter((v) => !query.runtime_id || v.runtimeId === query.runtime_id);
+  const verdicts = planRetention(await readRetentionInput(ctx, ctx.clock(), { evenWithoutPolicy: true })).filter((v) => !query.runtime_id || v.runtimeId === query.runtime_id);
   const deleting = verdicts.filter((verdict) => verdict.delete);
   const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
   const after = verdicts.filter((verdict) => query.cursor === undefined || verdict.checkpointId > query.cursor);
