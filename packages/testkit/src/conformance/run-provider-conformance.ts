@@ -10,6 +10,7 @@ import { isolationTests } from './isolation-tests';
 import { lifecycleTests } from './lifecycle-tests';
 import { ownershipTests } from './ownership-tests';
 import { pathRuleTests } from './path-rule-tests';
+import { pauseResumeCycleTests } from './pause-resume-cycle-tests';
 import { searchTests } from './search-tests';
 import { snapshotTests } from './snapshot-tests';
 
@@ -17,7 +18,7 @@ import { snapshotTests } from './snapshot-tests';
  * The provider conformance suite: call it at the top level of a vitest test file with a factory
  * that makes a fresh provider per test. Registers one `describe` per area (lifecycle, files, file
  * limits and special files, the path rule, exec, command isolation, search, export, dirty tracking through core,
- * snapshots, ownership, error privacy); each area is exported on its own too.
+ * snapshots, pause/resume cycles, ownership, error privacy); each area is exported on its own too.
  */
 export function runProviderConformance(options: ProviderConformanceOptions): void {
   describe(`provider conformance: ${options.name}`, () => {
@@ -31,6 +32,7 @@ export function runProviderConformance(options: ProviderConformanceOptions): voi
     exportTests(options);
     dirtyTrackingTests(options);
     snapshotTests(options);
+    pauseResumeCycleTests(options);
     ownershipTests(options);
     errorPrivacyTests(options);
   });
