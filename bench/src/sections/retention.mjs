@@ -77,9 +77,21 @@ function daemonOn(copy, { keepLast }) {
   return startRuntimed({ args: ['--provider', 'memory', '--state-dir', copy.stateDir, '--store-path', copy.path], env, core: 0 });
 }
 
+/** `/metrics`, on a fresh connection each time, tried again after a failed connection (a long pass keeps the daemon busy). */
+async function metricsText(url, attempts = 5) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await (await fetch(`${url}/metrics`, { headers: { connection: 'close' } })).text();
+    } catch (error) {
+      if (attempt >= attempts) throw new Error(`GET /metrics failed ${attempts} times: ${error.cause?.code ?? error.cause?.message ?? error.message}`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+}
+
 /** The retention passes and snapshot deletes the daemon has counted so far. */
 async function passCounters(url) {
-  const text = await (await fetch(`${url}/metrics`)).text();
+  const text = await metricsText(url);
   const sample = (pattern) => {
     const line = text.split('\n').find((candidate) => pattern.test(candidate));
     return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
