@@ -7,9 +7,10 @@
 // where the daemon reports it: `runtimectl_operation_duration_seconds{operation="retention"}` on
 // `/metrics` (the pass as `RuntimeService.applyRetention()` runs it).
 import { copyFileSync, existsSync, mkdtempSync } from 'node:fs';
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import { join } from 'node:path';
 import { formatValue } from '../format.mjs';
+import { postJson } from '../timed-post.mjs';
 import { repoPath, startRuntimed, stopChild } from '../processes.mjs';
 import { median, quantileOfSorted } from '../stats.mjs';
 import { figureRow } from '../report/figures.mjs';
@@ -25,20 +26,7 @@ const CONNECTIONS = 10;
 
 const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS + 2 });
 
-function post(url, path, body) {
-  const payload = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(`${url}${path}`, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } }, (response) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk) => (text += chunk));
-      response.on('end', () => resolve({ status: response.statusCode, json: JSON.parse(text) }));
-      response.on('error', reject);
-    });
-    request.on('error', reject);
-    request.end(payload);
-  });
-}
+const post = (url, path, body) => postJson(agent, url, path, body);
 
 /** The store: `populate`'s records, then `keep_last: 8` on one runtime in ten (the condemning copy only). */
 async function writeStores(dir, runtimes, log) {
@@ -239,7 +227,7 @@ export async function measureRetention({ profile, tmpRoot, log }) {
   const details = [
     `A SQLite store written by the store section's \`populate\` (${settings.runtimes.toLocaleString('en-US')} runtimes × ${CHECKPOINTS_PER_RUNTIME} checkpoints, memory provider records, every other checkpoint reusing its predecessor's snapshot, one runtime in ten a checkout child, one paused, one closed), and a copy of it where ${stores.condemnedRuntimes.toLocaleString('en-US')} idle runtimes carry \`retention: { keep_last: ${CHECKPOINTS_PER_RUNTIME - 2} }\`. Every daemon runs on a fresh copy: \`runtimed --provider memory --store-path <copy>\` on core 0 (SQLite synchronous=full, the default), \`RUNTIMECTL_RETENTION_KEEP_LAST=${CHECKPOINTS_PER_RUNTIME}\`, \`RUNTIMECTL_RETENTION_INTERVAL_MS=1000\` (its minimum), \`RUNTIMECTL_FLEET_LEASE_MS=${LEASE_MS}\` (maintenance, and so a pass, once a second at most).`,
     `Pass time: the daemon's own \`runtimectl_operation_duration_seconds{operation="retention"}\` on \`/metrics\` (\`RuntimeService.applyRetention()\` as the maintenance node runs it), read after each pass; over the steady store the first pass after start-up is not timed, over the condemning copy it is the one timed (the one that deletes). The memory provider is fresh, so start-up reconciliation finds some of the records' backends and snapshots gone and marks them (as it would after a provider lost them); the passes plan over what is left.`,
-    `Load: per arm, ${CONNECTIONS} runtimes opened over HTTP and checkpointed once, then ${CONNECTIONS} closed-loop connections checkpoint them for the round's load time (at least ${settings.durationSec} s, and 2.5 × that round's steady pass, so the load spans at least two passes); each answer is checked (\`reused_backend_snapshot: true\`). Retention off = no policy (and the interval at an hour). Rounds rotate which arm goes first.`,
+    `Load: per arm, ${CONNECTIONS} runtimes opened over HTTP and checkpointed once, then ${CONNECTIONS} closed-loop connections checkpoint them for the round's load time (at least ${settings.durationSec} s, and 2.5 × that round's steady pass measured without load; under the load a pass takes longer, so the count of passes completed during it is given with the row); each answer is checked (\`reused_backend_snapshot: true\`). Retention off = no policy (and the interval at an hour). Rounds rotate which arm goes first.`,
   ];
   return { rows, details, raw: { stores: { ...stores, steady: undefined, condemning: undefined }, rounds } };
 }
