@@ -23,6 +23,7 @@ import { measureLocalProvider } from './src/sections/local-provider.mjs';
 import { measureFleet } from './src/sections/fleet.mjs';
 import { measureEventStream } from './src/sections/event-stream.mjs';
 import { measureFsProvider } from './src/sections/fs-provider.mjs';
+import { measureRetention } from './src/sections/retention.mjs';
 
 const SECTION_RUNNERS = {
   'http-clean': { title: 'HTTP checkpoint of a clean runtime (packages/server-http/bench)', run: measureHttpClean },
@@ -35,6 +36,7 @@ const SECTION_RUNNERS = {
   local: { title: 'Local provider against raw Node (packages/provider-local/bench)', run: measureLocalProvider },
   fs: { title: 'fs provider snapshots against tar and cp (packages/provider-fs/bench)', run: measureFsProvider },
   events: { title: 'Event stream: SSE delivery of the event log under load (issue 23)', run: measureEventStream },
+  retention: { title: 'Retention: a pass over 100,000 checkpoints, and clean checkpoints while passes run (issue 23)', run: measureRetention },
   fleet: { title: 'A fleet of 3 nodes on one PostgreSQL against one node (E2B emulator)', run: measureFleet },
 };
 

@@ -59,6 +59,22 @@ export const CAUSES = {
       'Not explained yet: the three nodes used more CPU for the same 30 checkpoints than one node did (0.74 vs 0.27 CPU-seconds in that run, 0.59 vs 0.39 in a quick run at 07:56 UTC); a candidate, not measured, is each node opening its own PostgreSQL and emulator connections for the burst (pools of up to 10 per node, idle ones closed between bursts). ' +
       'What would fix it: a machine with idle cores for the run (about 1.2 CPU-seconds of the nodes and emulator spread over 2 cores is 0.6 s, inside the one extra latency the target allows, PostgreSQL aside); nothing in the fleet serialises the checkpoints (a lease takes an advisory lock on its runtime id, not a table lock).',
   },
+  'retention-full-records': {
+    title: 'A retention pass reads every checkpoint’s full record to plan on six of its fields',
+    text:
+      'Full run of the retention section, 2026-12-02 14:20 UTC (load average 21 → 11 on 2 cores, 75% of the CPU used by other work): a steady pass over 100,000 checkpoints took 15.6 s of daemon time (rounds 11.6–17.3 s), a pass deleting 1,000 snapshots 15.3 s (13.9–27.2 s). ' +
+      'A CPU profile of the same pass in-process (`RuntimeService.applyRetention()` over `createSqliteStore` on the 100,000-checkpoint file, memory provider, `keepLast: 10`, `node --cpu-prof`, three passes of 9.5–12.8 s at load 10–13, 2026-12-02 14:03 UTC, before the change below): garbage collection 45%, the SQLite read of `listSnapshottedCheckpoints` (every column, session state included) 20%, `fromJson` (parsing each record’s session, metadata and snapshot names) 11%, `listSessions` 4%, `checkpointFromRow` 2%, the plan itself (`planRetention`, `ownVerdict`, `byRuntime`) about 8%. ' +
+      'So about four fifths of a pass is reading, parsing and collecting full checkpoint records — each carries its runtime’s session state (1 KB here) — for a plan that uses the checkpoint id, runtime id, provider, snapshot id, pin and created/last-used times. The same keyset pages in raw SQL on a 20,000-checkpoint file (better-sqlite3, load 12): every column 1,364 ms, those columns only 161 ms. ' +
+      'A deleting pass adds, per condemned snapshot, a control operation: the owners’ leases, the snapshot’s delete lease, a re-plan on the sharing runtimes’ full records, the provider call, and the record and event commits (synchronous=full) — in the quick run of 14:13 UTC (20,000 checkpoints) 200 deletions made a 2.3 s pass 6.5 s (about 20 ms each); in the full run the deleting pass stayed within the steady passes’ spread, the machine’s load (21 → 11) moving them more than the deletions. ' +
+      'What would fix it: a store read of the plan’s fields only (a narrow `listSnapshottedCheckpoints` variant in core’s `RuntimeStore`, selecting those columns in SQLite and PostgreSQL), which removes the session parse and most of the garbage; the plan’s ~8% then dominates and is linear. That changes core’s store contract and the three stores, outside the bench branch that measured it; the 2 s target is about 5–8× away on this machine at this load.',
+  },
+  'retention-pass-shares-the-loop': {
+    title: 'Passes back to back still take CPU from the daemon’s one core',
+    text:
+      'Before the change on this branch, a pass over a synchronous store (SQLite) read all its pages without one turn of the event loop (each `await` was on an already-resolved promise): every request arriving during the read waited for all of it. In the quick run of 2026-12-02 14:02 UTC (20,000 checkpoints, load 12) the clean checkpoint p99 was 2,361 ms with a pass against 852 ms without (2.77×). ' +
+      'Core’s pass now reads pages of 250 and yields (`setImmediate`) between them (core test: a pass reading a store of several pages lets other work run between its pages). In-process after the change, the longest event-loop stall during a 100,000-checkpoint pass was 220–265 ms (`monitorEventLoopDelay`, load 20), and in the full run of 14:20 UTC the p99 ratio was 1.65× (rounds 1.49–1.79×; 220 ms against 147 ms), p50 55 against 40 ms. ' +
+      'What remains is the pass’s CPU: the daemon is one process on one core, and under 10 closed-loop connections a pass stretches to 25–27 s (it gets its turns between requests) while taking a share of the core the checkpoints then lack; single pages of 250 full records and the plan over all checkpoints at once are the longest stalls. What would fix it: the narrow read of the cause above (an eighth of the bytes, little garbage) would cut both the pass’s CPU and its per-page stalls; beyond that, planning runtime by runtime instead of over the whole store at once.',
+  },
 };
 
 /** Row id → the cause that explains its miss. */
@@ -74,6 +90,8 @@ export const CAUSE_OF_ROW = {
   'fleet.write.overhead': 'fleet-saturated-machine',
   'fleet.checkpoint.overhead': 'fleet-saturated-machine',
   'fleet.parallel-checkpoints': 'fleet-burst-cpu',
+  'retention.pass.steady': 'retention-full-records',
+  'retention.clean-checkpoint.p99': 'retention-pass-shares-the-loop',
 };
 
 /** The anchor GitHub gives the heading `### Cause: <title>`. */

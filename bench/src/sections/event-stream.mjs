@@ -5,9 +5,10 @@
 // includes the commit). The same machine's clock on both sides. Reference in the same run: the
 // p99 of the checkpoint requests themselves.
 import { mkdtempSync } from 'node:fs';
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import { join } from 'node:path';
 import { formatValue } from '../format.mjs';
+import { postJson } from '../timed-post.mjs';
 import { startRuntimed, stopChild } from '../processes.mjs';
 import { median, quantileOfSorted } from '../stats.mjs';
 import { figureRow } from '../report/figures.mjs';
@@ -20,20 +21,7 @@ const TICK_MS = 10;
 /** The load's connections: kept alive and at most 32 (the daemon caps connections per address). */
 const agent = new Agent({ keepAlive: true, maxSockets: 32 });
 
-function post(url, path, body) {
-  const payload = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(`${url}${path}`, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } }, (response) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk) => (text += chunk));
-      response.on('end', () => resolve({ status: response.statusCode, json: JSON.parse(text) }));
-      response.on('error', reject);
-    });
-    request.on('error', reject);
-    request.end(payload);
-  });
-}
+const post = (url, path, body) => postJson(agent, url, path, body);
 
 /** One SSE subscriber: the latency of every event it parses. */
 function subscribe(url, after) {

@@ -101,6 +101,26 @@ describe('retention policies', () => {
     expect(await h.service.applyRetention()).toMatchObject({ deletedSnapshots: 2, skippedBusy: 0 });
   });
 
+  it('a pass reading a store of several pages lets other work run between its pages (a synchronous store must not hold the event loop for the whole read)', async () => {
+    const h = createHarness({ retention: { keepLast: 1_000 } });
+    const id = await h.open();
+    await h.write(id, 'f.txt', 'x');
+    // Clean checkpoints: each one is a snapshotted checkpoint record sharing the first's snapshot.
+    for (let i = 0; i < 600; i += 1) await h.service.checkpoint({ runtime_id: id });
+    let turns = 0;
+    let passing = true;
+    const turn = () => {
+      if (!passing) return;
+      turns += 1;
+      setImmediate(turn);
+    };
+    setImmediate(turn);
+    const report = await h.service.applyRetention();
+    passing = false;
+    expect(report).toMatchObject({ deletedSnapshots: 0, failed: 0 });
+    expect(turns).toBeGreaterThanOrEqual(2);
+  });
+
   it('the preview answers what a pass would delete and why, and deletes nothing', async () => {
     const h = createHarness({ retention: { keepLast: 1 } });
     const id = await h.open();

@@ -166,6 +166,17 @@ describe('GET /metrics', () => {
     expect(sampleValue(samples, 'runtimectl_provider_call_duration_seconds_count', { provider: 'memory', call: 'create', outcome: 'ok' })).toBe(1);
   });
 
+  it('observes every operation\'s duration by operation and outcome, the maintenance node\'s retention passes included', async () => {
+    await api.post('/api/v1/runtimes/open', { runtime_id: 'rt-a', conversation_id: 'c', sender_id: 's' });
+    await api.post('/api/v1/runtimes/exec', { runtime_id: 'rt-a', command: 'true' });
+    await server.service.applyRetention();
+    await server.service.applyRetention();
+    const samples = await scrape();
+    const observed = (operation: string) => sampleValue(samples, 'runtimectl_operation_duration_seconds_count', { operation, outcome: 'ok' });
+    expect([observed('open'), observed('exec'), observed('retention')]).toEqual([1, 1, 2]);
+    expect(sampleValue(samples, 'runtimectl_operation_duration_seconds_bucket', { operation: 'retention', outcome: 'ok', le: '+Inf' })).toBe(2);
+  });
+
   it('reports live runtimes by status, read from the service at scrape time', async () => {
     for (const id of ['a', 'b', 'c']) await api.post('/api/v1/runtimes/open', { runtime_id: id, conversation_id: 'c', sender_id: 's' });
     await api.post('/api/v1/runtimes/pause', { runtime_id: 'b' });
