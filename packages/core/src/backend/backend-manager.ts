@@ -13,7 +13,7 @@ import type { OperationLeases, SnapshotGuard } from './snapshot-guard';
 import { TrackedBackend, type TrackedBackendTimeouts } from './tracked-backend';
 
 export interface BackendManagerTimeouts extends TrackedBackendTimeouts {
-  /** Deadline of create, attach, release, checkpoint, checkout and deleteSnapshot. */
+  /** Deadline of create, attach, release, checkpoint, checkout, deleteSnapshot (and a manifest: see TrackedBackend). */
   controlMs: number;
 }
 

@@ -44,5 +44,6 @@ export function toCheckpointView(checkpoint: CheckpointRecord): CheckpointView {
     created_at_ms: checkpoint.createdAtMs,
     provider: checkpoint.backendRef?.providerId ?? null,
     has_provider_snapshot: Boolean(checkpoint.backendRef?.providerSnapshotId),
+    manifest_root: checkpoint.manifestRoot ?? null,
   };
 }

@@ -84,6 +84,12 @@ export interface CheckpointRecord {
   createdAtMs: number;
   session: SessionSnapshot;
   backendRef: BackendCheckpointRef | null;
+  /**
+   * The root tree hash of the workspace's content manifest at this checkpoint (see
+   * manifest/build-trees.ts); null/absent when the provider produces no manifest, and for
+   * checkpoints recorded before manifests existed.
+   */
+  manifestRoot?: string | null;
 }
 
 /**

@@ -27,6 +27,8 @@ export interface MemoryProviderSettings {
   execHandler?: MemoryExecHandler;
   /** Workspace root inside every backend; defaults to `/workspace`. */
   workspaceRoot?: string;
+  /** With `false` its backends have no `manifest` (checkpoints record none). Default true. */
+  manifests?: boolean;
 }
 
 interface LiveMemoryBackend {
@@ -49,6 +51,8 @@ export interface MemoryProviderCallCounts {
   checkpoint: number;
   checkout: number;
   deleteSnapshot: number;
+  /** Backend `manifest` calls (a workspace walk). */
+  manifest: number;
 }
 
 /**
@@ -68,7 +72,7 @@ export class MemoryProvider implements BackendProviderV1 {
   readonly checkpoint?: (backend: ProviderBackend, request: BackendSnapshotRequest) => Promise<ProviderSnapshot>;
   readonly checkout?: (request: BackendCheckoutRequest) => Promise<ProviderBackend>;
   readonly deleteSnapshot?: (snapshotId: string) => Promise<{ deleted: boolean }>;
-  readonly calls: MemoryProviderCallCounts = { create: 0, attach: 0, release: 0, checkpoint: 0, checkout: 0, deleteSnapshot: 0 };
+  readonly calls: MemoryProviderCallCounts = { create: 0, attach: 0, release: 0, checkpoint: 0, checkout: 0, deleteSnapshot: 0, manifest: 0 };
 
   readonly #live = new Map<string, LiveMemoryBackend>();
   readonly #snapshots = new Map<string, MemorySnapshot>();
@@ -195,7 +199,11 @@ export class MemoryProvider implements BackendProviderV1 {
 
   #start(fs: MemoryFileSystem, sourceSnapshotId: string | null, request: BackendCreateRequest): MemoryBackend {
     const id = `mem_${request.backendId}`;
-    const backend = new MemoryBackend({ id }, fs, this.#settings.execHandler, (call) => this.#enter(call));
+    const beforeCall = (call: string) => {
+      if (call === 'manifest') this.calls.manifest += 1;
+      this.#enter(call);
+    };
+    const backend = new MemoryBackend({ id }, fs, this.#settings.execHandler, beforeCall, this.#settings.manifests !== false);
     this.#live.set(id, { backend, sourceSnapshotId, labels: { ...request.labels } });
     return backend;
   }
