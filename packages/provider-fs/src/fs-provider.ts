@@ -50,7 +50,8 @@ export class FsProvider implements BackendProviderV1 {
   constructor(settings: FsProviderSettings) {
     if (typeof settings.snapshots !== 'string' || settings.snapshots === '') throw new TypeError('createFsProvider needs a snapshots directory');
     const { snapshots, compress, racyWindowNs, ...local } = settings;
-    this.#local = createLocalProvider({ ...local, providerId: PROVIDER_ID });
+    // A backend's manifest reads only the files changed since its last checkpoint (the stat index).
+    this.#local = createLocalProvider({ ...local, providerId: PROVIDER_ID, knownHashes: (name) => this.#store.knownHashes(name) });
     this.#store = new SnapshotStore(resolve(snapshots), {
       ...(compress === undefined ? {} : { compress }),
       ...(racyWindowNs === undefined ? {} : { racyWindowNs }),

@@ -245,6 +245,19 @@ export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
       CREATE INDEX sessions_by_home_node ON sessions (home_node_id) WHERE home_node_id IS NOT NULL AND status <> 'closed';
     `,
   },
+  {
+    version: 6,
+    description: "content manifests: a checkpoint's manifest root, and the content-addressed tree objects it names",
+    // No foreign key from manifest_root: tree objects are shared by every checkpoint naming
+    // them, inserted-or-ignored with the checkpoint, and never deleted.
+    sql: `
+      ALTER TABLE checkpoints ADD COLUMN manifest_root TEXT COLLATE "C";
+      CREATE TABLE tree_objects (
+        hash TEXT COLLATE "C" NOT NULL PRIMARY KEY,
+        body BYTEA NOT NULL
+      );
+    `,
+  },
 ];
 
 /** The schema version this code writes and the newest it can open. */

@@ -96,6 +96,7 @@ export class SqliteRuntimeStore implements RuntimeStore {
       for (const record of batch.idempotencyRecords ?? []) statements.upsertIdempotencyKey.run(idempotencyToRow(record));
       // One writer at a time (SQLite's lock): ids are assigned, and become visible, in commit order.
       for (const event of batch.events ?? []) statements.insertEvent.run(eventToRow(event));
+      for (const { hash, body } of batch.treeObjects ?? []) statements.insertTreeObject.run({ hash, body: Buffer.from(body.buffer, body.byteOffset, body.byteLength) });
     });
     // IMMEDIATE takes the write lock before reading, so two processes cannot both claim a key.
     const claim = db.transaction((record: IdempotencyRecord) => {
@@ -186,6 +187,15 @@ export class SqliteRuntimeStore implements RuntimeStore {
 
   async listCheckpointsBySnapshot(providerId: string, snapshotId: string): Promise<CheckpointRecord[]> {
     return this.#statements.listCheckpointsBySnapshot.all(providerId, snapshotId).map(checkpointFromRow);
+  }
+
+  async getTreeObjects(hashes: readonly string[]): Promise<Map<string, Uint8Array>> {
+    const found = new Map<string, Uint8Array>();
+    for (const hash of hashes) {
+      const row = this.#statements.getTreeObject.get(hash);
+      if (row) found.set(hash, new Uint8Array(row.body));
+    }
+    return found;
   }
 
   async listSnapshotIdsOfRuntime(runtimeId: string): Promise<Array<{ providerId: string; snapshotId: string }>> {

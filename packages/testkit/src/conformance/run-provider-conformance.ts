@@ -8,6 +8,7 @@ import { fileLimitsTests } from './file-limits-tests';
 import { filesTests } from './files-tests';
 import { isolationTests } from './isolation-tests';
 import { lifecycleTests } from './lifecycle-tests';
+import { manifestTests } from './manifest-tests';
 import { ownershipTests } from './ownership-tests';
 import { pathRuleTests } from './path-rule-tests';
 import { searchTests } from './search-tests';
@@ -17,7 +18,7 @@ import { snapshotTests } from './snapshot-tests';
  * The provider conformance suite: call it at the top level of a vitest test file with a factory
  * that makes a fresh provider per test. Registers one `describe` per area (lifecycle, files, file
  * limits and special files, the path rule, exec, command isolation, search, export, dirty tracking through core,
- * snapshots, ownership, error privacy); each area is exported on its own too.
+ * snapshots, content manifests, ownership, error privacy); each area is exported on its own too.
  */
 export function runProviderConformance(options: ProviderConformanceOptions): void {
   describe(`provider conformance: ${options.name}`, () => {
@@ -31,6 +32,7 @@ export function runProviderConformance(options: ProviderConformanceOptions): voi
     exportTests(options);
     dirtyTrackingTests(options);
     snapshotTests(options);
+    manifestTests(options);
     ownershipTests(options);
     errorPrivacyTests(options);
   });
