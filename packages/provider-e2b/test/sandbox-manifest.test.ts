@@ -25,6 +25,7 @@ describe('e2b manifests', () => {
           'mkfifo m/pipe',
           'chmod 640 m/a\\ dir/spaced\\ name.txt',
         ].join(' && '),
+        maxOutputBytes: 4096,
       });
       expect(made.exitCode).toBe(0);
       await emulator.reset();
