@@ -143,6 +143,15 @@ export class RuntimectlClient {
   }
 
   /**
+   * The changed paths between a checkpoint and another checkpoint (`to_checkpoint_id`) or a
+   * runtime's live workspace (`to_runtime_id`): one page, sorted by path, with the summary.
+   * `ManifestUnavailableError` when a side has no content manifest.
+   */
+  diff(request: wire.CheckpointDiffRequest): Promise<wire.CheckpointDiffResult> {
+    return this.#post('/api/v1/checkpoints/diff', wire.CheckpointDiffRequestSchema, request, wire.CheckpointDiffResultSchema);
+  }
+
+  /**
    * One child (the single shape), or with `count` (1-100) that many, one result each: `{runtime}`
    * or `{error}` — a failed child does not fail the others (the request throws only when none was made).
    */

@@ -36,6 +36,7 @@ function checkpoint(n: number, runtimeId: string, parent: number | null, options
     created_at_ms: minutesAgo(options.minutesAgo),
     provider: 'memory',
     has_provider_snapshot: options.snapshot ?? true,
+    manifest_root: null,
   };
 }
 

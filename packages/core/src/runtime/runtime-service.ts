@@ -17,6 +17,7 @@ import { checkpointRuntime } from './checkpoint-runtime';
 import { closeRuntime } from './close-runtime';
 import * as data from './data-operations';
 import { deleteCheckpointSnapshot } from './delete-snapshot';
+import { diffCheckpoints } from './diff-checkpoints';
 import { forkRuntime, forkRuntimeChildren } from './fork-runtime';
 import { createIdGenerator, type IdGenerator } from './ids';
 import { openRuntime } from './open-runtime';
@@ -232,6 +233,14 @@ export class RuntimeService {
 
   getCheckpoint(checkpointId: string): Promise<wire.CheckpointView> {
     return this.#run('get_checkpoint', (ctx) => queries.getCheckpoint(ctx, checkpointId));
+  }
+
+  /**
+   * The changed paths between a checkpoint's content manifest and another checkpoint's, or a
+   * runtime's live workspace (a data operation on it). `manifest_unavailable` when a side has none.
+   */
+  diff(request: wire.CheckpointDiffRequest, options: CallOptions = {}): Promise<wire.CheckpointDiffResult> {
+    return this.#run('diff', (ctx, scope) => diffCheckpoints(ctx, request, scope), options);
   }
 
   /**

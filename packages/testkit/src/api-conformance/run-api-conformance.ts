@@ -4,6 +4,7 @@ import { checkoutChildrenApiTests } from './checkout-children-api-tests';
 import { resolveApiConformanceOptions, type ApiConformanceOptions } from './api-conformance-options';
 import { createApiSuiteContext } from './api-suite-context';
 import { dataApiTests } from './data-api-tests';
+import { diffApiTests } from './diff-api-tests';
 import { runtimeApiTests } from './runtime-api-tests';
 import { serviceApiTests } from './service-api-tests';
 import { snapshotSemanticsTests } from './snapshot-semantics-tests';
@@ -13,7 +14,7 @@ import { unsupportedBackendTests } from './unsupported-backend-tests';
  * Registers the black-box HTTP conformance suite (vitest) for a live runtimectl daemon at
  * `baseUrl`: every route, the error codes and body shape, request ids, auth (when `token` is
  * given), pagination, and — on `snapshotProvider` — the checkpoint / checkout / pause / resume /
- * delete-snapshot / close semantics and N-way checkout / fork; a provider without snapshots must answer 501.
+ * delete-snapshot / close semantics, N-way checkout / fork and checkpoint diff; a provider without snapshots must answer 501.
  * Talks HTTP only (global fetch). Runtime ids are unique per run (`ac-<hex>-…`); every runtime
  * the suite opened or checked out is closed (cascade, snapshots deleted) afterwards.
  */
@@ -35,6 +36,7 @@ export function runApiConformance(options: ApiConformanceOptions): void {
     dataApiTests(context);
     snapshotSemanticsTests(context);
     checkoutChildrenApiTests(context);
+    diffApiTests(context);
     unsupportedBackendTests(context);
   });
 }
