@@ -23,6 +23,7 @@ import { measureLocalProvider } from './src/sections/local-provider.mjs';
 import { measureFleet } from './src/sections/fleet.mjs';
 import { measureEventStream } from './src/sections/event-stream.mjs';
 import { measureFsProvider } from './src/sections/fs-provider.mjs';
+import { measureManifests } from './src/sections/manifests.mjs';
 
 const SECTION_RUNNERS = {
   'http-clean': { title: 'HTTP checkpoint of a clean runtime (packages/server-http/bench)', run: measureHttpClean },
@@ -36,6 +37,7 @@ const SECTION_RUNNERS = {
   fs: { title: 'fs provider snapshots against tar and cp (packages/provider-fs/bench)', run: measureFsProvider },
   events: { title: 'Event stream: SSE delivery of the event log under load (issue 23)', run: measureEventStream },
   fleet: { title: 'A fleet of 3 nodes on one PostgreSQL against one node (E2B emulator)', run: measureFleet },
+  manifests: { title: 'Content manifests at checkpoint and diff (issue 22; packages/provider-fs/bench/manifest.bench.mjs)', run: measureManifests },
 };
 
 const options = parseOptions(process.argv.slice(2));
