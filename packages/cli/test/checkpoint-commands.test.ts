@@ -53,6 +53,12 @@ describe.concurrent('checkpoint, checkout, fork, pause, resume, delete-snapshot'
     expect(live.stdout).toBe('A\tlive.txt\n1 path changed: 1 added\n');
     const usage = await runCli(['diff', first.checkpoint_id], shared.at);
     expect(usage.code).toBe(2);
+    const patch = await runCli(['diff', first.checkpoint_id, second.checkpoint_id, '--patch'], shared.at);
+    expect(patch).toMatchObject({ code: 0, stderr: '' });
+    expect(patch.stdout).toBe(
+      'diff --git a/edit.txt b/edit.txt\n--- a/edit.txt\n+++ b/edit.txt\n@@ -1,1 +1,1 @@\n-v1\n\\ No newline at end of file\n+version 2\n\\ No newline at end of file\n' +
+        'diff --git a/new.txt b/new.txt\n--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1,1 @@\n+n\n\\ No newline at end of file\n',
+    );
   });
 
   it('checkout starts a new runtime from a checkpoint, in each output mode', async () => {

@@ -81,8 +81,9 @@ export class RuntimectlClient {
     return this.#post('/api/v1/runtimes/exec', wire.RuntimeExecRequestSchema, request, wire.RuntimeExecResultSchema);
   }
 
-  readFile(request: wire.RuntimePathRequest): Promise<wire.RuntimeReadFileResult> {
-    return this.#post('/api/v1/runtimes/read-file', wire.RuntimePathRequestSchema, request, wire.RuntimeReadFileResultSchema);
+  /** A runtime's file (`runtime_id`), or a checkpoint's, read from its snapshot without restoring it (`checkpoint_id`). */
+  readFile(request: wire.RuntimeReadFileRequest): Promise<wire.RuntimeReadFileResult> {
+    return this.#post('/api/v1/runtimes/read-file', wire.RuntimeReadFileRequestSchema, request, wire.RuntimeReadFileResultSchema);
   }
 
   /** read-file, decoded. */

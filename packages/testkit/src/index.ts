@@ -21,6 +21,7 @@ export { exportTests } from './conformance/export-tests';
 export { dirtyTrackingTests } from './conformance/dirty-tracking-tests';
 export { snapshotTests } from './conformance/snapshot-tests';
 export { manifestTests } from './conformance/manifest-tests';
+export { snapshotFileTests } from './conformance/snapshot-file-tests';
 export { ownershipTests } from './conformance/ownership-tests';
 export { errorPrivacyTests } from './conformance/error-privacy-tests';
 export { DEEP_TREE } from './conformance/deep-tree';

@@ -235,6 +235,17 @@ export class BackendManager {
     return deleted;
   }
 
+  /**
+   * One file of a provider snapshot, read without restoring it, under the file-operation
+   * deadline. `UnsupportedBackendError` when the provider cannot (no `readSnapshotFile`).
+   */
+  async readSnapshotFile(providerId: string, snapshotId: string, path: string, maxBytes: number): Promise<Uint8Array> {
+    const provider = this.options.registry.get(providerId);
+    if (!provider.readSnapshotFile) throw new UnsupportedBackendError(providerId, 'read_snapshot_file');
+    const read = provider.readSnapshotFile.bind(provider);
+    return this.#calls.run(providerId, 'read_snapshot_file', { timeoutMs: this.options.timeouts.operationMs }, () => read(snapshotId, path, { maxBytes }));
+  }
+
   /** Live backend ids (for invariant checks and metrics). */
   liveBackendIds(): string[] {
     return [...this.#live.keys()];

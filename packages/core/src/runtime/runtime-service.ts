@@ -14,6 +14,7 @@ import type * as wire from '../wire';
 import { checkoutChildren } from './checkout-children';
 import { checkoutRuntime } from './checkout-runtime';
 import { checkpointRuntime } from './checkpoint-runtime';
+import { readCheckpointFile } from './checkpoint-files';
 import { closeRuntime } from './close-runtime';
 import * as data from './data-operations';
 import { deleteCheckpointSnapshot } from './delete-snapshot';
@@ -195,8 +196,16 @@ export class RuntimeService {
     return this.#run('exec', (ctx, scope) => data.execRuntime(ctx, request, scope), options);
   }
 
-  readFile(request: wire.RuntimePathRequest, options: CallOptions = {}): Promise<wire.RuntimeReadFileResult> {
-    return this.#run('read_file', (ctx, scope) => data.readRuntimeFile(ctx, request, scope), options);
+  /** A runtime's live file (`runtime_id`), or a checkpoint's, read from its snapshot without restoring it (`checkpoint_id`). */
+  readFile(request: wire.RuntimeReadFileRequest, options: CallOptions = {}): Promise<wire.RuntimeReadFileResult> {
+    return this.#run(
+      'read_file',
+      (ctx, scope) =>
+        request.checkpoint_id !== undefined
+          ? readCheckpointFile(ctx, { checkpoint_id: request.checkpoint_id, path: request.path }, scope)
+          : data.readRuntimeFile(ctx, { runtime_id: request.runtime_id!, path: request.path }, scope),
+      options,
+    );
   }
 
   writeFile(request: wire.RuntimeWriteFileRequest, options: CallOptions = {}): Promise<wire.RuntimeWriteFileResult> {

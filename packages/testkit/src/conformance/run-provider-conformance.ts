@@ -9,6 +9,7 @@ import { filesTests } from './files-tests';
 import { isolationTests } from './isolation-tests';
 import { lifecycleTests } from './lifecycle-tests';
 import { manifestTests } from './manifest-tests';
+import { snapshotFileTests } from './snapshot-file-tests';
 import { ownershipTests } from './ownership-tests';
 import { pathRuleTests } from './path-rule-tests';
 import { searchTests } from './search-tests';
@@ -18,7 +19,7 @@ import { snapshotTests } from './snapshot-tests';
  * The provider conformance suite: call it at the top level of a vitest test file with a factory
  * that makes a fresh provider per test. Registers one `describe` per area (lifecycle, files, file
  * limits and special files, the path rule, exec, command isolation, search, export, dirty tracking through core,
- * snapshots, content manifests, ownership, error privacy); each area is exported on its own too.
+ * snapshots, content manifests, snapshot files, ownership, error privacy); each area is exported on its own too.
  */
 export function runProviderConformance(options: ProviderConformanceOptions): void {
   describe(`provider conformance: ${options.name}`, () => {
@@ -33,6 +34,7 @@ export function runProviderConformance(options: ProviderConformanceOptions): voi
     dirtyTrackingTests(options);
     snapshotTests(options);
     manifestTests(options);
+    snapshotFileTests(options);
     ownershipTests(options);
     errorPrivacyTests(options);
   });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   BackendGoneError,
+  FileTooLargeError,
   ProviderError,
   ProviderSnapshotNotFoundError,
   SnapshotInUseError,
@@ -13,6 +14,7 @@ import {
   type OwnedResources,
   type ProviderBackend,
   type ProviderSnapshot,
+  type ReadBytesOptions,
 } from '@runtimectl/core';
 import { MemoryBackend } from './memory-backend';
 import type { MemoryExecHandler } from './memory-commands';
@@ -72,6 +74,7 @@ export class MemoryProvider implements BackendProviderV1 {
   readonly checkpoint?: (backend: ProviderBackend, request: BackendSnapshotRequest) => Promise<ProviderSnapshot>;
   readonly checkout?: (request: BackendCheckoutRequest) => Promise<ProviderBackend>;
   readonly deleteSnapshot?: (snapshotId: string) => Promise<{ deleted: boolean }>;
+  readonly readSnapshotFile?: (snapshotId: string, path: string, options?: ReadBytesOptions) => Promise<Uint8Array>;
   readonly calls: MemoryProviderCallCounts = { create: 0, attach: 0, release: 0, checkpoint: 0, checkout: 0, deleteSnapshot: 0, manifest: 0 };
 
   readonly #live = new Map<string, LiveMemoryBackend>();
@@ -87,6 +90,7 @@ export class MemoryProvider implements BackendProviderV1 {
       this.checkpoint = (backend, request) => this.#checkpoint(backend, request);
       this.checkout = (request) => this.#checkout(request);
       this.deleteSnapshot = (snapshotId) => this.#deleteSnapshot(snapshotId);
+      this.readSnapshotFile = (snapshotId, path, options) => this.#readSnapshotFile(snapshotId, path, options);
     }
   }
 
@@ -180,6 +184,15 @@ export class MemoryProvider implements BackendProviderV1 {
       );
     }
     return this.#start(snapshot.fs.clone(), request.snapshotId, request);
+  }
+
+  async #readSnapshotFile(snapshotId: string, path: string, options: ReadBytesOptions = {}): Promise<Uint8Array> {
+    this.#enter('read_snapshot_file');
+    const snapshot = this.#snapshots.get(snapshotId);
+    if (!snapshot) throw new ProviderSnapshotNotFoundError(this.providerId, 'read_snapshot_file', 'the snapshot does not exist');
+    const content = snapshot.fs.read(path);
+    if (options.maxBytes !== undefined && content.byteLength > options.maxBytes) throw new FileTooLargeError(path, options.maxBytes);
+    return content;
   }
 
   async #deleteSnapshot(snapshotId: string): Promise<{ deleted: boolean }> {
