@@ -24,6 +24,7 @@ import { measureFleet } from './src/sections/fleet.mjs';
 import { measureEventStream } from './src/sections/event-stream.mjs';
 import { measureFsProvider } from './src/sections/fs-provider.mjs';
 import { measureRetention } from './src/sections/retention.mjs';
+import { measureManifests } from './src/sections/manifests.mjs';
 
 const SECTION_RUNNERS = {
   'http-clean': { title: 'HTTP checkpoint of a clean runtime (packages/server-http/bench)', run: measureHttpClean },
@@ -38,6 +39,7 @@ const SECTION_RUNNERS = {
   events: { title: 'Event stream: SSE delivery of the event log under load (issue 23)', run: measureEventStream },
   retention: { title: 'Retention: a pass over 100,000 checkpoints, and clean checkpoints while passes run (issue 23)', run: measureRetention },
   fleet: { title: 'A fleet of 3 nodes on one PostgreSQL against one node (E2B emulator)', run: measureFleet },
+  manifests: { title: 'Content manifests at checkpoint and diff (issue 22; packages/provider-fs/bench/manifest.bench.mjs)', run: measureManifests },
 };
 
 const options = parseOptions(process.argv.slice(2));

@@ -2,7 +2,7 @@
 // the same measurements with fewer and shorter rounds (under two minutes on a 2-core machine).
 import { parseArgs } from 'node:util';
 
-export const SECTIONS = ['http-clean', 'http-operations', 'e2b', 'store', 'store-postgres', 'memory', 'local', 'fs', 'events', 'retention', 'startup', 'fleet'];
+export const SECTIONS = ['http-clean', 'http-operations', 'e2b', 'store', 'store-postgres', 'memory', 'local', 'fs', 'events', 'retention', 'startup', 'fleet', 'manifests'];
 
 const PROFILES = {
   full: {
@@ -14,6 +14,7 @@ const PROFILES = {
     memory: { steps: 5, perStep: 1000 },
     local: { fileRounds: 9, execRounds: 60 },
     fs: { rounds: 3 },
+    manifests: { rounds: 3, diffs: 200 },
     events: { rounds: 3, durationSec: 5 },
     retention: { runtimes: 10_000, rounds: 3, passes: 2, durationSec: 5 },
     fleet: { rounds: 5, operations: 40, leaseMs: 5_000, concurrent: 30, snapshotMs: 1_000 },
@@ -29,6 +30,7 @@ const PROFILES = {
     memory: { steps: 3, perStep: 200 },
     local: { fileRounds: 3, execRounds: 20 },
     fs: { rounds: 1 },
+    manifests: { rounds: 1, diffs: 50 },
     events: { rounds: 1, durationSec: 2 },
     retention: { runtimes: 2_000, rounds: 1, passes: 2, durationSec: 2 },
     fleet: { rounds: 2, operations: 10, leaseMs: 3_000, concurrent: 30, snapshotMs: 500 },

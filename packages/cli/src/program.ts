@@ -5,6 +5,7 @@ import { registerCheckpointCommand } from './commands/checkpoint-command';
 import { registerCloseCommand } from './commands/close-command';
 import { registerCompletionCommand } from './commands/completion-command';
 import { registerDeleteSnapshotCommand } from './commands/delete-snapshot-command';
+import { registerDiffCommand } from './commands/diff-command';
 import { registerEventsCommand } from './commands/events-command';
 import { registerExecCommand } from './commands/exec-command';
 import { registerCatCommand, registerWriteCommand } from './commands/file-commands';
@@ -76,6 +77,7 @@ export function createProgram(io: CliIo): Command {
     registerDeleteSnapshotCommand,
     registerPinCommand,
     registerRetentionCommand,
+    registerDiffCommand,
     registerLogCommand,
     registerEventsCommand,
     registerProvidersCommand,

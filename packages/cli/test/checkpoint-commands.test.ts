@@ -1,4 +1,5 @@
 import {
+  CheckpointDiffResultSchema,
   CheckpointListResultSchema,
   RuntimeCheckoutChildrenResultSchema,
   RuntimeCheckoutResultSchema,
@@ -31,6 +32,33 @@ describe.concurrent('checkpoint, checkout, fork, pause, resume, delete-snapshot'
     expect(view.metadata).toEqual({ build: 42 });
     const quiet = await runCli(['checkpoint', 'cp', '-q'], shared.at);
     expect(quiet.stdout).toMatch(/^rtcp_[0-9a-f]{32}\n$/);
+  });
+
+  it('diff prints what changed between two checkpoints as git does (--name-status, --stat), or against a live runtime; --json is the whole answer', async () => {
+    await shared.openRuntime('df');
+    await shared.client.writeFileBytes('df', 'keep.txt', 'k');
+    await shared.client.writeFileBytes('df', 'edit.txt', 'v1');
+    const first = await shared.client.checkpoint({ runtime_id: 'df' });
+    await shared.client.writeFileBytes('df', 'edit.txt', 'version 2');
+    await shared.client.writeFileBytes('df', 'new.txt', 'n');
+    const second = await shared.client.checkpoint({ runtime_id: 'df' });
+    const nameStatus = await runCli(['diff', first.checkpoint_id, second.checkpoint_id, '--name-status'], shared.at);
+    expect(nameStatus).toMatchObject({ code: 0, stdout: 'M\tedit.txt\nA\tnew.txt\n' });
+    const stat = await runCli(['diff', first.checkpoint_id, second.checkpoint_id, '--stat'], shared.at);
+    expect(stat.stdout).toBe(' edit.txt | 2 -> 9 bytes\n new.txt  | - -> 1 bytes\n 2 paths changed: 1 added, 1 modified\n');
+    const json = expectShape(CheckpointDiffResultSchema, await runCliJson(['diff', first.checkpoint_id, second.checkpoint_id], shared.at));
+    expect(json.summary).toEqual({ added: 1, removed: 0, modified: 1, mode_changed: 0, type_changed: 0 });
+    await shared.client.writeFileBytes('df', 'live.txt', 'l');
+    const live = await runCli(['diff', second.checkpoint_id, '--runtime', 'df'], shared.at);
+    expect(live.stdout).toBe('A\tlive.txt\n1 path changed: 1 added\n');
+    const usage = await runCli(['diff', first.checkpoint_id], shared.at);
+    expect(usage.code).toBe(2);
+    const patch = await runCli(['diff', first.checkpoint_id, second.checkpoint_id, '--patch'], shared.at);
+    expect(patch).toMatchObject({ code: 0, stderr: '' });
+    expect(patch.stdout).toBe(
+      'diff --git a/edit.txt b/edit.txt\n--- a/edit.txt\n+++ b/edit.txt\n@@ -1,1 +1,1 @@\n-v1\n\\ No newline at end of file\n+version 2\n\\ No newline at end of file\n' +
+        'diff --git a/new.txt b/new.txt\n--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1,1 @@\n+n\n\\ No newline at end of file\n',
+    );
   });
 
   it('checkout starts a new runtime from a checkpoint, in each output mode', async () => {

@@ -72,6 +72,7 @@ describe.skipIf(!scriptAvailable)('on a terminal (util-linux script)', () => {
               name: null,
               metadata: {},
               reused_backend_snapshot: false,
+              manifest_root: null,
             }),
           );
         }, 2200);

@@ -43,6 +43,7 @@ export class RuntimeFailedError extends RuntimectlApiError {}
 export class RuntimeExistsError extends RuntimectlApiError {}
 export class SnapshotInUseError extends RuntimectlApiError {}
 export class CheckpointSnapshotDeletedError extends RuntimectlApiError {}
+export class ManifestUnavailableError extends RuntimectlApiError {}
 export class PayloadTooLargeError extends RuntimectlApiError {}
 export class IdempotencyKeyReusedError extends RuntimectlApiError {}
 export class IdempotentResponseNotKeptError extends RuntimectlApiError {}
@@ -74,6 +75,7 @@ const ERROR_CLASSES: Record<ErrorCode, new (init: ApiErrorInit) => RuntimectlApi
   runtime_exists: RuntimeExistsError,
   snapshot_in_use: SnapshotInUseError,
   checkpoint_snapshot_deleted: CheckpointSnapshotDeletedError,
+  manifest_unavailable: ManifestUnavailableError,
   payload_too_large: PayloadTooLargeError,
   idempotency_key_reused: IdempotencyKeyReusedError,
   idempotent_response_not_kept: IdempotentResponseNotKeptError,

@@ -21,6 +21,7 @@ export {
   RuntimeExistsError,
   SnapshotInUseError,
   CheckpointSnapshotDeletedError,
+  ManifestUnavailableError,
   PayloadTooLargeError,
   IdempotencyKeyReusedError,
   IdempotentResponseNotKeptError,

@@ -81,8 +81,9 @@ export class RuntimectlClient {
     return this.#post('/api/v1/runtimes/exec', wire.RuntimeExecRequestSchema, request, wire.RuntimeExecResultSchema);
   }
 
-  readFile(request: wire.RuntimePathRequest): Promise<wire.RuntimeReadFileResult> {
-    return this.#post('/api/v1/runtimes/read-file', wire.RuntimePathRequestSchema, request, wire.RuntimeReadFileResultSchema);
+  /** A runtime's file (`runtime_id`), or a checkpoint's, read from its snapshot without restoring it (`checkpoint_id`). */
+  readFile(request: wire.RuntimeReadFileRequest): Promise<wire.RuntimeReadFileResult> {
+    return this.#post('/api/v1/runtimes/read-file', wire.RuntimeReadFileRequestSchema, request, wire.RuntimeReadFileResultSchema);
   }
 
   /** read-file, decoded. */
@@ -140,6 +141,15 @@ export class RuntimectlClient {
   async getCheckpoint(checkpointId: string): Promise<wire.CheckpointView> {
     checked(wire.CheckpointIdSchema, checkpointId);
     return this.#http.json('GET', `/api/v1/checkpoints/${encodedId(checkpointId)}`, wire.CheckpointViewSchema);
+  }
+
+  /**
+   * The changed paths between a checkpoint and another checkpoint (`to_checkpoint_id`) or a
+   * runtime's live workspace (`to_runtime_id`): one page, sorted by path, with the summary.
+   * `ManifestUnavailableError` when a side has no content manifest.
+   */
+  diff(request: wire.CheckpointDiffRequest): Promise<wire.CheckpointDiffResult> {
+    return this.#post('/api/v1/checkpoints/diff', wire.CheckpointDiffRequestSchema, request, wire.CheckpointDiffResultSchema);
   }
 
   /**

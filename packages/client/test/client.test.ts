@@ -80,6 +80,19 @@ describe('RuntimectlClient against a real server', () => {
     expect(closed.closed_runtime_ids).toEqual([id, child.runtime.runtime_id]);
   });
 
+  it('diff lists what changed between two checkpoints and against the live workspace; ManifestUnavailableError without manifests', async () => {
+    const id = await openRuntime();
+    await client.writeFileBytes(id, 'notes.txt', 'v1');
+    const first = await client.checkpoint({ runtime_id: id });
+    await client.writeFileBytes(id, 'notes.txt', 'v2, longer');
+    const second = await client.checkpoint({ runtime_id: id });
+    const diff = await client.diff({ from_checkpoint_id: first.checkpoint_id, to_checkpoint_id: second.checkpoint_id });
+    expect(diff.entries).toMatchObject([{ path: 'notes.txt', change: 'modified', old_size: 2, new_size: 10 }]);
+    await client.writeFileBytes(id, 'live.txt', 'l');
+    expect((await client.diff({ from_checkpoint_id: second.checkpoint_id, to_runtime_id: id })).entries.map(({ path }) => path)).toEqual(['live.txt']);
+    await client.close({ runtime_id: id, cascade: true });
+  });
+
   it('checkout with count answers one result per child; fork checkpoints once and checks it out count ways', async () => {
     const id = await openRuntime();
     await client.writeFileBytes(id, 'notes.txt', 'v1');

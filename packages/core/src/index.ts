@@ -30,6 +30,8 @@ export { providerCapabilities } from './provider/capabilities';
 export { ProviderRegistry } from './provider/provider-registry';
 export { WorkspacePaths } from './provider/workspace-paths';
 
+export * from './manifest/index';
+
 export type { ProviderCallEvent, ProviderCallSink } from './backend/provider-calls';
 
 export type {
@@ -55,6 +57,7 @@ export type {
   StoreBatch,
   IntentStore,
   IdempotencyStore,
+  TreeObjectStore,
   RuntimeStore,
 } from './store/runtime-store';
 export type { LeaseMode, LeaseRequest, LeaseGrant, RuntimeFence, LeaseStore, NodeRecord, NodeStore, FencedBatch } from './store/fleet-store';

@@ -6,11 +6,13 @@ import {
   InvalidRequestError,
   PathNotFoundError,
   ProviderError,
+  ProviderTimeoutError,
   type ExecRequest,
   type ExecResult,
   type ExportedFile,
   type GlobRequest,
   type GrepRequest,
+  type ManifestEntry,
   type PathStat,
   type ProviderBackend,
   type ReadBytesOptions,
@@ -29,6 +31,7 @@ import { streamFile } from './file-stream';
 import { resourceOf, type SandboxResource } from './sandbox-resource';
 import type { SandboxKeepAlive } from './sandbox-keep-alive';
 import { sandboxSearchTree } from './sandbox-search';
+import { manifestScript, NO_WORKSPACE_EXIT, parseManifestOutput } from './sandbox-manifest';
 import { withDeadline } from './request-deadline';
 
 /** What every backend of one provider shares. */
@@ -52,6 +55,8 @@ const TEMP_DIRECTORY = '.tmp';
 const TEMP_AFFIX = /^[A-Za-z0-9._-]{0,64}$/;
 /** Search commands (`find`, `grep -r`) over a big tree may take longer than one request. */
 const SEARCH_COMMAND_TIMEOUT_MS = 120_000;
+/** A manifest hashes the whole workspace in one command: as long as a search may take. */
+const MANIFEST_COMMAND_TIMEOUT_MS = 120_000;
 
 /**
  * One E2B sandbox as a runtimectl backend. Files go through envd's file API (`sandbox.files`),
@@ -192,6 +197,23 @@ export class E2BBackend implements ProviderBackend {
       streamFile(this.sandbox, absolute, stat.sizeBytes ?? 0, this.context.settings.requestTimeoutMs, (error) => this.context.errors.map(error, { call: 'export', path })),
     );
     return { fileName: posix.basename(absolute), sizeBytes: stat.sizeBytes ?? 0, content };
+  }
+
+  /** The workspace's manifest, computed inside the sandbox by one command (see sandbox-manifest.ts). */
+  async manifest(): Promise<ManifestEntry[]> {
+    const ran = await this.#call('manifest', undefined, () =>
+      runScript(this.sandbox, manifestScript(this.workspaceRoot), {
+        requestTimeoutMs: this.context.settings.requestTimeoutMs,
+        streamTimeoutMs: MANIFEST_COMMAND_TIMEOUT_MS,
+      }),
+    );
+    if (ran.kind === 'timed_out') throw new ProviderTimeoutError(PROVIDER_ID, 'manifest', MANIFEST_COMMAND_TIMEOUT_MS);
+    if (ran.exitCode === NO_WORKSPACE_EXIT) throw new ProviderError(PROVIDER_ID, 'manifest', 'the workspace directory does not exist in the sandbox');
+    try {
+      return parseManifestOutput(ran.stdout);
+    } catch (error) {
+      throw new ProviderError(PROVIDER_ID, 'manifest', (error as Error).message, error);
+    }
   }
 
   #searchTree(grepQuery?: string) {

@@ -6,7 +6,7 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { gzipFileIfItPays, gzipIfItPays } from './blob-encoding';
 import { syncPaths, temporaryNameBeside, writeAllSync } from './durable-files';
-import { TimeSlices } from './time-slices';
+import { TimeSlices } from '@runtimectl/provider-local';
 import type { ContentHash } from './blob-store';
 import type { CrashPointHook } from './crash-points';
 

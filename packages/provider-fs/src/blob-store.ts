@@ -157,6 +157,22 @@ export class BlobStore {
     return removed;
   }
 
+  /** Blob `hash`'s content, verified as read (`BlobCorruptedError` when it does not hash to its name). */
+  async read(hash: ContentHash): Promise<Buffer> {
+    const stored = this.#stored(hash);
+    if (!stored) throw new BlobCorruptedError(hash, 'missing');
+    const raw = readFileSync(stored.path);
+    let content: Buffer;
+    try {
+      content = stored.compressed ? gunzipSync(raw) : raw;
+    } catch {
+      throw new BlobCorruptedError(hash, 'unreadable');
+    }
+    const actual = createHash('sha256').update(content).digest('hex');
+    if (actual !== hash) throw new BlobCorruptedError(hash, actual);
+    return content;
+  }
+
   /** The on-disk file of blob `hash` (for tests and measurements). */
   async pathOf(hash: ContentHash): Promise<string | null> {
     return this.#stored(hash)?.path ?? null;

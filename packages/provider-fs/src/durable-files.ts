@@ -4,7 +4,7 @@ import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { open, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { TimeSlices } from './time-slices';
+import { TimeSlices } from '@runtimectl/provider-local';
 
 /** Flushes a directory's entries (a rename into it) to disk. */
 export function fsyncDirectory(directory: string): Promise<void> {

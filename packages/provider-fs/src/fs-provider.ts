@@ -11,11 +11,14 @@ import {
   type OwnedResources,
   type ProviderBackend,
   type ProviderSnapshot,
+  type ReadBytesOptions,
 } from '@runtimectl/core';
 import { createLocalProvider, type IsolationInForce, type LocalProvider, type LocalProviderSettings } from '@runtimectl/provider-local';
 import type { SkippedEntry } from './manifest';
 import { SnapshotCorruptedError } from './materialise';
 import { SnapshotStore } from './snapshot-store';
+import { readSnapshotFile } from './snapshot-file';
+import { BlobCorruptedError } from './blob-store';
 import { WorkspaceChangedError } from './snapshot-walk';
 
 export interface FsProviderSettings extends Omit<LocalProviderSettings, 'providerId' | 'keepWorkspaces'> {
@@ -50,7 +53,8 @@ export class FsProvider implements BackendProviderV1 {
   constructor(settings: FsProviderSettings) {
     if (typeof settings.snapshots !== 'string' || settings.snapshots === '') throw new TypeError('createFsProvider needs a snapshots directory');
     const { snapshots, compress, racyWindowNs, ...local } = settings;
-    this.#local = createLocalProvider({ ...local, providerId: PROVIDER_ID });
+    // A backend's manifest reads only the files changed since its last checkpoint (the stat index).
+    this.#local = createLocalProvider({ ...local, providerId: PROVIDER_ID, knownHashes: (name) => this.#store.knownHashes(name) });
     this.#store = new SnapshotStore(resolve(snapshots), {
       ...(compress === undefined ? {} : { compress }),
       ...(racyWindowNs === undefined ? {} : { racyWindowNs }),
@@ -104,6 +108,18 @@ export class FsProvider implements BackendProviderV1 {
       await this.#local.release({ backendId: request.backendId, resource: backend.resource }).catch(() => undefined);
       if (error instanceof SnapshotCorruptedError) throw new ProviderError(PROVIDER_ID, 'checkout', error.message, error);
       throw new ProviderError(PROVIDER_ID, 'checkout', 'could not materialise the snapshot', error);
+    }
+  }
+
+  /** One file of a snapshot, from the blob store, without materialising the snapshot. */
+  async readSnapshotFile(snapshotId: string, path: string, options: ReadBytesOptions = {}): Promise<Uint8Array> {
+    const manifest = await this.#store.manifest(snapshotId);
+    if (!manifest) throw new ProviderSnapshotNotFoundError(PROVIDER_ID, 'read_snapshot_file', 'the snapshot no longer exists');
+    try {
+      return await readSnapshotFile(manifest, this.#store.blobs, path, options.maxBytes);
+    } catch (error) {
+      if (error instanceof BlobCorruptedError) throw new ProviderError(PROVIDER_ID, 'read_snapshot_file', 'the snapshot is corrupted', error);
+      throw error;
     }
   }
 

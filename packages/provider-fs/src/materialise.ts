@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { BlobCorruptedError, type BlobStore } from './blob-store';
 import type { Manifest } from './manifest';
 import type { StatIndex } from './stat-index';
-import { TimeSlices } from './time-slices';
+import { TimeSlices } from '@runtimectl/provider-local';
 
 /** A blob a snapshot path needs is missing or does not hash to what the manifest recorded. */
 export class SnapshotCorruptedError extends Error {

@@ -86,6 +86,11 @@ export class SnapshotStore {
     return { snapshotId, skipped: walk.skipped, hashedFiles: walk.hashedFiles, reusedFiles: walk.reusedFiles };
   }
 
+  /** The file hashes `indexName`'s last checkpoint recorded (a cache: an unreadable index knows none). */
+  knownHashes(indexName: string): Promise<StatIndex> {
+    return StatIndex.load(this.#indexPath(indexName), this.#racyWindowNs);
+  }
+
   /** The snapshot's manifest, or null when there is no such snapshot. */
   async manifest(snapshotId: string): Promise<Manifest | null> {
     if (!SNAPSHOT_ID.test(snapshotId)) return null;

@@ -2,3 +2,6 @@ export { createLocalProvider, DEFAULT_WORKSPACE_QUOTA_BYTES, LocalProvider, type
 export type { WorkspaceQuotaObserver } from './quota/workspace-quota';
 export type { IsolationInForce, LocalIsolation } from './exec/workspace-sandboxes';
 export { descriptorPath, openDirectory, openDirectorySync } from './workspace-jail';
+export { TimeSlices, SLICE_MS } from './time-slices';
+export { openWalkedFile, walkWorkspaceTree, WorkspaceChangedError, type WalkedPath, type WorkspaceVisitor } from './workspace-walk';
+export { workspaceManifest, type KnownHashes } from './workspace-manifest';

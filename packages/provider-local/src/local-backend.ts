@@ -15,6 +15,7 @@ import {
   type ExportedFile,
   type GlobRequest,
   type GrepRequest,
+  type ManifestEntry,
   type PathStat,
   type ProviderBackend,
   type ReadBytesOptions,
@@ -33,6 +34,8 @@ import type { WorkspaceQuota } from './quota/workspace-quota';
 import { openRegularFile, readAtMost, type OpenedFile } from './regular-file';
 import { descriptorPath, openDirectory, WorkspaceJail, type JailedEntry, type WalkOptions } from './workspace-jail';
 import { workspaceSearchTree } from './workspace-search';
+import { workspaceManifest, type KnownHashes } from './workspace-manifest';
+import { WorkspaceChangedError } from './workspace-walk';
 
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_TRUNC, O_NOFOLLOW } = constants;
 const TEMP_DIRECTORY = '.tmp';
@@ -49,6 +52,8 @@ export interface LocalBackendSettings {
   quota?: WorkspaceQuota;
   /** Where commands run: the workspace's namespace sandbox, or host processes. */
   sandboxes: WorkspaceSandboxes;
+  /** See `LocalProviderSettings.knownHashes`. */
+  knownHashes?: (workspaceName: string) => Promise<KnownHashes | undefined>;
 }
 
 /**
@@ -251,6 +256,18 @@ export class LocalBackend implements ProviderBackend {
       return await this.#jail.within(path, options, use);
     } catch (error) {
       throw await this.#mapped(error, path, call, missingParentIsNotFound);
+    }
+  }
+
+  /** Every directory, symlink and regular file of the workspace, files hashed (see workspaceManifest). */
+  async manifest(): Promise<ManifestEntry[]> {
+    await this.#assertPresent('manifest');
+    const known = await this.settings.knownHashes?.(this.workspaceName);
+    try {
+      return await workspaceManifest(this.workspaceRoot, known);
+    } catch (error) {
+      if (error instanceof WorkspaceChangedError) throw new ProviderError(this.settings.providerId, 'manifest', error.message, error);
+      throw await this.#mapped(error, '.', 'manifest', false);
     }
   }
 

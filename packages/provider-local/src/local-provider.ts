@@ -19,6 +19,7 @@ import { WorkspaceQuota, type WorkspaceQuotaObserver } from './quota/workspace-q
 import { removeWorkspace } from './remove-workspace';
 import { resourceOf, workspaceNameIn, workspaceNameOf } from './workspace-names';
 import { WorkspaceOwners } from './workspace-owners';
+import type { KnownHashes } from './workspace-manifest';
 
 export interface LocalProviderSettings {
   /**
@@ -54,6 +55,11 @@ export interface LocalProviderSettings {
   isolation?: LocalIsolation;
   /** With namespace isolation, false gives commands their own network namespace (loopback only). Default true. */
   network?: boolean;
+  /**
+   * For a provider composing this one (provider-fs): the file hashes it already knows of a
+   * workspace (by its directory name), so a backend's `manifest` reads only files changed since.
+   */
+  knownHashes?: (workspaceName: string) => Promise<KnownHashes | undefined>;
 }
 
 /** 10 GiB: far above a code checkout with its build output, far below a disk a runaway `yes` fills. */
@@ -99,6 +105,7 @@ export class LocalProvider implements BackendProviderV1 {
       killGraceMs: KILL_GRACE_MS,
       ...(quotaBytes > 0 ? { quota: new WorkspaceQuota(quotaBytes, settings.quotaObserver) } : {}),
       sandboxes: this.#sandboxes,
+      ...(settings.knownHashes ? { knownHashes: settings.knownHashes } : {}),
     };
   }
 

@@ -121,6 +121,16 @@ describe('forwarding to a runtime\'s home node', () => {
     }
   });
 
+  it("a diff against a live runtime home on another node is forwarded there (the live manifest is that node's)", async () => {
+    const { store, a, b } = await twoNodes();
+    const runtimeId = await runtimeHomeOn(store, b, 'node-b');
+    const checkpoint = await post(b, '/api/v1/runtimes/checkpoint', { runtime_id: runtimeId });
+    await post(b, '/api/v1/runtimes/write-file', { runtime_id: runtimeId, path: 'live.txt', content_base64: Buffer.from('l').toString('base64') });
+    const diff = await post(a, '/api/v1/checkpoints/diff', { from_checkpoint_id: (checkpoint.body as any).checkpoint_id, to_runtime_id: runtimeId });
+    expect(diff.status).toBe(200);
+    expect((diff.body as any).entries.map(({ path }: { path: string }) => path)).toEqual(['live.txt']);
+  });
+
   it('with forwarding off, answers 503 runtime_on_other_node naming the home node', async () => {
     const { store, a, b } = await twoNodes({ forward: false });
     const runtimeId = await runtimeHomeOn(store, b, 'node-b');

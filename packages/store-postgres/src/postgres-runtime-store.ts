@@ -11,6 +11,7 @@ import {
   type CheckpointRecord,
   type StoredCheckpointRow,
   type SnapshottedCheckpointQuery,
+  type TreeObjectRow,
   type IdempotencyRecord,
   type IntentRow,
   type Page,
@@ -158,6 +159,12 @@ export class PostgresRuntimeStore implements RuntimeStore {
     return rows.map(({ providerId, snapshotId }) => ({ providerId, snapshotId }));
   }
 
+  async getTreeObjects(hashes: readonly string[]): Promise<Map<string, Uint8Array>> {
+    if (hashes.length === 0) return new Map();
+    const rows = await this.#db.rows<TreeObjectRow>(this.#sql.getTreeObjects, [[...hashes]]);
+    return new Map(rows.map(({ hash, body }) => [hash, new Uint8Array(body)]));
+  }
+
   /**
    * Writes the batch in one transaction and resolves once PostgreSQL committed it. Rejects, with
    * nothing applied, when a record cannot be stored (not serialisable, or naming a runtime or
@@ -182,6 +189,10 @@ export class PostgresRuntimeStore implements RuntimeStore {
       for (const intent of batch.intents ?? []) await client.query(sql.upsertIntent, params(intentToRow(intent), INTENT_COLUMNS));
       for (const intentId of batch.resolvedIntentIds ?? []) await client.query(sql.deleteIntent, [intentId]);
       for (const record of batch.idempotencyRecords ?? []) await this.#idempotency.writeInTransaction(client, record);
+      const trees = batch.treeObjects ?? [];
+      if (trees.length > 0) {
+        await client.query(sql.insertTreeObjects, [trees.map(({ hash }) => hash), trees.map(({ body }) => Buffer.from(body.buffer, body.byteOffset, body.byteLength))]);
+      }
       // Last: the event log's row lock is then held only for the commit itself.
       await this.#events.appendInTransaction(client, batch.events ?? []);
     });

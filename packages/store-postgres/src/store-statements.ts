@@ -1,4 +1,4 @@
-import { CHECKPOINT_COLUMNS, IDEMPOTENCY_COLUMNS, INTENT_COLUMNS, SESSION_COLUMNS } from '@runtimectl/core';
+import { CHECKPOINT_COLUMNS, IDEMPOTENCY_COLUMNS, INTENT_COLUMNS, SESSION_COLUMNS, TREE_OBJECT_COLUMNS } from '@runtimectl/core';
 import { quoted } from './sql-names';
 
 /**
@@ -55,6 +55,11 @@ export function storeStatements(schema: string) {
       `SELECT DISTINCT ref_provider_id AS "providerId", ref_provider_snapshot_id AS "snapshotId" FROM ${table('checkpoints')} ` +
       'WHERE runtime_id = $1 AND ref_provider_snapshot_id IS NOT NULL ORDER BY "providerId", "snapshotId"',
     listIntents: `SELECT ${INTENT_COLUMNS.join(', ')} FROM ${table('intents')} ORDER BY created_at_ms, intent_id`,
+    // Content-addressed: a hash already stored holds the same bytes. $1 hashes, $2 bodies.
+    insertTreeObjects:
+      `INSERT INTO ${table('tree_objects')} (${TREE_OBJECT_COLUMNS.join(', ')}) ` +
+      'SELECT * FROM unnest($1::text[], $2::bytea[]) ON CONFLICT (hash) DO NOTHING',
+    getTreeObjects: `SELECT ${TREE_OBJECT_COLUMNS.join(', ')} FROM ${table('tree_objects')} WHERE hash = ANY($1::text[])`,
   };
 }
 

@@ -205,6 +205,19 @@ export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
       CREATE INDEX checkpoints_snapshotted ON checkpoints (checkpoint_id) WHERE ref_provider_snapshot_id IS NOT NULL;
     `,
   },
+  {
+    version: 9,
+    description: "content manifests: a checkpoint's manifest root, and the content-addressed tree objects it names",
+    // No foreign key from manifest_root: tree objects are shared by every checkpoint naming
+    // them, inserted-or-ignored with the checkpoint, and never deleted.
+    sql: `
+      ALTER TABLE checkpoints ADD COLUMN manifest_root TEXT;
+      CREATE TABLE tree_objects (
+        hash TEXT NOT NULL PRIMARY KEY,
+        body BLOB NOT NULL
+      ) STRICT, WITHOUT ROWID;
+    `,
+  },
 ];
 
 /** The schema version this code writes and the newest it can open. */

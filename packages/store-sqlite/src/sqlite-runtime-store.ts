@@ -101,6 +101,7 @@ export class SqliteRuntimeStore implements RuntimeStore {
       for (const record of batch.idempotencyRecords ?? []) statements.upsertIdempotencyKey.run(idempotencyToRow(record));
       // One writer at a time (SQLite's lock): ids are assigned, and become visible, in commit order.
       for (const event of batch.events ?? []) statements.insertEvent.run(eventToRow(event));
+      for (const { hash, body } of batch.treeObjects ?? []) statements.insertTreeObject.run({ hash, body: Buffer.from(body.buffer, body.byteOffset, body.byteLength) });
     });
     // IMMEDIATE takes the write lock before reading, so two processes cannot both claim a key.
     const claim = db.transaction((record: IdempotencyRecord) => {
@@ -200,6 +201,15 @@ export class SqliteRuntimeStore implements RuntimeStore {
         ? this.#statements.listSnapshottedCheckpoints.all({ limit })
         : this.#statements.listSnapshottedCheckpointsAfter.all({ cursor: query.cursor, limit });
     return page(rows, query.limit, checkpointFromRow, (record) => record.checkpointId);
+  }
+
+  async getTreeObjects(hashes: readonly string[]): Promise<Map<string, Uint8Array>> {
+    const found = new Map<string, Uint8Array>();
+    for (const hash of hashes) {
+      const row = this.#statements.getTreeObject.get(hash);
+      if (row) found.set(hash, new Uint8Array(row.body));
+    }
+    return found;
   }
 
   async listSnapshotIdsOfRuntime(runtimeId: string): Promise<Array<{ providerId: string; snapshotId: string }>> {

@@ -6,6 +6,7 @@ import {
   IDEMPOTENCY_COLUMNS,
   INTENT_COLUMNS,
   SESSION_COLUMNS,
+  TREE_OBJECT_COLUMNS,
   type CheckpointRow,
   type StoredCheckpointRow,
   type EventRow,
@@ -13,6 +14,7 @@ import {
   type NewEventRow,
   type IntentRow,
   type SessionRow,
+  type TreeObjectRow,
 } from '@runtimectl/core';
 
 /**
@@ -72,6 +74,8 @@ export interface StoreStatements {
   listEventsOfRuntime: Statement<[EventCursor & { runtimeId: string }], EventRow>;
   lastEventId: Statement<[], { seq: number }>;
   pruneEvents: Statement<[number]>;
+  insertTreeObject: Statement<[TreeObjectRow]>;
+  getTreeObject: Statement<[string], TreeObjectRow>;
 }
 
 /** `types`: a JSON array of event types, or null for every type. */
@@ -129,6 +133,9 @@ export const STATEMENT_SQL = {
   // AUTOINCREMENT's high-water mark: survives pruning every row.
   lastEventId: "SELECT seq FROM sqlite_sequence WHERE name = 'events'",
   pruneEvents: 'DELETE FROM events WHERE at_ms < ?',
+  // Content-addressed: a hash already stored holds the same bytes.
+  insertTreeObject: `INSERT INTO tree_objects (${TREE_OBJECT_COLUMNS.join(', ')}) VALUES (@hash, @body) ON CONFLICT (hash) DO NOTHING`,
+  getTreeObject: `SELECT ${TREE_OBJECT_COLUMNS.join(', ')} FROM tree_objects WHERE hash = ?`,
 } as const satisfies Record<keyof StoreStatements, string>;
 
 /** Prepares every statement once per connection (better-sqlite3 statements are reusable). */

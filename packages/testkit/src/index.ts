@@ -21,6 +21,8 @@ export { exportTests } from './conformance/export-tests';
 export { dirtyTrackingTests } from './conformance/dirty-tracking-tests';
 export { snapshotTests } from './conformance/snapshot-tests';
 export { pauseResumeCycleTests, PAUSE_RESUME_CYCLES } from './conformance/pause-resume-cycle-tests';
+export { manifestTests } from './conformance/manifest-tests';
+export { snapshotFileTests } from './conformance/snapshot-file-tests';
 export { ownershipTests } from './conformance/ownership-tests';
 export { errorPrivacyTests } from './conformance/error-privacy-tests';
 export { DEEP_TREE } from './conformance/deep-tree';

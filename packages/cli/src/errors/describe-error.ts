@@ -82,6 +82,8 @@ function describeApiError(error: RuntimectlApiError, context: ErrorContext): str
       return `${error.message} (path_not_found). Check the path: it is relative to the runtime's workspace.`;
     case 'checkpoint_snapshot_deleted':
       return `${error.message} (checkpoint_snapshot_deleted): its provider snapshot was deleted, so it can no longer be checked out or resumed.`;
+    case 'manifest_unavailable':
+      return `${error.message} (manifest_unavailable): only checkpoints whose provider records content manifests can be compared.`;
     case 'unsupported_backend': {
       const provider = detail('provider');
       const capability = detail('capability');

@@ -27,6 +27,7 @@ const EXIT_CODE_BY_ERROR_CODE: Record<ErrorCode, number> = {
   checkpoint_not_found: EXIT_CODES.notFound,
   path_not_found: EXIT_CODES.notFound,
   checkpoint_snapshot_deleted: EXIT_CODES.notFound,
+  manifest_unavailable: EXIT_CODES.conflict,
   session_busy: EXIT_CODES.conflict,
   runtime_paused: EXIT_CODES.conflict,
   runtime_not_paused: EXIT_CODES.conflict,

@@ -40,6 +40,7 @@ function checkpoint(n: number, runtimeId: string, parent: number | null, options
     has_provider_snapshot: options.snapshot ?? true,
     pinned: false,
     last_used_at_ms: null,
+    manifest_root: null,
   };
 }
 

@@ -13,7 +13,7 @@ import type { OperationLeases, SnapshotGuard } from './snapshot-guard';
 import { TrackedBackend, type TrackedBackendTimeouts } from './tracked-backend';
 
 export interface BackendManagerTimeouts extends TrackedBackendTimeouts {
-  /** Deadline of create, attach, release, checkpoint, checkout and deleteSnapshot. */
+  /** Deadline of create, attach, release, checkpoint, checkout, deleteSnapshot (and a manifest: see TrackedBackend). */
   controlMs: number;
 }
 
@@ -233,6 +233,17 @@ export class BackendManager {
       if (backend.providerId === providerId) backend.lastSnapshot.forget(snapshotId);
     }
     return deleted;
+  }
+
+  /**
+   * One file of a provider snapshot, read without restoring it, under the file-operation
+   * deadline. `UnsupportedBackendError` when the provider cannot (no `readSnapshotFile`).
+   */
+  async readSnapshotFile(providerId: string, snapshotId: string, path: string, maxBytes: number): Promise<Uint8Array> {
+    const provider = this.options.registry.get(providerId);
+    if (!provider.readSnapshotFile) throw new UnsupportedBackendError(providerId, 'read_snapshot_file');
+    const read = provider.readSnapshotFile.bind(provider);
+    return this.#calls.run(providerId, 'read_snapshot_file', { timeoutMs: this.options.timeouts.operationMs }, () => read(snapshotId, path, { maxBytes }));
   }
 
   /** Live backend ids (for invariant checks and metrics). */

@@ -1,3 +1,4 @@
+import type { ManifestEntry } from '../manifest/manifest-entry';
 import type { ProviderBackend } from '../provider/provider-backend';
 import type {
   ExecRequest,
@@ -18,6 +19,8 @@ export interface TrackedBackendTimeouts {
   operationMs: number;
   /** Added to an exec's own timeout for its deadline. */
   execGraceMs: number;
+  /** Deadline of a manifest: part of a checkpoint, it reads the whole workspace as a snapshot does. */
+  controlMs: number;
 }
 
 /**
@@ -77,6 +80,13 @@ export class TrackedBackend {
   exec(request: ExecRequest): Promise<ExecResult> {
     const deadline = (request.timeoutMs ?? this.timeouts.operationMs) + this.timeouts.execGraceMs;
     return this.#mutate('exec', deadline, () => this.inner.exec(request));
+  }
+
+  /** The live workspace's content manifest; undefined when the provider produces none. */
+  get manifest(): (() => Promise<ManifestEntry[]>) | undefined {
+    const inner = this.inner;
+    if (!inner.manifest) return undefined;
+    return () => this.calls.run(this.providerId, 'manifest', { timeoutMs: this.timeouts.controlMs }, () => inner.manifest!());
   }
 
   #read<T>(call: string, fn: () => Promise<T>): Promise<T> {

@@ -18,6 +18,7 @@ export const ERROR_CODES = [
   'runtime_exists',
   'snapshot_in_use',
   'checkpoint_snapshot_deleted',
+  'manifest_unavailable',
   'idempotent_response_not_kept',
   'payload_too_large',
   'idempotency_key_reused',

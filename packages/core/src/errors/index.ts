@@ -12,6 +12,7 @@ export {
   RuntimeExistsError,
 } from './runtime-state-errors';
 export { SnapshotInUseError, CheckpointSnapshotDeletedError } from './snapshot-errors';
+export { ManifestUnavailableError } from './manifest-errors';
 export {
   UnsupportedBackendError,
   ProviderError,

@@ -1,3 +1,4 @@
+import type { ReadBytesOptions } from './operation-types';
 import type { z } from 'zod';
 import type { SkippedPath } from '../wire/checkpoints';
 import type { SnapshotKind } from '../wire/service-info';
@@ -111,6 +112,14 @@ export interface BackendProviderV1 {
    * Throws `SnapshotInUseError` when the provider refuses because a live backend uses it.
    */
   deleteSnapshot?(snapshotId: string): Promise<{ deleted: boolean }>;
+  /**
+   * Optional: one regular file of a snapshot, read without restoring it (`read-file` with a
+   * `checkpoint_id`, `runtimectl diff --patch`). `path` is workspace-relative, as in a manifest.
+   * Throws `PathNotFoundError` when the snapshot holds no such path, `InvalidRequestError` when
+   * it is not a regular file, `FileTooLargeError` over `options.maxBytes`, and
+   * `ProviderSnapshotNotFoundError` when the snapshot is gone.
+   */
+  readSnapshotFile?(snapshotId: string, path: string, options?: ReadBytesOptions): Promise<Uint8Array>;
 
   /**
    * Lists the live backends and snapshots labelled with `installationId` (the `labels` given to

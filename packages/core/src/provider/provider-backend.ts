@@ -10,6 +10,7 @@ import type {
   TempPathRequest,
 } from './operation-types';
 import type { BackendResource } from './backend-provider-v1';
+import type { ManifestEntry } from '../manifest/manifest-entry';
 
 /**
  * One live provider backend (an E2B sandbox, a local workspace directory …): the operation
@@ -52,4 +53,13 @@ export interface ProviderBackend {
    * `PathNotFoundError` when missing, `InvalidRequestError` when not a regular file.
    */
   export(path: string): Promise<ExportedFile>;
+  /**
+   * Optional: the live workspace's content manifest — every file, directory and symbolic link
+   * under `workspaceRoot` (not the root itself), in any order, never following a link; FIFOs,
+   * sockets and devices are left out. See `ManifestEntry` for each field. The same tree must
+   * give the same entries on every provider (so the same root hash): core builds the Merkle
+   * trees a checkpoint records and a diff compares. Called under the runtime's exclusive lock
+   * (nothing writes meanwhile), right after a checkpoint's snapshot.
+   */
+  manifest?(): Promise<ManifestEntry[]>;
 }

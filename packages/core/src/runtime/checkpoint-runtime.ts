@@ -2,7 +2,8 @@ import { OperationLeases } from '../backend/snapshot-guard';
 import type { BackendCheckpointRef, CheckpointRecord, SessionRecord, SessionSnapshot } from '../store/records';
 import { MAX_SKIPPED_PATHS, type CheckpointKind, type RuntimeCheckpointRequest, type RuntimeCheckpointResult } from '../wire/checkpoints';
 import { assertNotClosed, loadCheckpoint, loadServedSession, withLiveBackend, withRuntimeLock } from './runtime-access';
-import { cleanBinding, reusableRefOf } from './clean-state';
+import { cleanBinding } from './clean-state';
+import { captureBackend } from './checkpoint-manifest';
 import { toRuntimeRecord } from './runtime-view';
 import { idempotentCompletion } from './idempotent-completion';
 import type { OperationScope, ServiceContext } from './service-context';
@@ -34,6 +35,7 @@ export function newCheckpointRecord(
   kind: CheckpointKind,
   request: { name?: string | undefined; metadata?: CheckpointRecord['metadata'] | undefined },
   backendRef: BackendCheckpointRef | null,
+  manifestRoot: string | null,
 ): CheckpointRecord {
   return Object.freeze({
     checkpointId: ctx.ids.checkpointId(),
@@ -45,7 +47,14 @@ export function newCheckpointRecord(
     createdAtMs: ctx.clock(),
     session: Object.freeze(sessionSnapshotOf(session)),
     backendRef,
+    manifestRoot,
   });
+}
+
+/** A paused runtime's checkpoint: its pause checkpoint's snapshot and manifest, reused. */
+async function pausedCapture(ctx: ServiceContext, pausedCheckpointId: string) {
+  const paused = await loadCheckpoint(ctx, pausedCheckpointId);
+  return { ref: paused.backendRef, reused: true, skipped: [], manifestRoot: paused.manifestRoot ?? null, treeObjects: [] };
 }
 
 /**
@@ -64,13 +73,11 @@ export async function checkpointRuntime(
     assertNotClosed(session);
     const leases = new OperationLeases();
     try {
-      const { ref, reused, skipped } =
+      const { ref, reused, skipped, manifestRoot, treeObjects } =
         session.status === 'paused' && session.pausedCheckpointId
-          ? { ref: (await loadCheckpoint(ctx, session.pausedCheckpointId)).backendRef, reused: true, skipped: [] }
-          : await withLiveBackend(ctx, session, scope, async (_, binding) =>
-              ctx.backends.checkpoint(session.runtimeId, binding, request.name, leases, await reusableRefOf(ctx, binding)),
-            );
-      const checkpoint = newCheckpointRecord(ctx, session, 'checkpoint', request, ref);
+          ? await pausedCapture(ctx, session.pausedCheckpointId)
+          : await withLiveBackend(ctx, session, scope, (backend, binding) => captureBackend(ctx, session.runtimeId, backend, binding, request.name, leases));
+      const checkpoint = newCheckpointRecord(ctx, session, 'checkpoint', request, ref, manifestRoot);
       // Under the exclusive lease nothing wrote since the capture: the backend is clean as of it.
       const backend = session.backend && cleanBinding(session.backend, checkpoint.checkpointId);
       // Frozen for the same reason as the checkpoint record: the memory store keeps it uncopied.
@@ -83,12 +90,14 @@ export async function checkpointRuntime(
         name: checkpoint.name,
         metadata: checkpoint.metadata,
         reused_backend_snapshot: reused,
+        manifest_root: manifestRoot,
         ...(skipped.length > 0 ? { skipped_paths: skipped.slice(0, MAX_SKIPPED_PATHS) } : {}),
       };
       await ctx.store.commit({
         checkpoints: [checkpoint],
         sessions: [updated],
         resolvedIntentIds: ref ? [ref.refId] : [],
+        treeObjects,
         events: [lifecycleEvent('checkpoint.created', checkpoint.createdAtMs, checkpoint, { reused_backend_snapshot: reused })],
         ...idempotentCompletion(scope, result),
       });

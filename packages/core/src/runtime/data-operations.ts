@@ -25,7 +25,7 @@ const DEFAULT_SEARCH_LIMIT = 1000;
  * that `mutates` the workspace (write_bytes, create_dir_all, temp_path, exec) records the
  * runtime dirty in the store before it reaches the provider; stat, reads, search and export do not.
  */
-async function onBackend<T>(
+export async function onBackend<T>(
   ctx: ServiceContext,
   runtimeId: string,
   scope: OperationScope,

@@ -9,7 +9,8 @@ import { newCheckpointRecord } from './checkpoint-runtime';
 import { idempotentCompletion } from './idempotent-completion';
 import { abandonPause, completePause } from './interrupted-pause';
 import { assertNotClosed, loadServedSession, withLiveBackend, withRuntimeLock } from './runtime-access';
-import { cleanBinding, reusableRefOf } from './clean-state';
+import { cleanBinding } from './clean-state';
+import { captureBackend } from './checkpoint-manifest';
 import { toRuntimeRecord } from './runtime-view';
 import { backendSnapshots, deleteUnkeptSnapshots, type SnapshotKey } from './snapshot-keepers';
 import type { OperationScope, ServiceContext } from './service-context';
@@ -37,10 +38,10 @@ export async function pauseRuntime(ctx: ServiceContext, request: RuntimePauseReq
     const leases = new OperationLeases();
     let released: SnapshotKey[] = [];
     try {
-      const { checkpoint, pausing } = await withLiveBackend(ctx, session, scope, async (_, binding) => {
+      const { checkpoint, pausing } = await withLiveBackend(ctx, session, scope, async (backend, binding) => {
         released = backendSnapshots(ctx, binding);
-        const { ref } = await ctx.backends.checkpoint(session.runtimeId, binding, request.name, leases, await reusableRefOf(ctx, binding));
-        const recorded = newCheckpointRecord(ctx, session, 'pause', request, ref);
+        const { ref, manifestRoot, treeObjects } = await captureBackend(ctx, session.runtimeId, backend, binding, request.name, leases);
+        const recorded = newCheckpointRecord(ctx, session, 'pause', request, ref, manifestRoot);
         // Clean as of the pause checkpoint: should the release fail, the runtime goes on with it.
         const midPause: SessionRecord = {
           ...session,
@@ -48,7 +49,7 @@ export async function pauseRuntime(ctx: ServiceContext, request: RuntimePauseReq
           headCheckpointId: recorded.checkpointId,
           pausedCheckpointId: recorded.checkpointId,
         };
-        await ctx.store.commit({ checkpoints: [recorded], sessions: [midPause], resolvedIntentIds: [ref.refId] });
+        await ctx.store.commit({ checkpoints: [recorded], sessions: [midPause], resolvedIntentIds: [ref.refId], treeObjects });
         try {
           await ctx.backends.release(session.runtimeId, binding);
         } catch (error) {

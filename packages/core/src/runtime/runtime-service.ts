@@ -14,9 +14,11 @@ import type * as wire from '../wire';
 import { checkoutChildren } from './checkout-children';
 import { checkoutRuntime } from './checkout-runtime';
 import { checkpointRuntime } from './checkpoint-runtime';
+import { readCheckpointFile } from './checkpoint-files';
 import { closeRuntime } from './close-runtime';
 import * as data from './data-operations';
 import { deleteCheckpointSnapshot } from './delete-snapshot';
+import { diffCheckpoints } from './diff-checkpoints';
 import { forkRuntime, forkRuntimeChildren } from './fork-runtime';
 import { createIdGenerator, type IdGenerator } from './ids';
 import { openRuntime } from './open-runtime';
@@ -211,8 +213,16 @@ export class RuntimeService {
     return this.#run('exec', (ctx, scope) => data.execRuntime(ctx, request, scope), options);
   }
 
-  readFile(request: wire.RuntimePathRequest, options: CallOptions = {}): Promise<wire.RuntimeReadFileResult> {
-    return this.#run('read_file', (ctx, scope) => data.readRuntimeFile(ctx, request, scope), options);
+  /** A runtime's live file (`runtime_id`), or a checkpoint's, read from its snapshot without restoring it (`checkpoint_id`). */
+  readFile(request: wire.RuntimeReadFileRequest, options: CallOptions = {}): Promise<wire.RuntimeReadFileResult> {
+    return this.#run(
+      'read_file',
+      (ctx, scope) =>
+        request.checkpoint_id !== undefined
+          ? readCheckpointFile(ctx, { checkpoint_id: request.checkpoint_id, path: request.path }, scope)
+          : data.readRuntimeFile(ctx, { runtime_id: request.runtime_id!, path: request.path }, scope),
+      options,
+    );
   }
 
   writeFile(request: wire.RuntimeWriteFileRequest, options: CallOptions = {}): Promise<wire.RuntimeWriteFileResult> {
@@ -249,6 +259,14 @@ export class RuntimeService {
 
   getCheckpoint(checkpointId: string): Promise<wire.CheckpointView> {
     return this.#run('get_checkpoint', (ctx) => queries.getCheckpoint(ctx, checkpointId));
+  }
+
+  /**
+   * The changed paths between a checkpoint's content manifest and another checkpoint's, or a
+   * runtime's live workspace (a data operation on it). `manifest_unavailable` when a side has none.
+   */
+  diff(request: wire.CheckpointDiffRequest, options: CallOptions = {}): Promise<wire.CheckpointDiffResult> {
+    return this.#run('diff', (ctx, scope) => diffCheckpoints(ctx, request, scope), options);
   }
 
   /**

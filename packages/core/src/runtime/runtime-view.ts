@@ -49,5 +49,6 @@ export function toCheckpointView(checkpoint: CheckpointRecord): CheckpointView {
     has_provider_snapshot: Boolean(checkpoint.backendRef?.providerSnapshotId),
     pinned: checkpoint.pinned ?? false,
     last_used_at_ms: checkpoint.lastUsedAtMs ?? null,
+    manifest_root: checkpoint.manifestRoot ?? null,
   };
 }

@@ -42,6 +42,8 @@ export class MemoryRuntimeStore implements RuntimeStore {
   readonly #idempotency = new Map<string, IdempotencyRecord>();
   #idempotencyBytes = 0;
   readonly #events = new MemoryEventLog();
+  /** Tree objects by hash; bodies are copied in, and never handed out (reads copy them). */
+  readonly #trees = new Map<string, Uint8Array>();
 
   constructor(options: MemoryRuntimeStoreOptions = {}) {
     this.#fleet = new ProcessFleetState(options.clock);
@@ -136,6 +138,7 @@ export class MemoryRuntimeStore implements RuntimeStore {
     const intents = (batch.intents ?? []).map(immutableCopy);
     const idempotencyRecords = (batch.idempotencyRecords ?? []).map(immutableCopy);
     const events = (batch.events ?? []).map(immutableCopy);
+    const trees = (batch.treeObjects ?? []).filter(({ hash }) => !this.#trees.has(hash)).map(({ hash, body }) => [hash, new Uint8Array(body)] as const);
     for (const record of sessions) this.#putSession(record);
     for (const record of checkpoints) this.#putCheckpoint(record);
     for (const mark of marks) this.#markCheckpoint(mark);
@@ -143,6 +146,16 @@ export class MemoryRuntimeStore implements RuntimeStore {
     for (const id of batch.resolvedIntentIds ?? []) this.#intents.delete(id);
     for (const record of idempotencyRecords) this.#setIdempotency(record);
     this.#events.append(events);
+    for (const [hash, body] of trees) this.#trees.set(hash, body);
+  }
+
+  async getTreeObjects(hashes: readonly string[]): Promise<Map<string, Uint8Array>> {
+    const found = new Map<string, Uint8Array>();
+    for (const hash of hashes) {
+      const body = this.#trees.get(hash);
+      if (body) found.set(hash, new Uint8Array(body));
+    }
+    return found;
   }
 
   async listEvents(query: EventQuery): Promise<RuntimeEvent[]> {

@@ -90,6 +90,12 @@ export interface CheckpointRecord {
   session: SessionSnapshot;
   backendRef: BackendCheckpointRef | null;
   /**
+   * The root tree hash of the workspace's content manifest at this checkpoint (see
+   * manifest/build-trees.ts); null/absent when the provider produces no manifest, and for
+   * checkpoints recorded before manifests existed.
+   */
+  manifestRoot?: string | null;
+  /**
    * Marks a store keeps beside the record and never takes from an upsert of it (a record read
    * before a mark was set cannot clear it): set through `StoreBatch.checkpointMarks` only.
    * Pinned: no retention policy deletes its snapshot. Absent: not pinned.

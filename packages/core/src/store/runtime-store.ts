@@ -1,5 +1,6 @@
 import type { EventStore, NewRuntimeEvent } from './event-log';
 import type { LeaseStore, NodeStore, RuntimeFence } from './fleet-store';
+import type { TreeObject } from '../manifest/tree-object';
 import type { CheckpointMark, CheckpointRecord, IdempotencyRecord, ProviderIntent, SessionRecord, StoredRuntimeStatus } from './records';
 
 export interface Page<T> {
@@ -87,6 +88,17 @@ export interface StoreBatch {
   fences?: RuntimeFence[];
   /** Events to append, in this order, with ids the store assigns (see event-log.ts). */
   events?: NewRuntimeEvent[];
+  /**
+   * Manifest tree objects (see manifest/tree-object.ts), inserted unless their hash is stored
+   * already: content-addressed, so an existing one is the same bytes and costs nothing.
+   */
+  treeObjects?: TreeObject[];
+}
+
+/** Content-addressed manifest trees (see manifest/tree-object.ts). Never deleted: a tree is shared by every checkpoint naming it. */
+export interface TreeObjectStore {
+  /** The stored bodies of those of `hashes` the store holds (the others are absent from the map). */
+  getTreeObjects(hashes: readonly string[]): Promise<Map<string, Uint8Array>>;
 }
 
 /** Provider calls recorded before they run (see ProviderIntent). */
@@ -128,7 +140,7 @@ export interface IdempotencyStore {
  * atomic, so a SQL store implements it as one transaction; an acknowledged commit survives a
  * crash. Ids compare in byte order (a SQL store needs a binary collation).
  */
-export interface RuntimeStore extends SessionStore, CheckpointStore, IntentStore, IdempotencyStore, LeaseStore, NodeStore, EventStore {
+export interface RuntimeStore extends SessionStore, CheckpointStore, TreeObjectStore, IntentStore, IdempotencyStore, LeaseStore, NodeStore, EventStore {
   commit(batch: StoreBatch): Promise<void>;
   close(): Promise<void>;
 }

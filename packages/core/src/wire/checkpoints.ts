@@ -37,6 +37,8 @@ export const RuntimeCheckpointResultSchema = z.object({
   metadata: EchoedMetadataSchema,
   /** true when no new provider snapshot was made (clean backend reused its last one). */
   reused_backend_snapshot: z.boolean(),
+  /** The root hash of the checkpoint's content manifest (a Merkle tree); null when its provider produces none. */
+  manifest_root: z.string().nullable(),
   /**
    * The special files (FIFOs, sockets, devices) the new snapshot does not hold, at most
    * MAX_SKIPPED_PATHS of them; absent when there are none (and when the snapshot was reused).
@@ -119,6 +121,8 @@ export const CheckpointViewSchema = z.object({
   pinned: z.boolean(),
   /** When its snapshot last started a backend (checkout, resume); null: never. */
   last_used_at_ms: z.number().int().nullable(),
+  /** The root hash of the checkpoint's content manifest (a Merkle tree); null when it has none. */
+  manifest_root: z.string().nullable(),
 });
 export type CheckpointView = z.infer<typeof CheckpointViewSchema>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Base64Schema, PathSchema, RuntimeIdSchema } from './common';
+import { Base64Schema, CheckpointIdSchema, PathSchema, RuntimeIdSchema } from './common';
 import { ExecCommandSchema, ExecEnvSchema, ExecShellSchema } from './exec-input-limits';
 
 export const RuntimeExecRequestSchema = z.strictObject({
@@ -26,6 +26,18 @@ export type RuntimeExecResult = z.infer<typeof RuntimeExecResultSchema>;
 
 export const RuntimePathRequestSchema = z.strictObject({ runtime_id: RuntimeIdSchema, path: PathSchema });
 export type RuntimePathRequest = z.infer<typeof RuntimePathRequestSchema>;
+
+/**
+ * read-file: a runtime's live file (`runtime_id`), or a checkpoint's (`checkpoint_id`: read from
+ * its provider snapshot without restoring it, where the provider can). Exactly one of the two.
+ */
+export const RuntimeReadFileRequestSchema = z
+  .strictObject({ runtime_id: RuntimeIdSchema.optional(), checkpoint_id: CheckpointIdSchema.optional(), path: PathSchema })
+  .refine((request) => (request.runtime_id === undefined) !== (request.checkpoint_id === undefined), {
+    message: 'give exactly one of runtime_id and checkpoint_id',
+    path: ['runtime_id'],
+  });
+export type RuntimeReadFileRequest = z.infer<typeof RuntimeReadFileRequestSchema>;
 
 export const RuntimeReadFileResultSchema = z.object({ content_base64: z.string() });
 export type RuntimeReadFileResult = z.infer<typeof RuntimeReadFileResultSchema>;

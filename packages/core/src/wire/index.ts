@@ -7,3 +7,4 @@ export * from './nodes';
 export * from './checkout-children';
 export * from './events';
 export * from './retention';
+export * from './checkpoint-diff';

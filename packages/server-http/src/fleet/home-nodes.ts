@@ -9,8 +9,10 @@ export type RequestTarget = { runtimeId: string } | { checkpointId: string };
 /** The runtime or checkpoint a runtime operation's body names, if any. */
 export function targetOf(body: unknown): RequestTarget | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
-  const { runtime_id: runtimeId, checkpoint_id: checkpointId } = body as Record<string, unknown>;
+  const { runtime_id: runtimeId, checkpoint_id: checkpointId, to_runtime_id: liveRuntimeId } = body as Record<string, unknown>;
   if (typeof runtimeId === 'string') return { runtimeId };
+  // A diff against a live runtime reads that runtime's workspace: its home node answers it.
+  if (typeof liveRuntimeId === 'string') return { runtimeId: liveRuntimeId };
   if (typeof checkpointId === 'string') return { checkpointId };
   return undefined;
 }

@@ -20,6 +20,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = Object.freeze({
   runtime_exists: 409,
   lease_lost: 409,
   snapshot_in_use: 409,
+  manifest_unavailable: 409,
   checkpoint_snapshot_deleted: 410,
   idempotent_response_not_kept: 410,
   payload_too_large: 413,

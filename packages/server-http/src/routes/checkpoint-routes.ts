@@ -1,4 +1,6 @@
 import {
+  CheckpointDiffRequestSchema,
+  CheckpointDiffResultSchema,
   RuntimeCheckoutChildrenResultSchema,
   RuntimeCheckoutRequestSchema,
   RuntimeCheckoutResultSchema,
@@ -17,10 +19,27 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { providerTimingOf } from '../provider-timing';
 import { operationOptionsOf } from './operation-options';
 import '../route-config';
-import { ERROR_RESPONSES, RUNTIME_OPERATION, type RouteGroupOptions } from './route-options';
+import { ERROR_RESPONSES, READ_OPERATION, RUNTIME_OPERATION, type RouteGroupOptions } from './route-options';
 
-/** Checkpoint, delete a checkpoint's snapshot, check out (one or N ways), fork, pause and resume. */
+/** Checkpoint, diff, delete a checkpoint's snapshot, check out (one or N ways), fork, pause and resume. */
 export const checkpointRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async (app, { service }) => {
+  app.post(
+    '/checkpoints/diff',
+    {
+      config: READ_OPERATION,
+      schema: {
+        summary: "Compare a checkpoint's files with another checkpoint's or a runtime's live workspace",
+        description:
+          'Exactly one of `to_checkpoint_id` and `to_runtime_id`. Compares content manifests (Merkle trees: unchanged subtrees are skipped by hash, so a diff costs what changed); the live side is the runtime\'s manifest taken now, as a read. Entries (`added`, `removed`, `modified`, `mode_changed`, `type_changed`) sorted by path, paginated (`limit` ≤ 500, `next_cursor`); `summary` counts every page. A side without a manifest answers `manifest_unavailable`.',
+        tags: ['checkpoints'],
+        operationId: 'diffCheckpoints',
+        body: CheckpointDiffRequestSchema,
+        response: { 200: CheckpointDiffResultSchema, ...ERROR_RESPONSES },
+      },
+    },
+    async (request) => service.diff(request.body, providerTimingOf(request)),
+  );
+
   app.post(
     '/runtimes/checkpoint',
     {

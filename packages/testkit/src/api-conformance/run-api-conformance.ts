@@ -5,6 +5,7 @@ import { retentionApiTests } from './retention-api-tests';
 import { resolveApiConformanceOptions, type ApiConformanceOptions } from './api-conformance-options';
 import { createApiSuiteContext } from './api-suite-context';
 import { dataApiTests } from './data-api-tests';
+import { diffApiTests } from './diff-api-tests';
 import { runtimeApiTests } from './runtime-api-tests';
 import { serviceApiTests } from './service-api-tests';
 import { snapshotSemanticsTests } from './snapshot-semantics-tests';
@@ -14,7 +15,7 @@ import { unsupportedBackendTests } from './unsupported-backend-tests';
  * Registers the black-box HTTP conformance suite (vitest) for a live runtimectl daemon at
  * `baseUrl`: every route, the error codes and body shape, request ids, auth (when `token` is
  * given), pagination, and — on `snapshotProvider` — the checkpoint / checkout / pause / resume /
- * delete-snapshot / close semantics and N-way checkout / fork; a provider without snapshots must answer 501.
+ * delete-snapshot / close semantics, N-way checkout / fork and checkpoint diff; a provider without snapshots must answer 501.
  * Talks HTTP only (global fetch). Runtime ids are unique per run (`ac-<hex>-…`); every runtime
  * the suite opened or checked out is closed (cascade, snapshots deleted) afterwards.
  */
@@ -37,6 +38,7 @@ export function runApiConformance(options: ApiConformanceOptions): void {
     snapshotSemanticsTests(context);
     checkoutChildrenApiTests(context);
     retentionApiTests(context);
+    diffApiTests(context);
     unsupportedBackendTests(context);
   });
 }

@@ -66,6 +66,9 @@ export function observeProvider(inner: BackendProviderV1): ObservedProvider {
       return result;
     };
   }
+  if (typeof inner.readSnapshotFile === 'function') {
+    provider.readSnapshotFile = (snapshotId, path, options) => inner.readSnapshotFile!(snapshotId, path, options);
+  }
   if (typeof inner.listOwnedResources === 'function') {
     provider.listOwnedResources = (installationId) => inner.listOwnedResources!(installationId);
   }

@@ -8,6 +8,8 @@ import { fileLimitsTests } from './file-limits-tests';
 import { filesTests } from './files-tests';
 import { isolationTests } from './isolation-tests';
 import { lifecycleTests } from './lifecycle-tests';
+import { manifestTests } from './manifest-tests';
+import { snapshotFileTests } from './snapshot-file-tests';
 import { ownershipTests } from './ownership-tests';
 import { pathRuleTests } from './path-rule-tests';
 import { pauseResumeCycleTests } from './pause-resume-cycle-tests';
@@ -18,7 +20,7 @@ import { snapshotTests } from './snapshot-tests';
  * The provider conformance suite: call it at the top level of a vitest test file with a factory
  * that makes a fresh provider per test. Registers one `describe` per area (lifecycle, files, file
  * limits and special files, the path rule, exec, command isolation, search, export, dirty tracking through core,
- * snapshots, pause/resume cycles, ownership, error privacy); each area is exported on its own too.
+ * snapshots, pause/resume cycles, content manifests, snapshot files, ownership, error privacy); each area is exported on its own too.
  */
 export function runProviderConformance(options: ProviderConformanceOptions): void {
   describe(`provider conformance: ${options.name}`, () => {
@@ -33,6 +35,8 @@ export function runProviderConformance(options: ProviderConformanceOptions): voi
     dirtyTrackingTests(options);
     snapshotTests(options);
     pauseResumeCycleTests(options);
+    manifestTests(options);
+    snapshotFileTests(options);
     ownershipTests(options);
     errorPrivacyTests(options);
   });

@@ -9,6 +9,7 @@ import {
   type ExportedFile,
   type GlobRequest,
   type GrepRequest,
+  type ManifestEntry,
   type PathStat,
   type ProviderBackend,
   type ReadBytesOptions,
@@ -22,13 +23,23 @@ import type { MemoryFileSystem } from './memory-file-system';
 /** One memory backend: the operation substrate over a MemoryFileSystem. */
 export class MemoryBackend implements ProviderBackend {
   #tempCounter = 0;
+  /** Present unless the provider was made without manifests. */
+  readonly manifest?: () => Promise<ManifestEntry[]>;
 
   constructor(
     readonly resource: BackendResource,
     readonly fs: MemoryFileSystem,
     private readonly execHandler: MemoryExecHandler | undefined,
     private readonly beforeCall: (call: string) => void,
-  ) {}
+    manifests = true,
+  ) {
+    if (manifests) {
+      this.manifest = async () => {
+        this.beforeCall('manifest');
+        return this.fs.manifest();
+      };
+    }
+  }
 
   get workspaceRoot(): string {
     return this.fs.root;

@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
-import { InvalidRequestError, PathNotFoundError, WorkspacePaths, type PathStat } from '@runtimectl/core';
+import { InvalidRequestError, PathNotFoundError, WorkspacePaths, type ManifestEntry, type PathStat } from '@runtimectl/core';
 
 interface FileEntry {
   content: Uint8Array;
@@ -82,6 +83,21 @@ export class MemoryFileSystem {
 
   exists(path: string): boolean {
     return this.stat(path).exists;
+  }
+
+  /** The workspace's content manifest (files 0644, directories 0755: this file system keeps no modes). */
+  manifest(): ManifestEntry[] {
+    const entries: ManifestEntry[] = [];
+    const prefix = this.root === '/' ? '/' : `${this.root}/`;
+    for (const path of this.#directories.keys()) {
+      if (path.startsWith(prefix)) entries.push({ path: this.relative(path), kind: 'directory', mode: 0o755, size: 0, target: null, hash: null });
+    }
+    for (const [path, { content }] of this.#files) {
+      if (!path.startsWith(prefix)) continue;
+      const hash = createHash('sha256').update(content).digest('hex');
+      entries.push({ path: this.relative(path), kind: 'file', mode: 0o644, size: content.byteLength, target: null, hash });
+    }
+    return entries;
   }
 
   /** Workspace-relative paths of every file under the workspace-relative `baseDir`. */

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   BackendGoneError,
+  FileTooLargeError,
   ProviderError,
   ProviderSnapshotNotFoundError,
   SnapshotInUseError,
@@ -13,6 +14,7 @@ import {
   type OwnedResources,
   type ProviderBackend,
   type ProviderSnapshot,
+  type ReadBytesOptions,
 } from '@runtimectl/core';
 import { MemoryBackend } from './memory-backend';
 import type { MemoryExecHandler } from './memory-commands';
@@ -27,6 +29,8 @@ export interface MemoryProviderSettings {
   execHandler?: MemoryExecHandler;
   /** Workspace root inside every backend; defaults to `/workspace`. */
   workspaceRoot?: string;
+  /** With `false` its backends have no `manifest` (checkpoints record none). Default true. */
+  manifests?: boolean;
 }
 
 interface LiveMemoryBackend {
@@ -49,6 +53,8 @@ export interface MemoryProviderCallCounts {
   checkpoint: number;
   checkout: number;
   deleteSnapshot: number;
+  /** Backend `manifest` calls (a workspace walk). */
+  manifest: number;
 }
 
 /**
@@ -68,7 +74,8 @@ export class MemoryProvider implements BackendProviderV1 {
   readonly checkpoint?: (backend: ProviderBackend, request: BackendSnapshotRequest) => Promise<ProviderSnapshot>;
   readonly checkout?: (request: BackendCheckoutRequest) => Promise<ProviderBackend>;
   readonly deleteSnapshot?: (snapshotId: string) => Promise<{ deleted: boolean }>;
-  readonly calls: MemoryProviderCallCounts = { create: 0, attach: 0, release: 0, checkpoint: 0, checkout: 0, deleteSnapshot: 0 };
+  readonly readSnapshotFile?: (snapshotId: string, path: string, options?: ReadBytesOptions) => Promise<Uint8Array>;
+  readonly calls: MemoryProviderCallCounts = { create: 0, attach: 0, release: 0, checkpoint: 0, checkout: 0, deleteSnapshot: 0, manifest: 0 };
 
   readonly #live = new Map<string, LiveMemoryBackend>();
   readonly #snapshots = new Map<string, MemorySnapshot>();
@@ -83,6 +90,7 @@ export class MemoryProvider implements BackendProviderV1 {
       this.checkpoint = (backend, request) => this.#checkpoint(backend, request);
       this.checkout = (request) => this.#checkout(request);
       this.deleteSnapshot = (snapshotId) => this.#deleteSnapshot(snapshotId);
+      this.readSnapshotFile = (snapshotId, path, options) => this.#readSnapshotFile(snapshotId, path, options);
     }
   }
 
@@ -178,6 +186,15 @@ export class MemoryProvider implements BackendProviderV1 {
     return this.#start(snapshot.fs.clone(), request.snapshotId, request);
   }
 
+  async #readSnapshotFile(snapshotId: string, path: string, options: ReadBytesOptions = {}): Promise<Uint8Array> {
+    this.#enter('read_snapshot_file');
+    const snapshot = this.#snapshots.get(snapshotId);
+    if (!snapshot) throw new ProviderSnapshotNotFoundError(this.providerId, 'read_snapshot_file', 'the snapshot does not exist');
+    const content = snapshot.fs.read(path);
+    if (options.maxBytes !== undefined && content.byteLength > options.maxBytes) throw new FileTooLargeError(path, options.maxBytes);
+    return content;
+  }
+
   async #deleteSnapshot(snapshotId: string): Promise<{ deleted: boolean }> {
     this.#enter('delete_snapshot');
     this.calls.deleteSnapshot += 1;
@@ -195,7 +212,11 @@ export class MemoryProvider implements BackendProviderV1 {
 
   #start(fs: MemoryFileSystem, sourceSnapshotId: string | null, request: BackendCreateRequest): MemoryBackend {
     const id = `mem_${request.backendId}`;
-    const backend = new MemoryBackend({ id }, fs, this.#settings.execHandler, (call) => this.#enter(call));
+    const beforeCall = (call: string) => {
+      if (call === 'manifest') this.calls.manifest += 1;
+      this.#enter(call);
+    };
+    const backend = new MemoryBackend({ id }, fs, this.#settings.execHandler, beforeCall, this.#settings.manifests !== false);
     this.#live.set(id, { backend, sourceSnapshotId, labels: { ...request.labels } });
     return backend;
   }

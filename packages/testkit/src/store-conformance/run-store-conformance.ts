@@ -15,6 +15,7 @@ import { serviceOverStoreTests } from './service-over-store-tests';
 import { sessionIndexTests } from './session-index-tests';
 import { sessionListTests } from './session-list-tests';
 import type { StoreConformanceOptions } from './store-conformance-options';
+import { treeObjectTests } from './tree-object-tests';
 
 /**
  * The store conformance suite: call it at the top level of a vitest test file with a factory
@@ -31,6 +32,7 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
     sessionListTests(options);
     sessionIndexTests(options);
     checkpointListTests(options);
+    treeObjectTests(options);
     intentTests(options);
     eventLogTests(options);
     idempotencyTests(options);

@@ -95,6 +95,7 @@ export function checkpointRecord(
     createdAtMs: CREATED_AT_MS,
     session: sessionSnapshotOf(sessionRecord(runtimeId)),
     backendRef: null,
+    manifestRoot: null,
     ...overrides,
   };
 }

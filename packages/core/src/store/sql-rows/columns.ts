@@ -1,7 +1,7 @@
 import type { IdempotencyRow, IntentRow } from './control-rows';
 import type { NewEventRow } from './event-rows';
 import type { NodeRow } from './node-rows';
-import type { CheckpointMarkRow, CheckpointRow, SessionRow } from './record-rows';
+import type { CheckpointMarkRow, CheckpointRow, SessionRow, TreeObjectRow } from './record-rows';
 
 /** The columns of each table, in the order the SQL stores bind and select them. */
 export const SESSION_COLUMNS = [
@@ -49,6 +49,8 @@ export const CHECKPOINT_COLUMNS = [
   'ref_provider_snapshot_names',
   'ref_snapshot_deleted_at_ms',
   'ref_created_at_ms',
+  // Appended by the manifests' migration (store-sqlite v8, store-postgres v6).
+  'manifest_root',
 ] as const satisfies ReadonlyArray<keyof CheckpointRow>;
 
 /**
@@ -57,6 +59,8 @@ export const CHECKPOINT_COLUMNS = [
  * before a mark was set cannot clear it. Added by the retention migration.
  */
 export const CHECKPOINT_MARK_COLUMNS = ['pinned', 'last_used_at_ms'] as const satisfies ReadonlyArray<keyof CheckpointMarkRow>;
+/** The columns of `tree_objects` (content-addressed manifest trees). */
+export const TREE_OBJECT_COLUMNS = ['hash', 'body'] as const satisfies ReadonlyArray<keyof TreeObjectRow>;
 
 export const INTENT_COLUMNS = ['intent_id', 'kind', 'provider_id', 'runtime_id', 'backend_id', 'created_at_ms', 'node_id'] as const satisfies ReadonlyArray<
   keyof IntentRow

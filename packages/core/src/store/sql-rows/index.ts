@@ -9,9 +9,10 @@ export {
   type CheckpointRow,
   type CheckpointMarkRow,
   type StoredCheckpointRow,
+  type TreeObjectRow,
 } from './record-rows';
 export { intentToRow, intentFromRow, idempotencyToRow, idempotencyFromRow, type IntentRow, type IdempotencyRow } from './control-rows';
 export { nodeFromRow, type NodeRow } from './node-rows';
 export { eventToRow, eventFromRow, type EventRow, type NewEventRow } from './event-rows';
-export { SESSION_COLUMNS, CHECKPOINT_COLUMNS, CHECKPOINT_MARK_COLUMNS, INTENT_COLUMNS, IDEMPOTENCY_COLUMNS, NODE_COLUMNS, EVENT_COLUMNS } from './columns';
+export { SESSION_COLUMNS, CHECKPOINT_COLUMNS, CHECKPOINT_MARK_COLUMNS, INTENT_COLUMNS, IDEMPOTENCY_COLUMNS, NODE_COLUMNS, EVENT_COLUMNS, TREE_OBJECT_COLUMNS } from './columns';
 export type { SchemaMigration } from './schema-migration';

@@ -50,6 +50,14 @@ export interface CheckpointRow {
   ref_provider_snapshot_names: string | null;
   ref_snapshot_deleted_at_ms: number | null;
   ref_created_at_ms: number | null;
+  /** null for checkpoints without a manifest, and rows older than manifests. */
+  manifest_root: string | null;
+}
+
+/** A `tree_objects` row: a manifest tree's hash and canonical encoding (see manifest/tree-object.ts). */
+export interface TreeObjectRow {
+  hash: string;
+  body: Uint8Array;
 }
 
 /** A checkpoint's marks (CHECKPOINT_MARK_COLUMNS): read with the row, never written by its upsert. */
@@ -155,6 +163,7 @@ export function checkpointToRow(record: CheckpointRecord): CheckpointRow {
     ref_provider_snapshot_names: ref ? toJson(ref.providerSnapshotNames, 'backendRef.providerSnapshotNames') : null,
     ref_snapshot_deleted_at_ms: ref?.snapshotDeletedAtMs ?? null,
     ref_created_at_ms: ref?.createdAtMs ?? null,
+    manifest_root: record.manifestRoot ?? null,
   };
 }
 
@@ -182,5 +191,6 @@ export function checkpointFromRow(row: StoredCheckpointRow): CheckpointRecord {
             snapshotDeletedAtMs: row.ref_snapshot_deleted_at_ms,
             createdAtMs: row.ref_created_at_ms!,
           },
+    manifestRoot: row.manifest_root,
   };
 }

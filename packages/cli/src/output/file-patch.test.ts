@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { filePatch } from './file-patch';
+
+const bytes = (text: string) => new Uint8Array(Buffer.from(text));
+
+describe('file patch', () => {
+  it('prints a unified diff of a changed text file, with a/ and b/ names', () => {
+    expect(filePatch('src/a.ts', bytes('one\ntwo\nthree\n'), bytes('one\n2\nthree\n'))).toBe(
+      'diff --git a/src/a.ts b/src/a.ts\n--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1,3 +1,3 @@\n one\n-two\n+2\n three\n',
+    );
+  });
+
+  it('an added file is diffed against /dev/null', () => {
+    expect(filePatch('new.md', null, bytes('hello\n'))).toBe('diff --git a/new.md b/new.md\n--- /dev/null\n+++ b/new.md\n@@ -0,0 +1,1 @@\n+hello\n');
+  });
+
+  it('binary content (a NUL byte, or invalid UTF-8) gets git\'s one line', () => {
+    expect(filePatch('x.bin', new Uint8Array([0, 1]), new Uint8Array([0, 2]))).toBe('Binary files a/x.bin and b/x.bin differ\n');
+    expect(filePatch('y.bin', bytes('a'), new Uint8Array([0xff, 0xfe]))).toBe('Binary files a/y.bin and b/y.bin differ\n');
+  });
+});

@@ -1,0 +1,25 @@
+/**
+ * One path of a workspace as a content manifest records it: what a provider's `manifest()`
+ * answers for its live workspace, one entry per file, directory and symbolic link (FIFOs,
+ * sockets and devices are never listed).
+ *
+ * - `path`: relative to the workspace root, `/`-separated, never empty, `.` or `..`.
+ * - `mode`: the permission bits (`st_mode & 0o7777`).
+ * - `size`: bytes of a file's content, of a symlink's target; 0 for a directory (providers
+ *   disagree on a directory's size, so it is not recorded).
+ * - `target`: a symlink's target, as read (never followed); null otherwise.
+ * - `hash`: a file's content as lowercase sha256 hex; null otherwise.
+ */
+export interface ManifestEntry {
+  path: string;
+  kind: ManifestEntryKind;
+  mode: number;
+  size: number;
+  target: string | null;
+  hash: string | null;
+}
+
+export type ManifestEntryKind = 'file' | 'directory' | 'symlink';
+
+/** A manifest entry for a directory the provider did not list itself (a parent of a listed path). */
+export const IMPLIED_DIRECTORY_MODE = 0o755;

@@ -1,0 +1,54 @@
+import type { BackendCheckpointOutcome } from '../backend/backend-manager';
+import type { OperationLeases } from '../backend/snapshot-guard';
+import type { TrackedBackend } from '../backend/tracked-backend';
+import { buildTrees } from '../manifest/build-trees';
+import type { TreeObject } from '../manifest/tree-object';
+import type { BackendBinding } from '../store/records';
+import { reusableRefOf } from './clean-state';
+import type { ServiceContext } from './service-context';
+
+/** What a checkpoint records of its workspace's content: the root tree hash and the tree objects to store with it. */
+export interface CheckpointManifest {
+  manifestRoot: string | null;
+  treeObjects: TreeObject[];
+}
+
+const NO_MANIFEST: CheckpointManifest = Object.freeze({ manifestRoot: null, treeObjects: [] });
+
+/**
+ * The manifest of `backend`'s workspace as it is now, as Merkle trees: the provider's
+ * `manifest()` (called under the runtime's exclusive lock, right after the snapshot), built into
+ * tree objects. None when the provider produces no manifest.
+ */
+export async function captureManifest(backend: TrackedBackend): Promise<CheckpointManifest> {
+  const manifest = backend.manifest;
+  if (!manifest) return NO_MANIFEST;
+  const { root, objects } = buildTrees(await manifest());
+  return { manifestRoot: root, treeObjects: objects };
+}
+
+/**
+ * The manifest of a checkpoint that reused the clean checkpoint's snapshot: that checkpoint's
+ * root (the workspace has not changed since), no walk; a walk only when that checkpoint has none.
+ */
+export async function reusedManifest(ctx: ServiceContext, binding: BackendBinding, backend: TrackedBackend): Promise<CheckpointManifest> {
+  const clean = binding.cleanCheckpointId ? await ctx.store.getCheckpoint(binding.cleanCheckpointId) : undefined;
+  const root = clean?.manifestRoot;
+  return root ? { manifestRoot: root, treeObjects: [] } : captureManifest(backend);
+}
+
+/**
+ * A checkpoint's capture of a live backend (checkpoint and pause): the snapshot (or the clean
+ * one, reused) and the workspace's manifest (reused with it).
+ */
+export async function captureBackend(
+  ctx: ServiceContext,
+  runtimeId: string,
+  backend: TrackedBackend,
+  binding: BackendBinding,
+  name: string | undefined,
+  leases: OperationLeases,
+): Promise<BackendCheckpointOutcome & CheckpointManifest> {
+  const outcome = await ctx.backends.checkpoint(runtimeId, binding, name, leases, await reusableRefOf(ctx, binding));
+  return { ...outcome, ...(outcome.reused ? await reusedManifest(ctx, binding, backend) : await captureManifest(backend)) };
+}

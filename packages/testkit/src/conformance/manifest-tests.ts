@@ -1,0 +1,80 @@
+import { createHash } from 'node:crypto';
+import { expect, type TestContext } from 'vitest';
+import { buildTrees, type ManifestEntry, type ProviderBackend } from '@runtimectl/core';
+import { conformanceArea } from './conformance-area';
+import type { ProviderConformanceOptions } from './conformance-options';
+import { utf8 } from './expect-helpers';
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+const byPath = (a: ManifestEntry, b: ManifestEntry) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+
+/** The same small tree, written the same way: nested directories, a name with spaces, binary content. */
+async function writeTree(backend: ProviderBackend): Promise<void> {
+  await backend.createDirAll('manifest/src/empty dir');
+  await backend.writeBytes('manifest/src/main file.ts', utf8('export const answer = 42;\n'));
+  await backend.writeBytes('manifest/data.bin', new Uint8Array([0, 1, 2, 255, 0, 10]));
+  await backend.writeBytes('manifest/README.md', utf8('# manifest conformance\n'));
+}
+
+/** The entries under `manifest/`: what the test wrote, whatever else the provider's workspace holds. */
+async function manifestOf(backend: ProviderBackend): Promise<ManifestEntry[]> {
+  const entries = await backend.manifest!();
+  return entries.filter((entry) => entry.path === 'manifest' || entry.path.startsWith('manifest/')).sort(byPath);
+}
+
+/**
+ * Content manifests (`ProviderBackend.manifest`, optional: these tests skip for a backend
+ * without it). The same tree gives the same entries, so the same root hash, on every backend
+ * and every provider; a file's entry carries the sha256 and size of its content; a write shows.
+ */
+export function manifestTests(options: ProviderConformanceOptions): void {
+  conformanceArea(options, 'content manifests', ({ harness, test }) => {
+    const withManifest = async (context: TestContext) => {
+      const created = await harness.createBackend();
+      context.skip(!created.backend.manifest, `provider ${harness.provider.providerId} has no manifest: checkpoints record none, so this does not apply`);
+      return created.backend;
+    };
+
+    test('two backends holding the same files produce the same manifest and the same root hash', async (context) => {
+      const first = await withManifest(context);
+      const { backend: second } = await harness.createBackend();
+      await writeTree(first);
+      await writeTree(second);
+      const [a, b] = [await manifestOf(first), await manifestOf(second)];
+      expect(a).toStrictEqual(b);
+      expect(buildTrees(a).root).toBe(buildTrees(b).root);
+      expect(a.map(({ path, kind }) => `${kind} ${path}`)).toStrictEqual([
+        'directory manifest',
+        'file manifest/README.md',
+        'file manifest/data.bin',
+        'directory manifest/src',
+        'directory manifest/src/empty dir',
+        'file manifest/src/main file.ts',
+      ]);
+    });
+
+    test("a file's entry holds its content's sha256 and size, a directory's none", async (context) => {
+      const backend = await withManifest(context);
+      const content = new Uint8Array([0, 1, 2, 255, 0, 10]);
+      await backend.writeBytes('manifest/data.bin', content);
+      const entries = await manifestOf(backend);
+      expect(entries.find((entry) => entry.path === 'manifest/data.bin')).toMatchObject({ kind: 'file', size: 6, hash: sha256(content), target: null });
+      expect(entries.find((entry) => entry.path === 'manifest')).toMatchObject({ kind: 'directory', size: 0, hash: null, target: null });
+      for (const entry of await backend.manifest!()) {
+        expect(entry.path, 'a workspace-relative path').not.toMatch(/^\/|(^|\/)\.\.?(\/|$)|\/$/);
+        expect(Number.isInteger(entry.mode) && entry.mode >= 0 && entry.mode <= 0o7777, `${entry.path}: permission bits`).toBe(true);
+      }
+    });
+
+    test('the manifest reflects a write: the changed file, and only it, has a new hash', async (context) => {
+      const backend = await withManifest(context);
+      await writeTree(backend);
+      const before = await manifestOf(backend);
+      await backend.writeBytes('manifest/src/main file.ts', utf8('export const answer = 43;\n'));
+      const after = await manifestOf(backend);
+      const changed = after.filter((entry, index) => JSON.stringify(entry) !== JSON.stringify(before[index])).map(({ path }) => path);
+      expect(changed).toStrictEqual(['manifest/src/main file.ts']);
+      expect(buildTrees(after).root).not.toBe(buildTrees(before).root);
+    });
+  });
+}
