@@ -57,6 +57,16 @@ export type {
 export type { LeaseMode, LeaseRequest, LeaseGrant, RuntimeFence, LeaseStore, NodeRecord, NodeStore, FencedBatch } from './store/fleet-store';
 export { MemoryRuntimeStore, type MemoryRuntimeStoreOptions } from './store/memory-store';
 export { RUNTIME_EVENT_TYPES, type RuntimeEventType, type NewRuntimeEvent, type RuntimeEvent, type EventQuery, type EventStore } from './store/event-log';
+export {
+  WEBHOOK_RESPONSE_EXCERPT_MAX,
+  type WebhookCursor,
+  type WebhookDeliveryOutcome,
+  type NewWebhookDelivery,
+  type WebhookDelivery,
+  type WebhookDeliveryQuery,
+  type WebhookProgress,
+  type WebhookStore,
+} from './store/webhook-log';
 export { leaseConflict } from './store/lease-conflict';
 export { ProcessFleetState } from './store/process-fleet-state';
 export * from './store/sql-rows/index';

@@ -343,8 +343,12 @@ export class RuntimeService {
    */
   async maintain(): Promise<ReconcileReport | null> {
     const report = await this.#run('maintain', (ctx) => maintainFleet(ctx, this.#installationId, this.#membership));
-    // One node prunes the event log: the holder (whose lease maintainFleet has just checked).
-    if (await this.#membership.holdsMaintenance()) await this.#ctx.store.pruneEvents(this.#ctx.clock() - this.#eventRetentionMs);
+    // One node prunes the event log and the webhook delivery log (same retention): the holder (whose lease maintainFleet has just checked).
+    if (await this.#membership.holdsMaintenance()) {
+      const beforeMs = this.#ctx.clock() - this.#eventRetentionMs;
+      await this.#ctx.store.pruneEvents(beforeMs);
+      await this.#ctx.store.pruneWebhookDeliveries(beforeMs);
+    }
     return report;
   }
 

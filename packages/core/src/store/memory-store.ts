@@ -1,5 +1,7 @@
 import type { EventQuery, RuntimeEvent } from './event-log';
 import { MemoryEventLog } from './memory-event-log';
+import { MemoryWebhookLog } from './memory-webhook-log';
+import type { WebhookCursor, WebhookDelivery, WebhookDeliveryQuery, WebhookProgress } from './webhook-log';
 import type { LeaseGrant, LeaseRequest, NodeRecord, RuntimeFence } from './fleet-store';
 import { immutableCopy } from './immutable-record';
 import { ProcessFleetState } from './process-fleet-state';
@@ -38,6 +40,7 @@ export class MemoryRuntimeStore implements RuntimeStore {
   readonly #idempotency = new Map<string, IdempotencyRecord>();
   #idempotencyBytes = 0;
   readonly #events = new MemoryEventLog();
+  readonly #webhooks = new MemoryWebhookLog();
 
   constructor(options: MemoryRuntimeStoreOptions = {}) {
     this.#fleet = new ProcessFleetState(options.clock);
@@ -142,6 +145,28 @@ export class MemoryRuntimeStore implements RuntimeStore {
 
   async pruneEvents(beforeMs: number): Promise<number> {
     return this.#events.prune(beforeMs);
+  }
+
+  async getWebhookCursor(webhookId: string): Promise<WebhookCursor | undefined> {
+    return this.#webhooks.cursor(webhookId);
+  }
+
+  async listWebhookCursors(): Promise<WebhookCursor[]> {
+    return this.#webhooks.cursors();
+  }
+
+  async recordWebhookProgress(progress: WebhookProgress): Promise<void> {
+    this.#fleet.assertFences(progress.fences);
+    const deliveries = (progress.deliveries ?? []).map(immutableCopy);
+    this.#webhooks.record(deliveries, progress.cursor && immutableCopy(progress.cursor));
+  }
+
+  async listWebhookDeliveries(query: WebhookDeliveryQuery): Promise<WebhookDelivery[]> {
+    return this.#webhooks.list(query);
+  }
+
+  async pruneWebhookDeliveries(beforeMs: number): Promise<number> {
+    return this.#webhooks.prune(beforeMs);
   }
 
   async listIntents(): Promise<ProviderIntent[]> {

@@ -13,6 +13,7 @@ import { recordRoundTripTests } from './record-round-trip-tests';
 import { serviceOverStoreTests } from './service-over-store-tests';
 import { sessionIndexTests } from './session-index-tests';
 import { sessionListTests } from './session-list-tests';
+import { webhookLogTests } from './webhook-log-tests';
 import type { StoreConformanceOptions } from './store-conformance-options';
 
 /**
@@ -32,6 +33,7 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
     checkpointListTests(options);
     intentTests(options);
     eventLogTests(options);
+    webhookLogTests(options);
     idempotencyTests(options);
     fleetRecordFieldTests(options);
     leaseTests(options);
