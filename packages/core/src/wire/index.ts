@@ -6,3 +6,4 @@ export * from './service-info';
 export * from './nodes';
 export * from './checkout-children';
 export * from './events';
+export * from './webhooks';
