@@ -84,4 +84,5 @@ export {
   type OperationOptions,
 } from './runtime/runtime-service';
 
+export { toEventView } from './runtime/event-queries';
 export { globFiles, grepFiles, type SearchTree } from './search/search-files';
