@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { verifyWebhookSignature } from '../src/index';
+import { verifyWebhookSignature, WEBHOOK_LEASE_ID } from '../src/index';
 import { engineWorld, event, SECRET, webhook } from './engine-fixtures';
 import { startReceiver } from './test-receiver';
 
@@ -158,5 +158,20 @@ describe('webhook delivery', () => {
     await world.store.commit({ events: [event('rt-1')] });
     await engine.runOnce();
     expect(target.received[0]!.headers.authorization).toBe(`Basic ${Buffer.from('hook-user:hook pass').toString('base64')}`);
+  });
+
+  it('stop lets an attempt in flight run for the drain time, then abandons it unrecorded and gives the lease up', async () => {
+    const world = engineWorld();
+    const target = await receiver(() => 'hang');
+    const engine = world.engine([webhook(target.url, { timeoutMs: 600_000 })]);
+    await engine.runOnce();
+    await world.store.commit({ events: [event('rt-1')] });
+    engine.start();
+    await target.requests(1);
+    await engine.stop(10);
+    expect(await world.store.listWebhookDeliveries({ webhookId: 'hook-1', limit: 10 })).toStrictEqual([]);
+    expect(await world.store.getWebhookCursor('hook-1')).toMatchObject({ afterEventId: 0 });
+    const successor = await world.store.acquireLease({ runtimeId: WEBHOOK_LEASE_ID, holderId: 'node-b', mode: 'exclusive', ttlMs: 1_000 });
+    expect(successor.granted).toBe(true);
   });
 });
