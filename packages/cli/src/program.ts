@@ -16,6 +16,7 @@ import { registerOpenCommand } from './commands/open-command';
 import { registerPauseCommand, registerResumeCommand } from './commands/pause-resume-commands';
 import { registerHealthCommand, registerProvidersCommand } from './commands/service-commands';
 import { registerShowCommand } from './commands/show-command';
+import { registerWebhooksCommand } from './commands/webhooks-command';
 import { EXIT_CODE_HELP } from './errors/exit-codes';
 import { daemonUrl } from './options/parse-options';
 import { CLI_VERSION } from './version';
@@ -75,6 +76,7 @@ export function createProgram(io: CliIo): Command {
     registerDeleteSnapshotCommand,
     registerLogCommand,
     registerEventsCommand,
+    registerWebhooksCommand,
     registerProvidersCommand,
     registerNodesCommand,
     registerHealthCommand,
