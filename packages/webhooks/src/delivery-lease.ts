@@ -13,6 +13,8 @@ export const WEBHOOK_LEASE_ID = 'fleet:webhooks';
  */
 export class DeliveryLease {
   #fence: RuntimeFence | null = null;
+  /** Checks run one at a time: webhooks pass side by side, and two racing acquires would refuse each other. */
+  #holding: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly store: WebhookEngineStore,
@@ -21,7 +23,16 @@ export class DeliveryLease {
   ) {}
 
   /** The fence while this node holds the lease (taking it when free), else null. */
-  async hold(): Promise<RuntimeFence | null> {
+  hold(): Promise<RuntimeFence | null> {
+    const held = this.#holding.then(
+      () => this.#hold(),
+      () => this.#hold(),
+    );
+    this.#holding = held.catch(() => undefined);
+    return held;
+  }
+
+  async #hold(): Promise<RuntimeFence | null> {
     if (this.#fence) {
       await this.store.renewLeases(this.nodeId, this.leaseMs);
       try {
@@ -37,9 +48,9 @@ export class DeliveryLease {
     return this.#fence;
   }
 
-  /** Forgets a fence the store refused (another node took over). */
-  lost(): void {
-    this.#fence = null;
+  /** Forgets `fence` once the store refused it (another node took over), unless a newer one replaced it meanwhile. */
+  lost(fence: RuntimeFence): void {
+    if (this.#fence?.token === fence.token) this.#fence = null;
   }
 
   /** Gives the lease up so another node takes it at once (a clean stop). */

@@ -85,28 +85,31 @@ export class WebhookEngine {
 
   /**
    * One pass: takes or keeps the delivery lease and, holding it, delivers every webhook's pending
-   * events (webhooks side by side, each in order). Passes never overlap: a call while one runs
-   * joins it.
+   * events (webhooks side by side, each in order). A webhook's pass never overlaps another of the
+   * same webhook: a call while one runs joins it.
    */
   runOnce(): Promise<PassReport> {
-    this.#passing ??= this.#pass().finally(() => (this.#passing = undefined));
+    this.#passing ??= this.#pass(this.#pumps).finally(() => (this.#passing = undefined));
     return this.#passing;
   }
 
-  async #pass(): Promise<PassReport> {
-    if (this.#pumps.length === 0) return { holder: false, delivered: 0, failed: 0 };
+  async #pass(pumps: readonly WebhookPump[]): Promise<PassReport> {
+    if (pumps.length === 0) return { holder: false, delivered: 0, failed: 0 };
     const fence = await this.#lease.hold();
     if (!fence) return { holder: false, delivered: 0, failed: 0 };
     const signals = { stopping: this.#stopping.signal, abandon: this.#abandon.signal };
-    const reports = await Promise.allSettled(this.#pumps.map((pump) => pump.pass(fence, signals)));
+    const reports = await Promise.allSettled(pumps.map((pump) => pump.pass(fence, signals)));
     const failure = reports.find((report): report is PromiseRejectedResult => report.status === 'rejected');
-    if (failure && LeaseLostError.isInstance(failure.reason)) this.#lease.lost();
+    if (failure && LeaseLostError.isInstance(failure.reason)) this.#lease.lost(fence);
     else if (failure) throw failure.reason;
     const done = reports.flatMap((report) => (report.status === 'fulfilled' ? [report.value] : []));
     return { holder: true, delivered: done.reduce((sum, r) => sum + r.delivered, 0), failed: done.reduce((sum, r) => sum + r.failed, 0) };
   }
 
-  /** Starts passing in the background: after each pass it waits for new events (or the poll interval). Idempotent. */
+  /**
+   * Starts delivering in the background, one loop per webhook (a webhook waiting out its backoff
+   * holds up no other): after each pass a loop waits for new events (or the poll interval). Idempotent.
+   */
   start(): void {
     if (this.#loop || this.#pumps.length === 0) return;
     if (this.#stopping.signal.aborted) {
@@ -115,12 +118,13 @@ export class WebhookEngine {
     }
     const stopping = this.#stopping.signal;
     const wait = this.#options.waitForEvents ?? ((ms: number, abort: AbortSignal) => defaultSleep(ms, abort));
-    this.#loop = (async () => {
+    const loop = async (pump: WebhookPump) => {
       while (!stopping.aborted) {
-        await this.runOnce().catch((error: unknown) => this.#options.onError?.(error));
+        await this.#pass([pump]).catch((error: unknown) => this.#options.onError?.(error));
         if (!stopping.aborted) await wait(this.#pollIntervalMs, stopping);
       }
-    })();
+    };
+    this.#loop = Promise.all(this.#pumps.map(loop)).then(() => undefined);
   }
 
   /**

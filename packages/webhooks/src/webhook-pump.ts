@@ -45,12 +45,20 @@ const emptyCursor = (webhookId: string, afterEventId: number): WebhookCursor => 
  * resumes from the cursor.
  */
 export class WebhookPump {
+  /** The pass in flight: a second caller joins it (two passes of one webhook would send its events twice). */
+  #passing: Promise<PumpReport> | undefined;
+
   constructor(
     private readonly webhook: WebhookSettings,
     private readonly env: PumpEnvironment,
   ) {}
 
-  async pass(fence: RuntimeFence, signals: PassSignals): Promise<PumpReport> {
+  pass(fence: RuntimeFence, signals: PassSignals): Promise<PumpReport> {
+    this.#passing ??= this.#pass(fence, signals).finally(() => (this.#passing = undefined));
+    return this.#passing;
+  }
+
+  async #pass(fence: RuntimeFence, signals: PassSignals): Promise<PumpReport> {
     const { store, pageSize } = this.env;
     const report: PumpReport = { delivered: 0, failed: 0 };
     let cursor = await this.#cursor(fence);
