@@ -16,6 +16,7 @@ import { registerOpenCommand } from './commands/open-command';
 import { registerPauseCommand, registerResumeCommand } from './commands/pause-resume-commands';
 import { registerHealthCommand, registerProvidersCommand } from './commands/service-commands';
 import { registerShowCommand } from './commands/show-command';
+import { registerPinCommand, registerRetentionCommand } from './commands/retention-commands';
 import { registerWebhooksCommand } from './commands/webhooks-command';
 import { EXIT_CODE_HELP } from './errors/exit-codes';
 import { daemonUrl } from './options/parse-options';
@@ -74,6 +75,8 @@ export function createProgram(io: CliIo): Command {
     registerResumeCommand,
     registerCloseCommand,
     registerDeleteSnapshotCommand,
+    registerPinCommand,
+    registerRetentionCommand,
     registerLogCommand,
     registerEventsCommand,
     registerWebhooksCommand,

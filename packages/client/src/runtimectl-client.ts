@@ -194,6 +194,17 @@ export class RuntimectlClient {
     );
   }
 
+  /** Pins a checkpoint (no retention policy deletes its snapshot), or unpins it with `pinned: false`. */
+  pinCheckpoint(request: wire.CheckpointPinRequest): Promise<wire.CheckpointPinResult> {
+    return this.#post('/api/v1/runtimes/checkpoint/pin', wire.CheckpointPinRequestSchema, request, wire.CheckpointPinResultSchema);
+  }
+
+  /** What a retention pass run now would delete, and why, per checkpoint with a snapshot (deletes nothing). */
+  async retentionPreview(query: wire.RetentionPreviewQuery = {}): Promise<wire.RetentionPreviewResult> {
+    const q = checked(wire.RetentionPreviewQuerySchema, query);
+    return this.#http.json('GET', '/api/v1/retention/preview', wire.RetentionPreviewResultSchema, { query: q });
+  }
+
   async #post<Q extends z.ZodType, R extends z.ZodType>(path: string, requestSchema: Q, request: z.input<Q>, resultSchema: R): Promise<z.infer<R>> {
     return this.#http.json('POST', path, resultSchema, { body: checked(requestSchema, request) });
   }

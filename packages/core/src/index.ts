@@ -39,14 +39,17 @@ export type {
   BackendCheckpointRef,
   SessionSnapshot,
   CheckpointRecord,
+  CheckpointMark,
   ProviderIntent,
   IdempotencyRecord,
 } from './store/records';
+export { markedCheckpoint, withMarksOf } from './store/checkpoint-marks';
 export { idempotencyRecordBytes } from './store/records';
 export type {
   Page,
   SessionListQuery,
   CheckpointListQuery as StoreCheckpointListQuery,
+  SnapshottedCheckpointQuery,
   SessionStore,
   CheckpointStore,
   StoreBatch,
@@ -56,6 +59,7 @@ export type {
 } from './store/runtime-store';
 export type { LeaseMode, LeaseRequest, LeaseGrant, RuntimeFence, LeaseStore, NodeRecord, NodeStore, FencedBatch } from './store/fleet-store';
 export { MemoryRuntimeStore, type MemoryRuntimeStoreOptions } from './store/memory-store';
+export { NO_RETENTION, effectivePolicy, type RetentionPolicy, type RetentionOverride } from './retention/retention-policy';
 export { RUNTIME_EVENT_TYPES, type RuntimeEventType, type NewRuntimeEvent, type RuntimeEvent, type EventQuery, type EventStore } from './store/event-log';
 export {
   WEBHOOK_RESPONSE_EXCERPT_MAX,

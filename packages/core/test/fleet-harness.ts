@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 import { createGate, rejectionOf } from './harness';
 
 /** The memory provider as every node reaches it (like E2B): one instance shared by the nodes. */
-export function asFleetProvider(provider: MemoryProvider): BackendProviderV1 {
+export function asFleetProvider(provider: BackendProviderV1): BackendProviderV1 {
   return new Proxy(provider, {
     get(target, key) {
       if (key === 'locality') return 'fleet';

@@ -13,6 +13,7 @@ import { checkpointRoutes } from './routes/checkpoint-routes';
 import { dataRoutes } from './routes/data-routes';
 import { eventRoutes, type EventStreamOptions } from './routes/event-routes';
 import { fleetRoutes } from './routes/fleet-routes';
+import { retentionRoutes } from './routes/retention-routes';
 import { runtimeRoutes } from './routes/runtime-routes';
 import { serviceRoutes } from './routes/service-routes';
 import { webhookRoutes } from './routes/webhook-routes';
@@ -106,6 +107,7 @@ export const runtimeApiPlugin: FastifyPluginAsync<RuntimeApiPluginOptions> = asy
       await api.register(runtimeRoutes, { service });
       await api.register(dataRoutes, { service });
       await api.register(checkpointRoutes, { service });
+      await api.register(retentionRoutes, { service });
       await api.register(eventRoutes, { service, events: options.events });
       await api.register(webhookRoutes, { webhooks: options.webhooks });
     },

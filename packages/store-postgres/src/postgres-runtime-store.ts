@@ -9,7 +9,8 @@ import {
   sessionFromRow,
   sessionToRow,
   type CheckpointRecord,
-  type CheckpointRow,
+  type StoredCheckpointRow,
+  type SnapshottedCheckpointQuery,
   type IdempotencyRecord,
   type IntentRow,
   type Page,
@@ -136,7 +137,7 @@ export class PostgresRuntimeStore implements RuntimeStore {
   }
 
   async getCheckpoint(checkpointId: string): Promise<CheckpointRecord | undefined> {
-    const [row] = await this.#db.rows<CheckpointRow>(this.#sql.getCheckpoint, [checkpointId]);
+    const [row] = await this.#db.rows<StoredCheckpointRow>(this.#sql.getCheckpoint, [checkpointId]);
     return row && checkpointFromRow(row);
   }
 
@@ -144,13 +145,19 @@ export class PostgresRuntimeStore implements RuntimeStore {
     const limit = query.limit + 1;
     const rows =
       query.cursor === undefined
-        ? await this.#db.rows<CheckpointRow>(this.#sql.listCheckpoints, [runtimeId, limit])
-        : await this.#db.rows<CheckpointRow>(this.#sql.listCheckpointsAfter, [runtimeId, limit, query.cursor]);
+        ? await this.#db.rows<StoredCheckpointRow>(this.#sql.listCheckpoints, [runtimeId, limit])
+        : await this.#db.rows<StoredCheckpointRow>(this.#sql.listCheckpointsAfter, [runtimeId, limit, query.cursor]);
     return page(rows, query.limit, checkpointFromRow, (record) => record.checkpointId);
   }
 
   async listCheckpointsBySnapshot(providerId: string, snapshotId: string): Promise<CheckpointRecord[]> {
-    return (await this.#db.rows<CheckpointRow>(this.#sql.listCheckpointsBySnapshot, [providerId, snapshotId])).map(checkpointFromRow);
+    return (await this.#db.rows<StoredCheckpointRow>(this.#sql.listCheckpointsBySnapshot, [providerId, snapshotId])).map(checkpointFromRow);
+  }
+
+  async listSnapshottedCheckpoints(query: SnapshottedCheckpointQuery): Promise<Page<CheckpointRecord>> {
+    // '' sorts before every id (COLLATE "C").
+    const rows = await this.#db.rows<StoredCheckpointRow>(this.#sql.listSnapshottedCheckpoints, [query.cursor ?? '', query.limit + 1]);
+    return page(rows, query.limit, checkpointFromRow, (record) => record.checkpointId);
   }
 
   async listSnapshotIdsOfRuntime(runtimeId: string): Promise<Array<{ providerId: string; snapshotId: string }>> {
@@ -173,6 +180,10 @@ export class PostgresRuntimeStore implements RuntimeStore {
       await this.#leases.assertHeld(client, batch.fences ?? []);
       for (const record of batch.checkpoints ?? []) {
         await client.query(sql.upsertCheckpoint, params(checkpointToRow(record), CHECKPOINT_COLUMNS));
+      }
+      for (const mark of batch.checkpointMarks ?? []) {
+        if (mark.pinned !== undefined) await client.query(sql.pinCheckpoint, [mark.checkpointId, mark.pinned]);
+        if (mark.usedAtMs !== undefined) await client.query(sql.useCheckpoint, [mark.checkpointId, mark.usedAtMs]);
       }
       for (const record of batch.sessions ?? []) await client.query(sql.upsertSession, params(sessionToRow(record), SESSION_COLUMNS));
       for (const intent of batch.intents ?? []) await client.query(sql.upsertIntent, params(intentToRow(intent), INTENT_COLUMNS));

@@ -247,10 +247,13 @@ export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
   },
   {
     version: 6,
-    // Merge note: issue 22's checkpoint manifests (branch issue22-manifests) own version 6; this
-    // empty step only keeps versions consecutive on the webhooks branch and gives way to it.
-    description: 'reserved for the checkpoint manifests (issue 22)',
-    sql: '',
+    description: "snapshot retention: a checkpoint's pin and last use (never written by its upsert), a runtime's own policy, and the checkpoints a pass reads",
+    sql: `
+      ALTER TABLE checkpoints ADD COLUMN pinned BOOLEAN NOT NULL DEFAULT false;
+      ALTER TABLE checkpoints ADD COLUMN last_used_at_ms BIGINT;
+      ALTER TABLE sessions ADD COLUMN retention TEXT;
+      CREATE INDEX checkpoints_snapshotted ON checkpoints (checkpoint_id) WHERE ref_provider_snapshot_id IS NOT NULL;
+    `,
   },
   {
     version: 7,

@@ -22,7 +22,9 @@ function upsertSql(table: string, key: string, columns: readonly string[]): stri
 export function storeStatements(schema: string) {
   const table = (name: string) => `${quoted(schema)}.${name}`;
   const sessions = `SELECT ${SESSION_COLUMNS.join(', ')} FROM ${table('sessions')}`;
-  const checkpoints = `SELECT ${CHECKPOINT_COLUMNS.join(', ')} FROM ${table('checkpoints')}`;
+  // pinned as 0/1, as the shared row shape (and store-sqlite) has it.
+  const marks = 'pinned::int AS pinned, last_used_at_ms';
+  const checkpoints = `SELECT ${CHECKPOINT_COLUMNS.join(', ')}, ${marks} FROM ${table('checkpoints')}`;
   return {
     upsertSession: upsertSql(table('sessions'), 'runtime_id', SESSION_COLUMNS),
     upsertCheckpoint: upsertSql(table('checkpoints'), 'checkpoint_id', CHECKPOINT_COLUMNS),
@@ -45,6 +47,10 @@ export function storeStatements(schema: string) {
     listCheckpoints: `${checkpoints} WHERE runtime_id = $1 ORDER BY checkpoint_id DESC LIMIT $2`,
     listCheckpointsAfter: `${checkpoints} WHERE runtime_id = $1 AND checkpoint_id < $3 ORDER BY checkpoint_id DESC LIMIT $2`,
     listCheckpointsBySnapshot: `${checkpoints} WHERE ref_provider_id = $1 AND ref_provider_snapshot_id = $2 ORDER BY checkpoint_id`,
+    // $1 cursor ('' sorts before every id), $2 limit.
+    listSnapshottedCheckpoints: `${checkpoints} WHERE ref_provider_snapshot_id IS NOT NULL AND checkpoint_id > $1 ORDER BY checkpoint_id LIMIT $2`,
+    pinCheckpoint: `UPDATE ${table('checkpoints')} SET pinned = $2 WHERE checkpoint_id = $1`,
+    useCheckpoint: `UPDATE ${table('checkpoints')} SET last_used_at_ms = GREATEST(COALESCE(last_used_at_ms, $2), $2) WHERE checkpoint_id = $1`,
     listSnapshotIdsOfRuntime:
       `SELECT DISTINCT ref_provider_id AS "providerId", ref_provider_snapshot_id AS "snapshotId" FROM ${table('checkpoints')} ` +
       'WHERE runtime_id = $1 AND ref_provider_snapshot_id IS NOT NULL ORDER BY "providerId", "snapshotId"',

@@ -8,6 +8,7 @@ import {
   type SessionRecord,
   type StoreBatch,
   type StoreCheckpointListQuery,
+  type SnapshottedCheckpointQuery,
   type StoredRuntimeStatus,
   type LeaseGrant,
   type LeaseRequest,
@@ -97,6 +98,10 @@ export class SqliteRuntimeStore implements RuntimeStore {
     this.#commit = db.transaction((batch: StoreBatch) => {
       leases.assertHeld(batch.fences ?? []);
       for (const record of batch.checkpoints ?? []) statements.upsertCheckpoint.run(checkpointToRow(record));
+      for (const mark of batch.checkpointMarks ?? []) {
+        if (mark.pinned !== undefined) statements.pinCheckpoint.run({ checkpointId: mark.checkpointId, pinned: mark.pinned ? 1 : 0 });
+        if (mark.usedAtMs !== undefined) statements.useCheckpoint.run({ checkpointId: mark.checkpointId, atMs: mark.usedAtMs });
+      }
       for (const record of batch.sessions ?? []) statements.upsertSession.run(sessionToRow(record));
       for (const intent of batch.intents ?? []) statements.upsertIntent.run(intentToRow(intent));
       for (const intentId of batch.resolvedIntentIds ?? []) statements.deleteIntent.run(intentId);
@@ -193,6 +198,15 @@ export class SqliteRuntimeStore implements RuntimeStore {
 
   async listCheckpointsBySnapshot(providerId: string, snapshotId: string): Promise<CheckpointRecord[]> {
     return this.#statements.listCheckpointsBySnapshot.all(providerId, snapshotId).map(checkpointFromRow);
+  }
+
+  async listSnapshottedCheckpoints(query: SnapshottedCheckpointQuery): Promise<Page<CheckpointRecord>> {
+    const limit = query.limit + 1;
+    const rows =
+      query.cursor === undefined
+        ? this.#statements.listSnapshottedCheckpoints.all({ limit })
+        : this.#statements.listSnapshottedCheckpointsAfter.all({ cursor: query.cursor, limit });
+    return page(rows, query.limit, checkpointFromRow, (record) => record.checkpointId);
   }
 
   async listSnapshotIdsOfRuntime(runtimeId: string): Promise<Array<{ providerId: string; snapshotId: string }>> {

@@ -1,11 +1,13 @@
 import type Database from 'better-sqlite3';
 import {
   CHECKPOINT_COLUMNS,
+  CHECKPOINT_MARK_COLUMNS,
   EVENT_COLUMNS,
   IDEMPOTENCY_COLUMNS,
   INTENT_COLUMNS,
   SESSION_COLUMNS,
   type CheckpointRow,
+  type StoredCheckpointRow,
   type EventRow,
   type IdempotencyRow,
   type NewEventRow,
@@ -26,7 +28,7 @@ function upsertSql(table: string, key: string, columns: readonly string[]): stri
 }
 
 const SESSIONS = `SELECT ${SESSION_COLUMNS.join(', ')} FROM sessions`;
-const CHECKPOINTS = `SELECT ${CHECKPOINT_COLUMNS.join(', ')} FROM checkpoints`;
+const CHECKPOINTS = `SELECT ${[...CHECKPOINT_COLUMNS, ...CHECKPOINT_MARK_COLUMNS].join(', ')} FROM checkpoints`;
 const EVENTS = `SELECT event_id, ${EVENT_COLUMNS.join(', ')} FROM events`;
 const OF_TYPES = '(@types IS NULL OR type IN (SELECT value FROM json_each(@types)))';
 
@@ -46,10 +48,14 @@ export interface StoreStatements {
   listSessionsByBackend: Statement<[string], SessionRow>;
   countSessionsByStatus: Statement<[], { status: string; count: number }>;
   countSessionsByHomeNode: Statement<[], { home_node_id: string; count: number }>;
-  getCheckpoint: Statement<[string], CheckpointRow>;
-  listCheckpoints: Statement<[{ runtimeId: string; limit: number }], CheckpointRow>;
-  listCheckpointsAfter: Statement<[Cursor & { runtimeId: string }], CheckpointRow>;
-  listCheckpointsBySnapshot: Statement<[string, string], CheckpointRow>;
+  getCheckpoint: Statement<[string], StoredCheckpointRow>;
+  listCheckpoints: Statement<[{ runtimeId: string; limit: number }], StoredCheckpointRow>;
+  listCheckpointsAfter: Statement<[Cursor & { runtimeId: string }], StoredCheckpointRow>;
+  listCheckpointsBySnapshot: Statement<[string, string], StoredCheckpointRow>;
+  listSnapshottedCheckpoints: Statement<[{ limit: number }], StoredCheckpointRow>;
+  listSnapshottedCheckpointsAfter: Statement<[Cursor], StoredCheckpointRow>;
+  pinCheckpoint: Statement<[{ checkpointId: string; pinned: number }]>;
+  useCheckpoint: Statement<[{ checkpointId: string; atMs: number }]>;
   listSnapshotIdsOfRuntime: Statement<[string], { providerId: string; snapshotId: string }>;
   upsertIntent: Statement<[IntentRow]>;
   deleteIntent: Statement<[string]>;
@@ -97,6 +103,10 @@ export const STATEMENT_SQL = {
   listCheckpoints: `${CHECKPOINTS} WHERE runtime_id = @runtimeId ORDER BY checkpoint_id DESC LIMIT @limit`,
   listCheckpointsAfter: `${CHECKPOINTS} WHERE runtime_id = @runtimeId AND checkpoint_id < @cursor ORDER BY checkpoint_id DESC LIMIT @limit`,
   listCheckpointsBySnapshot: `${CHECKPOINTS} WHERE ref_provider_id = ? AND ref_provider_snapshot_id = ? ORDER BY checkpoint_id`,
+  listSnapshottedCheckpoints: `${CHECKPOINTS} WHERE ref_provider_snapshot_id IS NOT NULL ORDER BY checkpoint_id LIMIT @limit`,
+  listSnapshottedCheckpointsAfter: `${CHECKPOINTS} WHERE ref_provider_snapshot_id IS NOT NULL AND checkpoint_id > @cursor ORDER BY checkpoint_id LIMIT @limit`,
+  pinCheckpoint: 'UPDATE checkpoints SET pinned = @pinned WHERE checkpoint_id = @checkpointId',
+  useCheckpoint: 'UPDATE checkpoints SET last_used_at_ms = MAX(COALESCE(last_used_at_ms, @atMs), @atMs) WHERE checkpoint_id = @checkpointId',
   listSnapshotIdsOfRuntime:
     'SELECT DISTINCT ref_provider_id AS providerId, ref_provider_snapshot_id AS snapshotId FROM checkpoints ' +
     'WHERE runtime_id = ? AND ref_provider_snapshot_id IS NOT NULL ORDER BY providerId, snapshotId',

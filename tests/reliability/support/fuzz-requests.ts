@@ -44,6 +44,7 @@ export function validBodies(fixtures: FuzzFixtures): Record<string, Record<strin
     '/api/v1/runtimes/export': { ...runtime, path: 'a.txt' },
     '/api/v1/runtimes/checkpoint': runtime,
     '/api/v1/runtimes/checkpoint/delete-snapshot': { checkpoint_id: fixtures.checkpointId },
+    '/api/v1/runtimes/checkpoint/pin': { checkpoint_id: fixtures.checkpointId },
     '/api/v1/runtimes/checkout': { checkpoint_id: fixtures.checkpointId },
     '/api/v1/runtimes/fork': runtime,
     '/api/v1/runtimes/pause': runtime,

@@ -94,6 +94,11 @@ export async function startDaemon(
     files: { readMaxBytes: config.runtimes.read_file_max_bytes },
     checkout: { parallelism: config.runtimes.checkout_parallelism },
     events: { retentionMs: config.runtimes.event_retention_ms },
+    retention: {
+      keepLast: config.retention.keep_last ?? null,
+      expireUnusedAfterMs: config.retention.expire_unused_after_ms ?? null,
+      intervalMs: config.retention.interval_ms,
+    },
     observer: telemetry.observer,
   });
   // Before serving: join the fleet (installation id, node registration, heartbeat) and account

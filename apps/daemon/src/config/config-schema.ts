@@ -149,6 +149,19 @@ const RuntimesSchema = z.strictObject({
   event_retention_ms: z.int().min(60_000).max(Number.MAX_SAFE_INTEGER).default(7 * 86_400_000),
 });
 
+/**
+ * Snapshot retention (docs/config.md "Retention"): the daemon's policy, which runtimes may
+ * override at open or update. No rule set: nothing is deleted by policy.
+ */
+const RetentionSchema = z.strictObject({
+  /** Keep the snapshots of each runtime's newest N snapshotted checkpoints. */
+  keep_last: z.int().min(1).max(1_000_000).optional(),
+  /** Delete snapshots not used (made, checked out, resumed) for this long (beyond keep_last's window). */
+  expire_unused_after_ms: z.int().min(60_000).max(Number.MAX_SAFE_INTEGER).optional(),
+  /** How often one node of the fleet (the maintenance lease holder) runs a retention pass. */
+  interval_ms: z.int().min(1_000).max(86_400_000).default(60_000),
+});
+
 /** A node id: what other nodes, metrics and Idempotency-Key claims call this daemon. */
 export const NODE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
@@ -180,6 +193,7 @@ export const DaemonConfigSchema = z
     store: StoreSchema.prefault({}),
     providers: ProvidersSchema.prefault({}),
     runtimes: RuntimesSchema.prefault({}),
+    retention: RetentionSchema.prefault({}),
     fleet: FleetSchema.prefault({}),
     log: LogSchema.prefault({}),
     /** `[[webhooks]]`: receivers of the event log (see docs/config.md). */

@@ -201,11 +201,19 @@ describe('loadConfig', () => {
     expect(() => load({ RUNTIMECTL_RUNTIMES_EVENT_RETENTION_MS: '1000' })).toThrow(/runtimes\.event_retention_ms/);
   });
 
+  it('[retention] sets the daemon-wide snapshot policy (RUNTIMECTL_RETENTION_*): no rule by default, a pass every minute; keep_last 0 and expire under a minute are refused', () => {
+    expect(load().retention).toEqual({ interval_ms: 60_000 });
+    const set = load({ RUNTIMECTL_RETENTION_KEEP_LAST: '5', RUNTIMECTL_RETENTION_EXPIRE_UNUSED_AFTER_MS: '86400000' }, {}, tempFile('c.toml', '[retention]\ninterval_ms = 5000\n'));
+    expect(set.retention).toEqual({ keep_last: 5, expire_unused_after_ms: 86_400_000, interval_ms: 5_000 });
+    expect(() => load({ RUNTIMECTL_RETENTION_KEEP_LAST: '0' })).toThrow(/retention\.keep_last/);
+    expect(() => load({ RUNTIMECTL_RETENTION_EXPIRE_UNUSED_AFTER_MS: '1000' })).toThrow(/retention\.expire_unused_after_ms/);
+  });
+
   it('every documented key is a real setting with a RUNTIMECTL_* variable', () => {
     const sample = { string: 'x', integer: '1', boolean: 'true', json: '{}', list: 'a,b' } as const;
     for (const key of CONFIG_KEYS) {
       const value = key.path === 'store.kind' ? 'memory' : key.path === 'store.synchronous' ? 'normal' : key.path === 'runtimes.default_provider' ? 'local' : key.path === 'log.level' ? 'info' : key.path === 'providers.local.isolation' || key.path === 'providers.fs.isolation' ? 'none' : key.path === 'fleet.advertise_url' ? 'http://10.0.0.5:7333' : sample[key.type];
-      const env = { [envNameOf(key.path)]: key.path === 'http.request_timeout_ms' ? '60000' : key.path === 'runtimes.event_retention_ms' ? '60000' : key.path.endsWith('_ms') || key.path.endsWith('_bytes') ? '4096' : value };
+      const env = { [envNameOf(key.path)]: ['http.request_timeout_ms', 'runtimes.event_retention_ms', 'retention.expire_unused_after_ms'].includes(key.path) ? '60000' : key.path.endsWith('_ms') || key.path.endsWith('_bytes') ? '4096' : value };
       if (key.path === 'http.auth.bearer_token') env[envNameOf(key.path)] = 'a-sufficiently-long-token';
       if (key.path === 'http.auth.bearer_token_env') Object.assign(env, { x: 'a-sufficiently-long-token' });
       expect(() => load(env), key.path).not.toThrow();

@@ -22,6 +22,7 @@ function runtime(id: string, options: { status?: RuntimeStatus; createdMinutesAg
     metadata: {},
     session_state: null,
     last_error: null,
+    retention: {},
   };
 }
 
@@ -36,6 +37,8 @@ function checkpoint(n: number, runtimeId: string, parent: number | null, options
     created_at_ms: minutesAgo(options.minutesAgo),
     provider: 'memory',
     has_provider_snapshot: options.snapshot ?? true,
+    pinned: false,
+    last_used_at_ms: null,
   };
 }
 

@@ -8,6 +8,7 @@ import { createIdGenerator } from '../runtime/ids';
 import { BackendManager, type BackendManagerOptions } from './backend-manager';
 import { ProviderCalls } from './provider-calls';
 import { OperationLeases, SnapshotGuard } from './snapshot-guard';
+import { RuntimeLeases } from '../runtime/runtime-leases';
 
 function setup() {
   const provider = createMemoryProvider();
@@ -16,7 +17,7 @@ function setup() {
     registry: new ProviderRegistry([provider]),
     store,
     calls: new ProviderCalls(() => {}),
-    guard: new SnapshotGuard(),
+    guard: new SnapshotGuard(new RuntimeLeases(store, 'node-test', 5_000)),
     ids: createIdGenerator(),
     clock: Date.now,
     timeouts: { controlMs: 5_000, operationMs: 5_000, execGraceMs: 1_000 },

@@ -167,7 +167,7 @@ export class BackendManager {
     clean: BackendCheckpointRef | null,
   ): Promise<BackendCheckpointOutcome> {
     if (clean) {
-      const lease = clean.providerSnapshotId ? this.options.guard.tryLease(clean.providerId, clean.providerSnapshotId) : () => {};
+      const lease = clean.providerSnapshotId ? await this.options.guard.tryLease(clean.providerId, clean.providerSnapshotId) : async () => {};
       if (lease) {
         leases.hold(lease);
         return { ref: clean, reused: true, skipped: [] };
@@ -197,7 +197,7 @@ export class BackendManager {
     });
     backend.lastSnapshot.ref = ref;
     if (ref.providerSnapshotId) {
-      const lease = this.options.guard.tryLease(ref.providerId, ref.providerSnapshotId);
+      const lease = await this.options.guard.tryLease(ref.providerId, ref.providerSnapshotId);
       if (lease) leases.hold(lease);
     }
     return { ref, reused: false, skipped: snapshot?.skipped ?? [] };

@@ -11,18 +11,18 @@ import { unlessSnapshotVanished } from './vanished-snapshot';
  * start: a provider without checkout, a ref with no snapshot (local), a deleted snapshot (or one
  * being deleted).
  */
-export function leaseCheckoutSnapshot(
+export async function leaseCheckoutSnapshot(
   ctx: ServiceContext,
   checkpoint: CheckpointRecord,
   leases: OperationLeases,
-): (BackendCheckpointRef & { providerSnapshotId: string }) | null {
+): Promise<(BackendCheckpointRef & { providerSnapshotId: string }) | null> {
   const ref = checkpoint.backendRef;
   if (!ref) return null;
   const provider = ctx.registry.get(ref.providerId);
   const snapshotId = ref.providerSnapshotId;
   if (!snapshotId && ref.snapshotDeletedAtMs !== null) throw new CheckpointSnapshotDeletedError(checkpoint.checkpointId);
   if (!snapshotId || !provider.checkout) throw new UnsupportedBackendError(ref.providerId, 'checkout');
-  const lease = ctx.guard.tryLease(ref.providerId, snapshotId);
+  const lease = await ctx.guard.tryLease(ref.providerId, snapshotId);
   if (!lease) throw new CheckpointSnapshotDeletedError(checkpoint.checkpointId);
   leases.hold(lease);
   return { ...ref, providerSnapshotId: snapshotId };
@@ -41,7 +41,7 @@ export async function backendFromCheckpoint(
   runtimeId: string,
   leases: OperationLeases,
 ): Promise<BackendBinding | null> {
-  const ref = leaseCheckoutSnapshot(ctx, checkpoint, leases);
+  const ref = await leaseCheckoutSnapshot(ctx, checkpoint, leases);
   if (!ref) return null;
   return unlessSnapshotVanished(ctx, checkpoint, () => ctx.backends.checkout(runtimeId, ref, checkpoint.session.providerOptions));
 }

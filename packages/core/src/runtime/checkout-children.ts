@@ -24,7 +24,7 @@ export async function checkoutChildren(
   scope: OperationScope,
 ): Promise<RuntimeCheckoutChildrenResult> {
   return underCheckoutLease(ctx, request.checkpoint_id, scope, async (source) => {
-    leaseCheckoutSnapshot(source.ctx, source.checkpoint, source.leases);
+    await leaseCheckoutSnapshot(source.ctx, source.checkpoint, source.leases);
     const settled = await settleBounded(request.count, ctx.checkout.parallelism, () => newCheckoutChild(source, request));
     const children: SessionRecord[] = [];
     const result: RuntimeCheckoutChildrenResult = {

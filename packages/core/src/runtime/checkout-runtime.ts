@@ -9,6 +9,7 @@ import { toRuntimeRecord } from './runtime-view';
 import { idempotentCompletion } from './idempotent-completion';
 import type { OperationScope, ServiceContext } from './service-context';
 import { lifecycleEvent } from './lifecycle-events';
+import { deleteUnkeptSnapshots } from './snapshot-keepers';
 
 /** What a checkout's children are made of, under the source's `checkout` lease. */
 export interface CheckoutSource {
@@ -25,7 +26,8 @@ export interface CheckoutSource {
  * Runs `fn` with the checkpoint's source runtime held in `checkout` mode. The source must be idle
  * when the checkout arrives (busy source → SessionBusy); the `checkout` lease lets other checkouts
  * and data operations go on and refuses control operations (close among them) until `fn` is done,
- * while the snapshot leases keep delete-snapshot away.
+ * while the snapshot leases keep delete-snapshot away. A checkout that failed offers the snapshot
+ * for deletion: a close or pause that let go of its last keeper meanwhile left it to this one.
  */
 export async function underCheckoutLease<T>(
   ctx: ServiceContext,
@@ -38,14 +40,21 @@ export async function underCheckoutLease<T>(
   const homeNodeId = homeNodeFor(ctx, checkpoint.session.providerId);
   // A node-local snapshot lives on the source's home node: only it can check the checkpoint out.
   if (homeNodeId) await loadServedSession(ctx, checkpoint.runtimeId);
-  return withRuntimeLock(ctx, checkpoint.runtimeId, 'checkout', async (fenced) => {
-    const leases = new OperationLeases();
-    try {
-      return await fn({ ctx: fenced, checkpoint, homeNodeId, leases });
-    } finally {
-      leases.releaseAll();
-    }
-  });
+  try {
+    return await withRuntimeLock(ctx, checkpoint.runtimeId, 'checkout', async (fenced) => {
+      const leases = new OperationLeases();
+      try {
+        return await fn({ ctx: fenced, checkpoint, homeNodeId, leases });
+      } finally {
+        await leases.releaseAll();
+      }
+    });
+  } catch (error) {
+    // A delete its lease held off (the last keeper let go meanwhile, on any node) is done now.
+    const snapshotId = checkpoint.backendRef?.providerSnapshotId;
+    if (snapshotId) await deleteUnkeptSnapshots(ctx, [{ providerId: checkpoint.backendRef!.providerId, snapshotId }], 'released').catch(() => []);
+    throw error;
+  }
 }
 
 /**
@@ -97,6 +106,8 @@ export async function commitCheckoutChildren(
     await ctx.store.commit({
       sessions: [...children],
       resolvedIntentIds: backends.map(({ backend }) => backend.backendId),
+      // Used now: an expire-unused retention rule counts from here.
+      checkpointMarks: [...new Set(children.map((child) => child.forkedFromCheckpointId!))].map((checkpointId) => ({ checkpointId, usedAtMs: ctx.clock() })),
       events: children.map((child) =>
         lifecycleEvent('checkout.created', child.createdAtMs, { runtimeId: child.runtimeId, checkpointId: child.forkedFromCheckpointId }, { source_runtime_id: child.parentRuntimeId }),
       ),

@@ -94,7 +94,7 @@ export async function checkpointRuntime(
       });
       return result;
     } finally {
-      leases.releaseAll();
+      await leases.releaseAll();
     }
   });
 }

@@ -37,9 +37,8 @@ export async function deleteCheckpointSnapshot(
   if (!provider.deleteSnapshot) throw new UnsupportedBackendError(ref.providerId, 'delete_snapshot');
   const key = { providerId: ref.providerId, snapshotId };
   // Mark the delete first: no operation can start relying on the snapshot while keepers are checked.
-  if (!ctx.guard.beginDelete(key.providerId, key.snapshotId)) {
-    throw new SnapshotInUseError(`checkpoint ${checkpoint.checkpointId}`, []);
-  }
+  const endDelete = await ctx.guard.beginDelete(key.providerId, key.snapshotId);
+  if (!endDelete) throw new SnapshotInUseError(`checkpoint ${checkpoint.checkpointId}`, []);
   try {
     const keepers = await hardKeepersOf(ctx, key);
     if (keepers.length > 0) throw new SnapshotInUseError(`checkpoint ${checkpoint.checkpointId}`, keepers);
@@ -54,6 +53,6 @@ export async function deleteCheckpointSnapshot(
       deleted_at_ms: ctx.clock(),
     };
   } finally {
-    ctx.guard.endDelete(key.providerId, key.snapshotId);
+    await endDelete();
   }
 }

@@ -1,3 +1,4 @@
+import { overrideFromWire } from '../retention/retention-policy';
 import { RuntimeClosedError, RuntimeExistsError } from '../errors/runtime-state-errors';
 import type { SessionRecord } from '../store/records';
 import type { RuntimeOpenRequest, RuntimeOpenResult } from '../wire/runtime-lifecycle';
@@ -46,6 +47,7 @@ export async function openRuntime(ctx: ServiceContext, request: RuntimeOpenReque
       pausedCheckpointId: null,
       lastError: null,
       keepSnapshots: false,
+      ...(request.retention ? { retention: overrideFromWire(request.retention) } : {}),
       createdAtMs: now,
       updatedAtMs: now,
       homeNodeId: homeNodeFor(ctx, provider.providerId),

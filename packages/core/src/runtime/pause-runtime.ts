@@ -78,13 +78,13 @@ export async function pauseRuntime(ctx: ServiceContext, request: RuntimePauseReq
         events: [lifecycleEvent('runtime.paused', checkpoint.createdAtMs, { runtimeId: paused.runtimeId, checkpointId: checkpoint.checkpointId })],
         ...idempotentCompletion(scope, result),
       });
-      leases.releaseAll();
+      await leases.releaseAll();
       // The released backend no longer keeps the snapshot it came from. The pause has already
       // happened, so a failed delete here does not fail it; the observer sees the failed call.
       await deleteUnkeptSnapshots(ctx, released, 'released').catch(() => []);
       return result;
     } finally {
-      leases.releaseAll();
+      await leases.releaseAll();
     }
   });
 }

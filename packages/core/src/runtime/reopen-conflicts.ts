@@ -1,3 +1,4 @@
+import { overrideFromWire, overrideToWire } from '../retention/retention-policy';
 import { InvalidRequestError } from '../errors/request-errors';
 import type { SessionRecord } from '../store/records';
 import type { RuntimeOpenRequest } from '../wire/runtime-lifecycle';
@@ -22,6 +23,9 @@ export function reopenConflicts(ctx: ServiceContext, existing: SessionRecord, re
   if (request.metadata !== undefined && !sameJsonValue(request.metadata, existing.metadata)) fields.push('metadata');
   if (request.session_state !== undefined && !sameJsonValue(request.session_state, existing.sessionState)) {
     fields.push('session_state');
+  }
+  if (request.retention !== undefined && !sameJsonValue(overrideToWire(overrideFromWire(request.retention)), overrideToWire(existing.retention))) {
+    fields.push('retention');
   }
   return fields;
 }

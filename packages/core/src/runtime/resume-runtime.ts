@@ -46,6 +46,7 @@ export async function resumeRuntime(ctx: ServiceContext, request: RuntimeResumeR
         await ctx.store.commit({
           sessions: [resumed],
           resolvedIntentIds: backend ? [backend.backendId] : [],
+          checkpointMarks: [{ checkpointId: checkpoint.checkpointId, usedAtMs: resumed.updatedAtMs }],
           events: [lifecycleEvent('runtime.resumed', resumed.updatedAtMs, { runtimeId: resumed.runtimeId, checkpointId: session.pausedCheckpointId })],
           ...idempotentCompletion(scope, result),
         });
@@ -55,7 +56,7 @@ export async function resumeRuntime(ctx: ServiceContext, request: RuntimeResumeR
       }
       return result;
     } finally {
-      leases.releaseAll();
+      await leases.releaseAll();
     }
   });
 }

@@ -25,6 +25,12 @@ export class RuntimeLeases {
     return grant.fence;
   }
 
+  /** A lease on any key (a snapshot's: SnapshotGuard), or undefined on conflict. */
+  async tryAcquire(key: string, mode: LeaseMode): Promise<RuntimeFence | undefined> {
+    const grant = await this.store.acquireLease({ runtimeId: key, holderId: this.holderId, mode, ttlMs: this.ttlMs });
+    return grant.granted ? grant.fence : undefined;
+  }
+
   /** Ends a lease; never throws (a release the store did not take is retried by `retryReleases`). */
   async release(fence: RuntimeFence): Promise<void> {
     try {

@@ -1,3 +1,4 @@
+import { overrideFromWire } from '../retention/retention-policy';
 import type { SessionRecord } from '../store/records';
 import type { CheckpointListQuery, CheckpointListResult, CheckpointView } from '../wire/checkpoints';
 import type {
@@ -53,6 +54,7 @@ export async function updateRuntime(ctx: ServiceContext, request: RuntimeUpdateR
       ...session,
       ...(request.session_state !== undefined ? { sessionState: request.session_state } : {}),
       ...(request.metadata !== undefined ? { metadata: request.metadata } : {}),
+      ...(request.retention !== undefined ? { retention: overrideFromWire(request.retention) } : {}),
       updatedAtMs: ctx.clock(),
     };
     scope.providerId = session.providerId;

@@ -27,10 +27,14 @@ import { KeepAliveDuty } from '../fleet/keep-alive-duty';
 import { maintainFleet, reconcileAtStart } from '../fleet/maintenance';
 import type { ReconcileReport } from './reconcile';
 import { resumeRuntime } from './resume-runtime';
+import { applyRetention, type RetentionPassReport } from '../retention/retention-pass';
+import { previewRetention } from '../retention/retention-preview';
+import { pinCheckpoint } from '../retention/pin-checkpoint';
+import { effectivePolicy, NO_RETENTION, type RetentionPolicy } from '../retention/retention-policy';
 import { randomNodeId } from './ids';
 import { RuntimeLeases } from './runtime-leases';
 import * as queries from './runtime-queries';
-import type { CheckoutSettings, ExecSettings, FileSettings, NodeIdentity, OperationScope, ServiceContext } from './service-context';
+import type { CheckoutSettings, ExecSettings, FileSettings, NodeIdentity, OperationScope, RetentionSettings, ServiceContext } from './service-context';
 
 export interface OperationEvent {
   operation: string;
@@ -86,6 +90,11 @@ export interface RuntimeServiceOptions {
   checkout?: Partial<CheckoutSettings>;
   /** The event log: events older than `retentionMs` (default 7 days) are pruned by the maintenance lease holder. */
   events?: { retentionMs?: number };
+  /**
+   * Snapshot retention (retention-policy.ts): the daemon's policy (default: none) and how often
+   * the maintenance lease holder runs a pass (default 60 s). Runtimes may override the policy.
+   */
+  retention?: Partial<RetentionPolicy> & { intervalMs?: number };
   observer?: RuntimeServiceObserver;
 }
 
@@ -95,6 +104,7 @@ const DEFAULT_EXEC: ExecSettings = { defaultTimeoutMs: 300_000, maxOutputBytes: 
 const DEFAULT_FILES: FileSettings = { readMaxBytes: 8 * 1024 * 1024 };
 const DEFAULT_CHECKOUT: CheckoutSettings = { parallelism: 8 };
 const DEFAULT_EVENT_RETENTION_MS = 7 * 24 * 3_600_000;
+const DEFAULT_RETENTION_INTERVAL_MS = 60_000;
 
 /**
  * The runtime control plane: open, query and update runtimes, operate on their backends, and
@@ -111,13 +121,13 @@ export class RuntimeService {
   readonly #eventSignal = new EventSignal();
   readonly #eventRetentionMs: number;
   #starting: Promise<void> | undefined;
+  #nextRetentionAtMs = 0;
 
   constructor(options: RuntimeServiceOptions) {
     const registry = options.providers instanceof ProviderRegistry ? options.providers : new ProviderRegistry(options.providers);
     registry.get(options.defaultProvider);
     const clock = options.clock ?? Date.now;
     const ids = options.ids ?? createIdGenerator(clock);
-    const guard = new SnapshotGuard();
     this.#observer = options.observer ?? {};
     this.#eventRetentionMs = options.events?.retentionMs ?? DEFAULT_EVENT_RETENTION_MS;
     if (!Number.isSafeInteger(this.#eventRetentionMs) || this.#eventRetentionMs <= 0) throw new TypeError(`events.retentionMs must be a positive integer, got ${this.#eventRetentionMs}`);
@@ -129,6 +139,8 @@ export class RuntimeService {
       advertiseUrl: options.node?.advertiseUrl ?? null,
       version: options.node?.version ?? 'unknown',
     };
+    const leases = new RuntimeLeases(options.store, node.nodeId, node.leaseMs);
+    const guard = new SnapshotGuard(leases);
     const calls = new ProviderCalls((event) => this.#observer.providerCall?.(event));
     const backends = new BackendManager({
       registry,
@@ -141,7 +153,6 @@ export class RuntimeService {
       installationId: () => this.#installationId,
       nodeId: node.nodeId,
     });
-    const leases = new RuntimeLeases(options.store, node.nodeId, node.leaseMs);
     this.#membership = new FleetMembership(
       options.store,
       node,
@@ -162,6 +173,7 @@ export class RuntimeService {
       exec: { ...DEFAULT_EXEC, ...options.exec },
       files: { ...DEFAULT_FILES, ...options.files },
       checkout: checkoutSettingsOf(options.checkout),
+      retention: retentionSettingsOf(options.retention),
     };
   }
 
@@ -343,13 +355,33 @@ export class RuntimeService {
    */
   async maintain(): Promise<ReconcileReport | null> {
     const report = await this.#run('maintain', (ctx) => maintainFleet(ctx, this.#installationId, this.#membership));
-    // One node prunes the event log and the webhook delivery log (same retention): the holder (whose lease maintainFleet has just checked).
+    // One node prunes the event log and the webhook delivery log (same retention) and applies
+    // snapshot retention: the holder (whose lease maintainFleet has just checked).
     if (await this.#membership.holdsMaintenance()) {
       const beforeMs = this.#ctx.clock() - this.#eventRetentionMs;
       await this.#ctx.store.pruneEvents(beforeMs);
       await this.#ctx.store.pruneWebhookDeliveries(beforeMs);
+      if (this.#ctx.clock() >= this.#nextRetentionAtMs) {
+        this.#nextRetentionAtMs = this.#ctx.clock() + this.#ctx.retention.intervalMs;
+        await this.applyRetention();
+      }
     }
     return report;
+  }
+
+  /** One retention pass now (the maintenance holder runs one every `retention.intervalMs`; see retention-pass.ts). */
+  applyRetention(): Promise<RetentionPassReport> {
+    return this.#run('retention', (ctx) => applyRetention(ctx));
+  }
+
+  /** What a retention pass would delete now, and why each checkpoint's snapshot is kept or deleted. */
+  retentionPreview(query: wire.RetentionPreviewQuery): Promise<wire.RetentionPreviewResult> {
+    return this.#run('retention_preview', (ctx) => previewRetention(ctx, query));
+  }
+
+  /** Pins a checkpoint (no retention policy deletes its snapshot) or unpins it: a control operation on its runtime. */
+  pinCheckpoint(request: wire.CheckpointPinRequest, options: OperationOptions = {}): Promise<wire.CheckpointPinResult> {
+    return this.#run('pin_checkpoint', (ctx, scope) => pinCheckpoint(ctx, request, scope), options);
   }
 
   /**
@@ -406,6 +438,17 @@ export class RuntimeService {
       this.#observer.operation?.({ operation, providerId: scope.providerId, outcome, durationMs: performance.now() - startedAt });
     }
   }
+}
+
+function retentionSettingsOf(settings: RuntimeServiceOptions['retention'] = {}): RetentionSettings {
+  const policy = effectivePolicy(NO_RETENTION, settings);
+  if (policy.keepLast !== null && !(Number.isSafeInteger(policy.keepLast) && policy.keepLast >= 1)) throw new TypeError(`retention.keepLast must be an integer ≥ 1, got ${policy.keepLast}`);
+  if (policy.expireUnusedAfterMs !== null && !(Number.isSafeInteger(policy.expireUnusedAfterMs) && policy.expireUnusedAfterMs >= 1)) {
+    throw new TypeError(`retention.expireUnusedAfterMs must be a positive integer, got ${policy.expireUnusedAfterMs}`);
+  }
+  const intervalMs = settings.intervalMs ?? DEFAULT_RETENTION_INTERVAL_MS;
+  if (!Number.isSafeInteger(intervalMs) || intervalMs < 1) throw new TypeError(`retention.intervalMs must be a positive integer, got ${intervalMs}`);
+  return { policy, intervalMs };
 }
 
 function checkoutSettingsOf(settings: Partial<CheckoutSettings> = {}): CheckoutSettings {

@@ -1,3 +1,4 @@
+import { overrideToWire } from '../retention/retention-policy';
 import type { CheckpointRecord, SessionRecord } from '../store/records';
 import type { CheckpointView } from '../wire/checkpoints';
 import type { RuntimeRecord } from '../wire/common';
@@ -30,6 +31,7 @@ export function toRuntimeDetail(session: SessionRecord, busy: ReadonlySet<string
     metadata: session.metadata,
     session_state: session.sessionState,
     last_error: session.lastError,
+    retention: overrideToWire(session.retention),
   };
 }
 
@@ -44,5 +46,7 @@ export function toCheckpointView(checkpoint: CheckpointRecord): CheckpointView {
     created_at_ms: checkpoint.createdAtMs,
     provider: checkpoint.backendRef?.providerId ?? null,
     has_provider_snapshot: Boolean(checkpoint.backendRef?.providerSnapshotId),
+    pinned: checkpoint.pinned ?? false,
+    last_used_at_ms: checkpoint.lastUsedAtMs ?? null,
   };
 }

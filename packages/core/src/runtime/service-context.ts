@@ -4,6 +4,7 @@ import type { SnapshotGuard } from '../backend/snapshot-guard';
 import type { ProviderRegistry } from '../provider/provider-registry';
 import type { RuntimeStore } from '../store/runtime-store';
 import type { IdGenerator } from './ids';
+import type { RetentionPolicy } from '../retention/retention-policy';
 import type { RuntimeLeases } from './runtime-leases';
 
 export interface ExecSettings {
@@ -21,6 +22,13 @@ export interface FileSettings {
 export interface CheckoutSettings {
   /** Provider creates one N-way checkout (or fork) runs at once. */
   parallelism: number;
+}
+
+export interface RetentionSettings {
+  /** The daemon's policy; a runtime's own settings override it (SessionRecord.retention). */
+  policy: RetentionPolicy;
+  /** How often the maintenance lease holder runs a retention pass. */
+  intervalMs: number;
 }
 
 /** This node of the fleet (RuntimeServiceOptions.node, with its defaults). */
@@ -49,6 +57,7 @@ export interface ServiceContext {
   exec: ExecSettings;
   files: FileSettings;
   checkout: CheckoutSettings;
+  retention: RetentionSettings;
 }
 
 /** Filled in by an operation so its metrics can be labelled with the provider it used. */

@@ -59,6 +59,25 @@ export async function clearSnapshotFromRecords(ctx: ServiceContext, key: Snapsho
 }
 
 /**
+ * Deletes S at the provider and from the records unless something keeps it or an operation
+ * leases it (on any node); resolves whether it did. What is kept is checked first, without the
+ * delete's lease: a delete that would not happen never refuses a concurrent checkout of S.
+ */
+async function deleteUnlessKept(ctx: ServiceContext, key: SnapshotKey, reason: SnapshotDeletionReason): Promise<boolean> {
+  if (await isKept(ctx, key)) return false;
+  const endDelete = await ctx.guard.beginDelete(key.providerId, key.snapshotId);
+  if (!endDelete) return false;
+  try {
+    if (await isKept(ctx, key)) return false;
+    await ctx.backends.deleteSnapshot(key.providerId, key.snapshotId);
+    await clearSnapshotFromRecords(ctx, key, reason);
+    return true;
+  } finally {
+    await endDelete();
+  }
+}
+
+/**
  * Deletes, at the provider and from the records, each candidate snapshot that nothing keeps and
  * no in-flight operation leases. Tries every candidate; if any provider delete failed, throws
  * the first failure after the others were attempted (a later close retries them).
@@ -68,16 +87,10 @@ export async function deleteUnkeptSnapshots(ctx: ServiceContext, candidates: Sna
   const deleted: string[] = [];
   let firstFailure: unknown;
   for (const key of unique.values()) {
-    if (!ctx.guard.beginDelete(key.providerId, key.snapshotId)) continue;
     try {
-      if (await isKept(ctx, key)) continue;
-      await ctx.backends.deleteSnapshot(key.providerId, key.snapshotId);
-      await clearSnapshotFromRecords(ctx, key, reason);
-      deleted.push(key.snapshotId);
+      if (await deleteUnlessKept(ctx, key, reason)) deleted.push(key.snapshotId);
     } catch (error) {
       firstFailure ??= error;
-    } finally {
-      ctx.guard.endDelete(key.providerId, key.snapshotId);
     }
   }
   if (firstFailure !== undefined) throw firstFailure;

@@ -14,6 +14,8 @@ export const RUNTIME_EVENT_TYPES = [
   'runtime.closed',
   'runtime.failed',
   'checkpoint.created',
+  'checkpoint.pinned',
+  'checkpoint.unpinned',
   'checkout.created',
   'snapshot.deleted',
   'verification.failed',

@@ -6,12 +6,14 @@ import type { LeaseGrant, LeaseRequest, NodeRecord, RuntimeFence } from './fleet
 import { immutableCopy } from './immutable-record';
 import { ProcessFleetState } from './process-fleet-state';
 import { lowerBound, SortedIdIndex } from './sorted-id-index';
-import { idempotencyRecordBytes, isSameClaim, type CheckpointRecord, type IdempotencyRecord, type ProviderIntent, type SessionRecord, type StoredRuntimeStatus } from './records';
+import { markedCheckpoint, withMarksOf } from './checkpoint-marks';
+import { idempotencyRecordBytes, isSameClaim, type CheckpointMark, type CheckpointRecord, type IdempotencyRecord, type ProviderIntent, type SessionRecord, type StoredRuntimeStatus } from './records';
 import type {
   CheckpointListQuery,
   Page,
   RuntimeStore,
   SessionListQuery,
+  SnapshottedCheckpointQuery,
   StoreBatch,
 } from './runtime-store';
 
@@ -36,6 +38,8 @@ export class MemoryRuntimeStore implements RuntimeStore {
   readonly #sessionsByBackend = new SortedIdIndex();
   readonly #checkpointsByRuntime = new SortedIdIndex();
   readonly #checkpointsBySnapshot = new SortedIdIndex();
+  /** Checkpoints whose provider snapshot still exists, under the one key SNAPSHOTTED. */
+  readonly #snapshotted = new SortedIdIndex();
   readonly #intents = new Map<string, ProviderIntent>();
   readonly #idempotency = new Map<string, IdempotencyRecord>();
   #idempotencyBytes = 0;
@@ -119,16 +123,25 @@ export class MemoryRuntimeStore implements RuntimeStore {
     return [...found.values()];
   }
 
+  async listSnapshottedCheckpoints(query: SnapshottedCheckpointQuery): Promise<Page<CheckpointRecord>> {
+    const ids = this.#snapshotted.get(SNAPSHOTTED);
+    const at = query.cursor === undefined ? 0 : lowerBound(ids, query.cursor);
+    const start = ids[at] === query.cursor ? at + 1 : at;
+    return page(this.#lookup(this.#checkpoints, ids.slice(start, start + query.limit + 1)), query.limit, (record) => record.checkpointId);
+  }
+
   async commit(batch: StoreBatch): Promise<void> {
     this.#fleet.assertFences(batch.fences);
     // Copy first so a bad record cannot leave the batch half applied.
     const sessions = (batch.sessions ?? []).map(immutableCopy);
     const checkpoints = (batch.checkpoints ?? []).map(immutableCopy);
+    const marks = (batch.checkpointMarks ?? []).map(immutableCopy);
     const intents = (batch.intents ?? []).map(immutableCopy);
     const idempotencyRecords = (batch.idempotencyRecords ?? []).map(immutableCopy);
     const events = (batch.events ?? []).map(immutableCopy);
     for (const record of sessions) this.#putSession(record);
     for (const record of checkpoints) this.#putCheckpoint(record);
+    for (const mark of marks) this.#markCheckpoint(mark);
     for (const intent of intents) this.#intents.set(intent.intentId, intent);
     for (const id of batch.resolvedIntentIds ?? []) this.#intents.delete(id);
     for (const record of idempotencyRecords) this.#setIdempotency(record);
@@ -281,23 +294,34 @@ export class MemoryRuntimeStore implements RuntimeStore {
     reindex(this.#sessionsBySourceSnapshot, sourceSnapshotKeyOf(previous), sourceSnapshotKeyOf(record), id);
   }
 
-  #putCheckpoint(record: CheckpointRecord): void {
-    const previousRef = this.#checkpoints.get(record.checkpointId)?.backendRef;
+  #putCheckpoint(incoming: CheckpointRecord): void {
+    const previous = this.#checkpoints.get(incoming.checkpointId);
+    const previousRef = previous?.backendRef;
     if (previousRef?.providerSnapshotId) {
-      this.#checkpointsBySnapshot.remove(snapshotKey(previousRef.providerId, previousRef.providerSnapshotId), record.checkpointId);
+      this.#checkpointsBySnapshot.remove(snapshotKey(previousRef.providerId, previousRef.providerSnapshotId), incoming.checkpointId);
+      this.#snapshotted.remove(SNAPSHOTTED, incoming.checkpointId);
     }
+    const record = withMarksOf(incoming, previous);
     this.#checkpoints.set(record.checkpointId, record);
     this.#checkpointsByRuntime.add(record.runtimeId, record.checkpointId);
     const ref = record.backendRef;
     if (ref?.providerSnapshotId) {
       this.#checkpointsBySnapshot.add(snapshotKey(ref.providerId, ref.providerSnapshotId), record.checkpointId);
+      this.#snapshotted.add(SNAPSHOTTED, record.checkpointId);
     }
+  }
+
+  #markCheckpoint(mark: CheckpointMark): void {
+    const record = this.#checkpoints.get(mark.checkpointId);
+    if (record) this.#checkpoints.set(record.checkpointId, immutableCopy(markedCheckpoint(record, mark)));
   }
 
   #lookup<T>(records: Map<string, T>, ids: readonly string[]): T[] {
     return ids.map((id) => records.get(id)!);
   }
 }
+
+const SNAPSHOTTED = 'snapshotted';
 
 /** Moves `id` from the `before` key to the `after` key of `index`; nothing to do when they are the same. */
 function reindex(index: SortedIdIndex, before: string | null | undefined, after: string | null | undefined, id: string): void {

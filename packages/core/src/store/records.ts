@@ -1,6 +1,7 @@
 import type { BackendResource } from '../provider/backend-provider-v1';
 import type { JsonValue, Metadata } from '../wire/common';
 import type { CheckpointKind } from '../wire/checkpoints';
+import type { RetentionOverride } from '../retention/retention-policy';
 
 /** Statuses a store holds. `running` is never stored: it is derived from the in-process lock. */
 export type StoredRuntimeStatus = 'idle' | 'paused' | 'failed' | 'closed';
@@ -49,6 +50,8 @@ export interface SessionRecord {
    * when every node can reach the provider (E2B).
    */
   homeNodeId?: string | null;
+  /** The runtime's own retention settings over the daemon's (retention-policy.ts). null/absent: the daemon's. */
+  retention?: RetentionOverride | null;
 }
 
 /** A provider snapshot as core tracks it (the seed's BackendCheckpointRef). */
@@ -84,6 +87,22 @@ export interface CheckpointRecord {
   createdAtMs: number;
   session: SessionSnapshot;
   backendRef: BackendCheckpointRef | null;
+  /**
+   * Marks a store keeps beside the record and never takes from an upsert of it (a record read
+   * before a mark was set cannot clear it): set through `StoreBatch.checkpointMarks` only.
+   * Pinned: no retention policy deletes its snapshot. Absent: not pinned.
+   */
+  pinned?: boolean;
+  /** When its snapshot last started a backend (checkout, resume). Absent/null: never. */
+  lastUsedAtMs?: number | null;
+}
+
+/** A change of a checkpoint's marks (see CheckpointRecord.pinned): fields left out stay as they are. */
+export interface CheckpointMark {
+  checkpointId: string;
+  pinned?: boolean;
+  /** Moves `lastUsedAtMs` forward to this time (never back). */
+  usedAtMs?: number;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { EventStore, NewRuntimeEvent } from './event-log';
 import type { WebhookStore } from './webhook-log';
 import type { LeaseStore, NodeStore, RuntimeFence } from './fleet-store';
-import type { CheckpointRecord, IdempotencyRecord, ProviderIntent, SessionRecord, StoredRuntimeStatus } from './records';
+import type { CheckpointMark, CheckpointRecord, IdempotencyRecord, ProviderIntent, SessionRecord, StoredRuntimeStatus } from './records';
 
 export interface Page<T> {
   items: T[];
@@ -55,6 +55,14 @@ export interface CheckpointStore {
   listCheckpointsBySnapshot(providerId: string, snapshotId: string): Promise<CheckpointRecord[]>;
   /** The provider snapshot ids this runtime's checkpoints still reference. */
   listSnapshotIdsOfRuntime(runtimeId: string): Promise<Array<{ providerId: string; snapshotId: string }>>;
+  /** Checkpoints whose provider snapshot still exists, of every runtime, by checkpoint id ascending (a retention pass reads them all). */
+  listSnapshottedCheckpoints(query: SnapshottedCheckpointQuery): Promise<Page<CheckpointRecord>>;
+}
+
+export interface SnapshottedCheckpointQuery {
+  limit: number;
+  /** The last checkpoint id of the previous page. */
+  cursor?: string;
 }
 
 /**
@@ -65,6 +73,8 @@ export interface CheckpointStore {
 export interface StoreBatch {
   sessions?: SessionRecord[];
   checkpoints?: CheckpointRecord[];
+  /** Pins and uses of checkpoints, applied after `checkpoints` (which never change marks). */
+  checkpointMarks?: CheckpointMark[];
   /** Intents to record (upserted by intent id). */
   intents?: ProviderIntent[];
   /** Intents the batch accounts for; unknown ids are ignored. */

@@ -115,6 +115,10 @@ export const CheckpointViewSchema = z.object({
   created_at_ms: z.number().int(),
   provider: z.string().nullable(),
   has_provider_snapshot: z.boolean(),
+  /** Pinned: no retention policy deletes its snapshot. */
+  pinned: z.boolean(),
+  /** When its snapshot last started a backend (checkout, resume); null: never. */
+  last_used_at_ms: z.number().int().nullable(),
 });
 export type CheckpointView = z.infer<typeof CheckpointViewSchema>;
 

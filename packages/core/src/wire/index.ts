@@ -6,4 +6,5 @@ export * from './service-info';
 export * from './nodes';
 export * from './checkout-children';
 export * from './events';
+export * from './retention';
 export * from './webhooks';

@@ -11,6 +11,7 @@ import {
   RuntimeStatusSchema,
   SessionStateSchema,
 } from './common';
+import { RetentionSettingsSchema } from './retention-settings';
 
 export const ProviderIdSchema = z.string().regex(/^[a-z][a-z0-9-]{0,63}$/, 'a provider id such as "local" or "e2b"');
 
@@ -22,6 +23,8 @@ export const RuntimeOpenRequestSchema = z.strictObject({
   provider_options: z.record(z.string(), JsonValueSchema).optional(),
   metadata: MetadataSchema.optional(),
   session_state: SessionStateSchema.optional(),
+  /** The runtime's own snapshot retention over the daemon's. */
+  retention: RetentionSettingsSchema.optional(),
 });
 export type RuntimeOpenRequest = z.infer<typeof RuntimeOpenRequestSchema>;
 
@@ -56,6 +59,8 @@ export const RuntimeDetailSchema = z.object({
   metadata: z.record(z.string(), JsonValueSchema),
   session_state: JsonValueSchema,
   last_error: z.string().nullable(),
+  /** The runtime's own retention settings (fields absent: the daemon's apply). */
+  retention: RetentionSettingsSchema,
 });
 export type RuntimeDetail = z.infer<typeof RuntimeDetailSchema>;
 
@@ -63,6 +68,8 @@ export const RuntimeUpdateRequestSchema = z.strictObject({
   runtime_id: RuntimeIdSchema,
   session_state: SessionStateSchema.optional(),
   metadata: MetadataSchema.optional(),
+  /** Replaces the runtime's own retention settings (`{}`: the daemon's again). */
+  retention: RetentionSettingsSchema.optional(),
 });
 export type RuntimeUpdateRequest = z.infer<typeof RuntimeUpdateRequestSchema>;
 

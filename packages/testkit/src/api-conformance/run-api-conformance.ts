@@ -1,6 +1,7 @@
 import { afterAll, describe } from 'vitest';
 import { authApiTests } from './auth-api-tests';
 import { checkoutChildrenApiTests } from './checkout-children-api-tests';
+import { retentionApiTests } from './retention-api-tests';
 import { resolveApiConformanceOptions, type ApiConformanceOptions } from './api-conformance-options';
 import { createApiSuiteContext } from './api-suite-context';
 import { dataApiTests } from './data-api-tests';
@@ -35,6 +36,7 @@ export function runApiConformance(options: ApiConformanceOptions): void {
     dataApiTests(context);
     snapshotSemanticsTests(context);
     checkoutChildrenApiTests(context);
+    retentionApiTests(context);
     unsupportedBackendTests(context);
   });
 }

@@ -19,6 +19,8 @@ export const CONTRACT_ROUTES = [
   'post /api/v1/runtimes/export',
   'post /api/v1/runtimes/checkpoint',
   'post /api/v1/runtimes/checkpoint/delete-snapshot',
+  'post /api/v1/runtimes/checkpoint/pin',
+  'get /api/v1/retention/preview',
   'get /api/v1/runtimes/{runtime_id}/checkpoints',
   'get /api/v1/checkpoints/{checkpoint_id}',
   'post /api/v1/runtimes/checkout',

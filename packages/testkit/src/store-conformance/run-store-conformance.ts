@@ -9,6 +9,7 @@ import { intentTests } from './intent-tests';
 import { leaseTests } from './lease-tests';
 import { nodeRegistryTests } from './node-registry-tests';
 import { readCopyTests } from './read-copy-tests';
+import { retentionFieldTests } from './retention-field-tests';
 import { recordRoundTripTests } from './record-round-trip-tests';
 import { serviceOverStoreTests } from './service-over-store-tests';
 import { sessionIndexTests } from './session-index-tests';
@@ -36,6 +37,7 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
     webhookLogTests(options);
     idempotencyTests(options);
     fleetRecordFieldTests(options);
+    retentionFieldTests(options);
     leaseTests(options);
     fencedCommitTests(options);
     nodeRegistryTests(options);

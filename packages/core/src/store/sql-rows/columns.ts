@@ -1,7 +1,7 @@
 import type { IdempotencyRow, IntentRow } from './control-rows';
 import type { NewEventRow } from './event-rows';
 import type { NodeRow } from './node-rows';
-import type { CheckpointRow, SessionRow } from './record-rows';
+import type { CheckpointMarkRow, CheckpointRow, SessionRow } from './record-rows';
 
 /** The columns of each table, in the order the SQL stores bind and select them. */
 export const SESSION_COLUMNS = [
@@ -28,6 +28,8 @@ export const SESSION_COLUMNS = [
   // Appended by the fleet's migration (store-sqlite v5, store-postgres v3).
   'backend_clean_checkpoint_id',
   'home_node_id',
+  // Appended by the retention migration (store-sqlite v8, store-postgres v6).
+  'retention',
 ] as const satisfies ReadonlyArray<keyof SessionRow>;
 
 export const CHECKPOINT_COLUMNS = [
@@ -47,6 +49,13 @@ export const CHECKPOINT_COLUMNS = [
   'ref_snapshot_deleted_at_ms',
   'ref_created_at_ms',
 ] as const satisfies ReadonlyArray<keyof CheckpointRow>;
+
+/**
+ * A checkpoint's marks (pinned, last used): selected with CHECKPOINT_COLUMNS, written only by
+ * their own UPDATEs (StoreBatch.checkpointMarks), never by the checkpoint's upsert — a record read
+ * before a mark was set cannot clear it. Added by the retention migration.
+ */
+export const CHECKPOINT_MARK_COLUMNS = ['pinned', 'last_used_at_ms'] as const satisfies ReadonlyArray<keyof CheckpointMarkRow>;
 
 export const INTENT_COLUMNS = ['intent_id', 'kind', 'provider_id', 'runtime_id', 'backend_id', 'created_at_ms', 'node_id'] as const satisfies ReadonlyArray<
   keyof IntentRow

@@ -7,11 +7,13 @@ export {
   checkpointFromRow,
   type SessionRow,
   type CheckpointRow,
+  type CheckpointMarkRow,
+  type StoredCheckpointRow,
 } from './record-rows';
 export { intentToRow, intentFromRow, idempotencyToRow, idempotencyFromRow, type IntentRow, type IdempotencyRow } from './control-rows';
 export { nodeFromRow, type NodeRow } from './node-rows';
 export { eventToRow, eventFromRow, type EventRow, type NewEventRow } from './event-rows';
-export { SESSION_COLUMNS, CHECKPOINT_COLUMNS, INTENT_COLUMNS, IDEMPOTENCY_COLUMNS, NODE_COLUMNS, EVENT_COLUMNS } from './columns';
+export { SESSION_COLUMNS, CHECKPOINT_COLUMNS, CHECKPOINT_MARK_COLUMNS, INTENT_COLUMNS, IDEMPOTENCY_COLUMNS, NODE_COLUMNS, EVENT_COLUMNS } from './columns';
 export type { SchemaMigration } from './schema-migration';
 export {
   webhookCursorToRow,

@@ -1,5 +1,6 @@
 import type { BackendResource } from '../../provider/backend-provider-v1';
 import type { JsonValue } from '../../wire/common';
+import type { RetentionOverride } from '../../retention/retention-policy';
 import type { CheckpointRecord, SessionRecord, SessionSnapshot, StoredRuntimeStatus } from '../records';
 
 /** A `sessions` row as bound and as read back (column names are the SQL ones). */
@@ -27,6 +28,8 @@ export interface SessionRow {
   created_at_ms: number;
   updated_at_ms: number;
   home_node_id: string | null;
+  /** JSON of the runtime's own retention settings; null: the daemon's. */
+  retention: string | null;
 }
 
 /** A `checkpoints` row; the `ref_*` columns are all null when the checkpoint has no backend ref. */
@@ -47,6 +50,15 @@ export interface CheckpointRow {
   ref_snapshot_deleted_at_ms: number | null;
   ref_created_at_ms: number | null;
 }
+
+/** A checkpoint's marks (CHECKPOINT_MARK_COLUMNS): read with the row, never written by its upsert. */
+export interface CheckpointMarkRow {
+  pinned: number;
+  last_used_at_ms: number | null;
+}
+
+/** A `checkpoints` row as read back: the record's columns and its marks. */
+export type StoredCheckpointRow = CheckpointRow & CheckpointMarkRow;
 
 /**
  * JSON text of a document field. Throws (and so fails the whole batch) on what JSON cannot hold
@@ -85,6 +97,7 @@ export function sessionToRow(record: SessionRecord): SessionRow {
     created_at_ms: record.createdAtMs,
     updated_at_ms: record.updatedAtMs,
     home_node_id: record.homeNodeId ?? null,
+    retention: record.retention ? toJson(record.retention, 'retention') : null,
   };
 }
 
@@ -117,6 +130,7 @@ export function sessionFromRow(row: SessionRow): SessionRecord {
     createdAtMs: row.created_at_ms,
     updatedAtMs: row.updated_at_ms,
     homeNodeId: row.home_node_id,
+    ...(row.retention === null ? {} : { retention: fromJson<RetentionOverride>(row.retention) }),
   };
 }
 
@@ -141,8 +155,10 @@ export function checkpointToRow(record: CheckpointRecord): CheckpointRow {
   };
 }
 
-export function checkpointFromRow(row: CheckpointRow): CheckpointRecord {
+export function checkpointFromRow(row: StoredCheckpointRow): CheckpointRecord {
   return {
+    ...(row.pinned === 1 ? { pinned: true } : {}),
+    ...(row.last_used_at_ms !== null ? { lastUsedAtMs: row.last_used_at_ms } : {}),
     checkpointId: row.checkpoint_id,
     runtimeId: row.runtime_id,
     parentCheckpointId: row.parent_checkpoint_id,
