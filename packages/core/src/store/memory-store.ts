@@ -301,7 +301,8 @@ export class MemoryRuntimeStore implements RuntimeStore {
       this.#checkpointsBySnapshot.remove(snapshotKey(previousRef.providerId, previousRef.providerSnapshotId), incoming.checkpointId);
       this.#snapshotted.remove(SNAPSHOTTED, incoming.checkpointId);
     }
-    const record = withMarksOf(incoming, previous);
+    // Frozen like every record the memory store keeps: reads hand it out as it is.
+    const record = Object.freeze(withMarksOf(incoming, previous));
     this.#checkpoints.set(record.checkpointId, record);
     this.#checkpointsByRuntime.add(record.runtimeId, record.checkpointId);
     const ref = record.backendRef;
