@@ -18,6 +18,7 @@ import { registerPauseCommand, registerResumeCommand } from './commands/pause-re
 import { registerHealthCommand, registerProvidersCommand } from './commands/service-commands';
 import { registerShowCommand } from './commands/show-command';
 import { registerPinCommand, registerRetentionCommand } from './commands/retention-commands';
+import { registerWebhooksCommand } from './commands/webhooks-command';
 import { EXIT_CODE_HELP } from './errors/exit-codes';
 import { daemonUrl } from './options/parse-options';
 import { CLI_VERSION } from './version';
@@ -80,6 +81,7 @@ export function createProgram(io: CliIo): Command {
     registerDiffCommand,
     registerLogCommand,
     registerEventsCommand,
+    registerWebhooksCommand,
     registerProvidersCommand,
     registerNodesCommand,
     registerHealthCommand,

@@ -57,6 +57,7 @@ export class StoreUnavailableError extends RuntimectlApiError {}
 export class LeaseLostError extends RuntimectlApiError {}
 export class RuntimeOnOtherNodeError extends RuntimectlApiError {}
 export class InternalServerError extends RuntimectlApiError {}
+export class WebhookNotFoundError extends RuntimectlApiError {}
 
 /** One class per server code; the Record type makes a new code a compile error until mapped. */
 const ERROR_CLASSES: Record<ErrorCode, new (init: ApiErrorInit) => RuntimectlApiError> = {
@@ -66,6 +67,7 @@ const ERROR_CLASSES: Record<ErrorCode, new (init: ApiErrorInit) => RuntimectlApi
   route_not_found: RouteNotFoundError,
   runtime_not_found: RuntimeNotFoundError,
   checkpoint_not_found: CheckpointNotFoundError,
+  webhook_not_found: WebhookNotFoundError,
   path_not_found: PathNotFoundError,
   session_busy: SessionBusyError,
   runtime_paused: RuntimePausedError,

@@ -12,6 +12,7 @@ export {
   RouteNotFoundError,
   RuntimeNotFoundError,
   CheckpointNotFoundError,
+  WebhookNotFoundError,
   PathNotFoundError,
   SessionBusyError,
   RuntimePausedError,

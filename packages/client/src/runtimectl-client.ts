@@ -54,6 +54,18 @@ export class RuntimectlClient {
     return followEvents(this.#http, eventQueryParams(query, checked), options);
   }
 
+  /** The daemon's configured webhooks and where each one's delivery stands (never a secret). */
+  webhooks(): Promise<wire.WebhookListResult> {
+    return this.#http.json('GET', '/api/v1/webhooks', wire.WebhookListResultSchema);
+  }
+
+  /** A page of one webhook's delivery attempts, newest first; `WebhookNotFoundError` for an id the daemon does not have. */
+  async webhookDeliveries(webhookId: string, query: wire.WebhookDeliveryListQuery = {}): Promise<wire.WebhookDeliveryListResult> {
+    checked(wire.WebhookIdSchema, webhookId);
+    const q = checked(wire.WebhookDeliveryListQuerySchema, query);
+    return this.#http.json('GET', `/api/v1/webhooks/${encodedId(webhookId)}/deliveries`, wire.WebhookDeliveryListResultSchema, { query: q });
+  }
+
   /** Readiness: resolves while the daemon reaches its store; `StoreUnavailableError` otherwise. */
   ready(): Promise<wire.ReadyResult> {
     return this.#http.json('GET', '/api/v1/ready', wire.ReadyResultSchema);

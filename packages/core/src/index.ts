@@ -64,6 +64,16 @@ export type { LeaseMode, LeaseRequest, LeaseGrant, RuntimeFence, LeaseStore, Nod
 export { MemoryRuntimeStore, type MemoryRuntimeStoreOptions } from './store/memory-store';
 export { NO_RETENTION, effectivePolicy, type RetentionPolicy, type RetentionOverride } from './retention/retention-policy';
 export { RUNTIME_EVENT_TYPES, type RuntimeEventType, type NewRuntimeEvent, type RuntimeEvent, type EventQuery, type EventStore } from './store/event-log';
+export {
+  WEBHOOK_RESPONSE_EXCERPT_MAX,
+  type WebhookCursor,
+  type WebhookDeliveryOutcome,
+  type NewWebhookDelivery,
+  type WebhookDelivery,
+  type WebhookDeliveryQuery,
+  type WebhookProgress,
+  type WebhookStore,
+} from './store/webhook-log';
 export { leaseConflict } from './store/lease-conflict';
 export { ProcessFleetState } from './store/process-fleet-state';
 export * from './store/sql-rows/index';
@@ -81,4 +91,5 @@ export {
   type OperationOptions,
 } from './runtime/runtime-service';
 
+export { toEventView } from './runtime/event-queries';
 export { globFiles, grepFiles, type SearchTree } from './search/search-files';

@@ -72,3 +72,21 @@ describe('event log retention', () => {
     await h.service.stop();
   });
 });
+
+describe('webhook delivery log retention', () => {
+  it('the maintenance holder prunes webhook delivery attempts with the event log’s retention; cursors stay', async () => {
+    let now = 1_800_000_000_000;
+    const h = createHarness({ clock: () => now, events: { retentionMs: 60_000 } });
+    await h.service.reconcile();
+    const attempt = { webhookId: 'hook', attempt: 1, outcome: 'delivered' as const, statusCode: 200, errorCode: null, responseExcerpt: null, durationMs: 1 };
+    await h.store.recordWebhookProgress({ deliveries: [{ ...attempt, eventId: 1, atMs: now }] });
+    now += 50_000;
+    await h.store.recordWebhookProgress({ deliveries: [{ ...attempt, eventId: 2, atMs: now }], cursor: { webhookId: 'hook', afterEventId: 2, lastSuccessAtMs: now, lastFailureAtMs: null, failing: false } });
+    now += 20_000;
+    await h.service.maintain();
+    const left = await h.store.listWebhookDeliveries({ webhookId: 'hook', limit: 10 });
+    expect(left.map((delivery) => delivery.eventId)).toEqual([2]);
+    expect((await h.store.getWebhookCursor('hook'))?.afterEventId).toBe(2);
+    await h.service.stop();
+  });
+});

@@ -1,4 +1,4 @@
-import type { RuntimeService } from '@runtimectl/core';
+import type { RuntimeService, WebhookDirectory } from '@runtimectl/core';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import type { IdempotencyOptions } from './idempotency/idempotency-hooks';
@@ -65,6 +65,8 @@ export interface BuildServerOptions {
   fleet?: FleetOptions;
   /** How `GET /events` streams wait and keep alive (see `RuntimeApiPluginOptions.events`). */
   events?: EventStreamOptions;
+  /** The configured webhooks and their delivery logs (see `RuntimeApiPluginOptions.webhooks`). */
+  webhooks?: WebhookDirectory;
 }
 
 /**
@@ -116,6 +118,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     idempotency: options.idempotency,
     fleet: options.fleet,
     events: options.events,
+    webhooks: options.webhooks,
   });
   return app;
 }

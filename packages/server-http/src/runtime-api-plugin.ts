@@ -1,4 +1,4 @@
-import type { RuntimeService } from '@runtimectl/core';
+import type { RuntimeService, WebhookDirectory } from '@runtimectl/core';
 import type { FastifyPluginAsync } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { FleetOptions } from './fleet/fleet-options';
@@ -16,6 +16,7 @@ import { fleetRoutes } from './routes/fleet-routes';
 import { retentionRoutes } from './routes/retention-routes';
 import { runtimeRoutes } from './routes/runtime-routes';
 import { serviceRoutes } from './routes/service-routes';
+import { webhookRoutes } from './routes/webhook-routes';
 import { createServerTelemetry, type ServerTelemetry } from './telemetry/server-telemetry';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
@@ -52,6 +53,8 @@ export interface RuntimeApiPluginOptions {
   fleet?: FleetOptions | undefined;
   /** How `GET /events` streams wait and keep alive (defaults: read again every 250 ms, a keepalive after 15 s idle). */
   events?: EventStreamOptions | undefined;
+  /** What `GET /webhooks` and `GET /webhooks/{id}/deliveries` show (the daemon's delivery engine). Without it: no webhooks. */
+  webhooks?: WebhookDirectory | undefined;
 }
 
 /** Idempotency-Key claims owned by the node, taken over from nodes that are not alive. */
@@ -106,6 +109,7 @@ export const runtimeApiPlugin: FastifyPluginAsync<RuntimeApiPluginOptions> = asy
       await api.register(checkpointRoutes, { service });
       await api.register(retentionRoutes, { service });
       await api.register(eventRoutes, { service, events: options.events });
+      await api.register(webhookRoutes, { webhooks: options.webhooks });
     },
     { prefix: API_PREFIX },
   );

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { MemoryRuntimeStore, RuntimeService, type BackendProviderV1, type RuntimeServiceOptions } from '@runtimectl/core';
+import { MemoryRuntimeStore, RuntimeService, type BackendProviderV1, type RuntimeServiceOptions, type WebhookDirectory } from '@runtimectl/core';
 import { createMemoryProvider, type MemoryProvider } from '@runtimectl/testkit';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
@@ -33,6 +33,8 @@ export interface TestServerOptions {
   fleet?: FleetOptions;
   /** How event streams wait and keep alive. */
   events?: EventStreamOptions;
+  /** What `GET /webhooks` shows. */
+  webhooks?: WebhookDirectory;
 }
 
 /** A real service (memory store, memory providers) behind a real server; not listening. */
@@ -66,6 +68,7 @@ export function createTestServer(options: TestServerOptions = {}): TestServer {
     ...(options.idempotency ? { idempotency: { store, ...options.idempotency } } : {}),
     ...(options.fleet ? { fleet: options.fleet } : {}),
     ...(options.events ? { events: options.events } : {}),
+    ...(options.webhooks ? { webhooks: options.webhooks } : {}),
   });
   const logText = () => chunks.join('');
   return {

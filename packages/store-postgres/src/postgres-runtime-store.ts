@@ -29,9 +29,14 @@ import {
   type RuntimeFence,
   type EventQuery,
   type RuntimeEvent,
+  type WebhookCursor,
+  type WebhookDelivery,
+  type WebhookDeliveryQuery,
+  type WebhookProgress,
 } from '@runtimectl/core';
 import { fleetStatements } from './fleet-statements';
 import { PostgresEventLog } from './postgres-event-log';
+import { PostgresWebhookLog } from './postgres-webhook-log';
 import { PostgresIdempotencyKeys } from './idempotency-keys';
 import type { MigrationOutcome } from './migrate-schema';
 import type { PoolDatabase } from './pool-database';
@@ -66,6 +71,7 @@ export class PostgresRuntimeStore implements RuntimeStore {
   readonly #events: PostgresEventLog;
   readonly #leases: PostgresLeases;
   readonly #nodes: PostgresNodeRegistry;
+  readonly #webhooks: PostgresWebhookLog;
   #closed = false;
 
   constructor(db: PoolDatabase, schema: string, migration: MigrationOutcome) {
@@ -78,6 +84,7 @@ export class PostgresRuntimeStore implements RuntimeStore {
     const fleet = fleetStatements(schema);
     this.#leases = new PostgresLeases(db, fleet);
     this.#nodes = new PostgresNodeRegistry(db, fleet);
+    this.#webhooks = new PostgresWebhookLog(db, schema, this.#leases);
   }
 
   async getSession(runtimeId: string): Promise<SessionRecord | undefined> {
@@ -196,6 +203,26 @@ export class PostgresRuntimeStore implements RuntimeStore {
       // Last: the event log's row lock is then held only for the commit itself.
       await this.#events.appendInTransaction(client, batch.events ?? []);
     });
+  }
+
+  async getWebhookCursor(webhookId: string): Promise<WebhookCursor | undefined> {
+    return this.#webhooks.cursor(webhookId);
+  }
+
+  listWebhookCursors(): Promise<WebhookCursor[]> {
+    return this.#webhooks.cursors();
+  }
+
+  recordWebhookProgress(progress: WebhookProgress): Promise<void> {
+    return this.#webhooks.record(progress);
+  }
+
+  listWebhookDeliveries(query: WebhookDeliveryQuery): Promise<WebhookDelivery[]> {
+    return this.#webhooks.list(query);
+  }
+
+  pruneWebhookDeliveries(beforeMs: number): Promise<number> {
+    return this.#webhooks.prune(beforeMs);
   }
 
   async listEvents(query: EventQuery): Promise<RuntimeEvent[]> {

@@ -269,6 +269,35 @@ export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
       );
     `,
   },
+  {
+    version: 8,
+    description: 'webhooks: a cursor into the event log per webhook and a log of delivery attempts (pruned with the events)',
+    // Delivery ids only order one webhook's attempts for paging: an identity column will do
+    // (unlike event ids, no reader follows them as a cursor while others commit).
+    sql: `
+      CREATE TABLE webhook_cursors (
+        webhook_id         TEXT COLLATE "C" NOT NULL PRIMARY KEY,
+        after_event_id     BIGINT  NOT NULL,
+        last_success_at_ms BIGINT,
+        last_failure_at_ms BIGINT,
+        failing            BOOLEAN NOT NULL
+      );
+      CREATE TABLE webhook_deliveries (
+        delivery_id      BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        webhook_id       TEXT COLLATE "C" NOT NULL,
+        event_id         BIGINT  NOT NULL,
+        attempt          INTEGER NOT NULL,
+        outcome          TEXT    NOT NULL,
+        status_code      INTEGER,
+        error_code       TEXT,
+        response_excerpt TEXT,
+        duration_ms      BIGINT  NOT NULL,
+        at_ms            BIGINT  NOT NULL
+      );
+      CREATE INDEX webhook_deliveries_by_webhook ON webhook_deliveries (webhook_id, delivery_id);
+      CREATE INDEX webhook_deliveries_by_time ON webhook_deliveries (at_ms);
+    `,
+  },
 ];
 
 /** The schema version this code writes and the newest it can open. */

@@ -218,6 +218,33 @@ export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
       ) STRICT, WITHOUT ROWID;
     `,
   },
+  {
+    version: 10,
+    description: 'webhooks: a cursor into the event log per webhook and a log of delivery attempts (pruned with the events)',
+    sql: `
+      CREATE TABLE webhook_cursors (
+        webhook_id         TEXT    NOT NULL PRIMARY KEY,
+        after_event_id     INTEGER NOT NULL,
+        last_success_at_ms INTEGER,
+        last_failure_at_ms INTEGER,
+        failing            INTEGER NOT NULL CHECK (failing IN (0, 1))
+      ) STRICT;
+      CREATE TABLE webhook_deliveries (
+        delivery_id      INTEGER PRIMARY KEY AUTOINCREMENT,
+        webhook_id       TEXT    NOT NULL,
+        event_id         INTEGER NOT NULL,
+        attempt          INTEGER NOT NULL,
+        outcome          TEXT    NOT NULL,
+        status_code      INTEGER,
+        error_code       TEXT,
+        response_excerpt TEXT,
+        duration_ms      INTEGER NOT NULL,
+        at_ms            INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX webhook_deliveries_by_webhook ON webhook_deliveries (webhook_id, delivery_id);
+      CREATE INDEX webhook_deliveries_by_time ON webhook_deliveries (at_ms);
+    `,
+  },
 ];
 
 /** The schema version this code writes and the newest it can open. */

@@ -20,6 +20,10 @@ import {
   eventToRow,
   type EventQuery,
   type RuntimeEvent,
+  type WebhookCursor,
+  type WebhookDelivery,
+  type WebhookDeliveryQuery,
+  type WebhookProgress,
   idempotencyFromRow,
   idempotencyToRow,
   intentFromRow,
@@ -34,6 +38,7 @@ import type { MigrationOutcome } from './migrate-schema';
 import { prepareStatements, type StoreStatements } from './store-statements';
 import { SqliteLeases } from './lease-table';
 import { SqliteNodeRegistry } from './node-registry';
+import { SqliteWebhookLog } from './sqlite-webhook-log';
 
 export interface SqliteStoreDiagnostics {
   path: string;
@@ -68,6 +73,7 @@ export class SqliteRuntimeStore implements RuntimeStore {
   readonly #statements: StoreStatements;
   readonly #leases: SqliteLeases;
   readonly #nodes: SqliteNodeRegistry;
+  readonly #webhooks: SqliteWebhookLog;
   readonly #commit: (batch: StoreBatch) => void;
   readonly #claim: (record: IdempotencyRecord) => IdempotencyRecord | undefined;
   readonly #evict: (maxTotalBytes: number) => number;
@@ -82,6 +88,7 @@ export class SqliteRuntimeStore implements RuntimeStore {
     const leases = new SqliteLeases(db);
     this.#leases = leases;
     this.#nodes = new SqliteNodeRegistry(db, leases);
+    this.#webhooks = new SqliteWebhookLog(db, leases);
     // Rows are built inside the transaction: a record that cannot be serialised, or a deferred
     // foreign key that fails at COMMIT, rolls back everything the batch wrote before it.
     // Checkpoints go first: the service's batches (a new checkpoint + the session whose head it
@@ -246,6 +253,26 @@ export class SqliteRuntimeStore implements RuntimeStore {
 
   async pruneEvents(beforeMs: number): Promise<number> {
     return this.#statements.pruneEvents.run(beforeMs).changes;
+  }
+
+  async getWebhookCursor(webhookId: string): Promise<WebhookCursor | undefined> {
+    return this.#webhooks.cursor(webhookId);
+  }
+
+  async listWebhookCursors(): Promise<WebhookCursor[]> {
+    return this.#webhooks.cursors();
+  }
+
+  async recordWebhookProgress(progress: WebhookProgress): Promise<void> {
+    this.#webhooks.record(progress);
+  }
+
+  async listWebhookDeliveries(query: WebhookDeliveryQuery): Promise<WebhookDelivery[]> {
+    return this.#webhooks.list(query);
+  }
+
+  async pruneWebhookDeliveries(beforeMs: number): Promise<number> {
+    return this.#webhooks.prune(beforeMs);
   }
 
   async claimIdempotencyKey(record: IdempotencyRecord): Promise<IdempotencyRecord | undefined> {

@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteStore } from '../src/index';
 import { STATEMENT_SQL } from '../src/store-statements';
+import { WEBHOOK_STATEMENT_SQL } from '../src/sqlite-webhook-log';
 import { temporaryDirectory } from './temp-directory';
 
 /** The index each lookup the service does must be served by. */
@@ -74,6 +75,25 @@ describe('query plans of a migrated database', () => {
   it('writes check foreign keys through indexes, never by scanning a table', () => {
     for (const { name, plan } of plans.filter((entry) => entry.name.startsWith('upsert'))) {
       expect(plan.filter((line) => line.startsWith('SCAN')), name).toStrictEqual([]);
+    }
+  });
+});
+
+describe('query plans of the webhook statements', () => {
+  it("a webhook's deliveries are read newest first, and pruned, through their indexes: no scan, no sort", async () => {
+    const directory = temporaryDirectory();
+    try {
+      const path = join(directory.path, 'webhook-plans.db');
+      await createSqliteStore({ path }).close();
+      const db = new Database(path, { readonly: true });
+      const planOf = (sql: string) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...placeholderParameters(sql)) as Array<{ detail: string }>).map((row) => row.detail).join(' | ');
+      const list = planOf(WEBHOOK_STATEMENT_SQL.listWebhookDeliveries);
+      expect(list).toContain('INDEX webhook_deliveries_by_webhook');
+      expect(list).not.toContain('FOR ORDER BY');
+      expect(planOf(WEBHOOK_STATEMENT_SQL.pruneWebhookDeliveries)).toContain('INDEX webhook_deliveries_by_time');
+      db.close();
+    } finally {
+      directory.remove();
     }
   });
 });

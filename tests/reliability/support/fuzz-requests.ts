@@ -119,7 +119,7 @@ export function fuzzCategories(routes: RouteEntry[], fixtures: FuzzFixtures): Re
     }),
     'bad query': fc.tuple(fc.constantFrom(...queryGets), badQuery).map(([route, query]) => ({
       method: 'GET',
-      path: `${fillPath(route.path, { runtime_id: fixtures.runtimeId, checkpoint_id: fixtures.checkpointId })}?${query}`,
+      path: `${fillPath(route.path, { runtime_id: fixtures.runtimeId, checkpoint_id: fixtures.checkpointId, webhook_id: 'fuzz-hook' })}?${query}`,
     })),
   };
 }

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { RuntimeService, type ReconcileReport } from '@runtimectl/core';
 import { buildServer, createServerTelemetry, turnBatchedDestination } from '@runtimectl/server-http';
+import { createWebhookDirectory } from '@runtimectl/webhooks';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import type { ResolvedConfig } from '../config/load-config';
@@ -13,6 +14,7 @@ import { describeLocalIsolation } from './local-isolation';
 import { loadInstallationId } from './installation-id';
 import { loadNodeId } from './node-id';
 import { MEMORY_STORE_WARNING, releaseNonDurableState } from './release-non-durable-state';
+import { startWebhooks } from './start-webhooks';
 
 function describeReconciliation(report: ReconcileReport): string {
   const parts = [
@@ -114,6 +116,8 @@ export async function startDaemon(
     throw error;
   });
   telemetry.recordReconciliation(reconciliation);
+  // Off the request path: the engine only reads the event log (and its own cursors).
+  const webhooks = startWebhooks(config, store, service, nodeId, logger);
   const app = buildServer({
     service,
     telemetry,
@@ -131,6 +135,7 @@ export async function startDaemon(
       forward: config.fleet.forward,
       forwardTimeoutMs: forwardTimeoutMsOf(config),
     },
+    webhooks: createWebhookDirectory(store, config.webhookSettings),
     config: {
       version: DAEMON_VERSION,
       bodyLimitBytes: config.http.body_limit_bytes,
@@ -146,6 +151,7 @@ export async function startDaemon(
   try {
     await app.listen({ host: config.http.host, port: config.http.port });
   } catch (error) {
+    await webhooks.stop();
     await service.stop();
     await store.close();
     throw error;
@@ -172,6 +178,8 @@ export async function startDaemon(
       const deadline = new Promise<void>((resolve) => setTimeout(resolve, config.http.shutdown_timeout_ms).unref());
       await Promise.race([app.close(), deadline]);
       if (!durable) await releaseNonDurableState(service, logger);
+      // After the last operation's events; before the store closes (it writes the cursors).
+      await webhooks.stop();
       await service.stop();
       await store.close();
     })());

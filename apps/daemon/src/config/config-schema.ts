@@ -1,5 +1,6 @@
 import { POSTGRES_SCHEMA_NAME, POSTGRES_SCHEMA_NAME_RULE } from '@runtimectl/store-postgres';
 import { z } from 'zod';
+import { WebhooksSchema } from './webhook-schema';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const MiB = 1024 * 1024;
@@ -197,6 +198,8 @@ export const DaemonConfigSchema = z
     retention: RetentionSchema.prefault({}),
     fleet: FleetSchema.prefault({}),
     log: LogSchema.prefault({}),
+    /** `[[webhooks]]`: receivers of the event log (see docs/config.md). */
+    webhooks: WebhooksSchema,
   })
   .superRefine((config, context) => {
     const enabled = enabledProviders(config);

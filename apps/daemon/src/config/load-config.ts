@@ -6,6 +6,8 @@ import { ConfigError } from './config-error';
 import { CONFIG_KEYS, envNameOf, type ConfigKey } from './config-keys';
 import { BEARER_TOKEN_CHARACTERS, BEARER_TOKEN_CHARACTERS_RULE, DaemonConfigSchema, KNOWN_PROVIDERS, type DaemonConfig } from './config-schema';
 import { defaultStateDir } from './state-dir';
+import { resolveWebhooks } from './resolve-webhooks';
+import type { WebhookSettings } from '@runtimectl/webhooks';
 
 export interface ConfigSources {
   /** --config, else $RUNTIMECTL_CONFIG, else none. */
@@ -27,6 +29,8 @@ export interface ResolvedConfig extends DaemonConfig {
   databaseUrl: string | undefined;
   /** The bearer token to require, resolved from the file or its environment variable. Never logged. */
   bearerToken: string | undefined;
+  /** `[[webhooks]]` with their secrets resolved (from the file or secret_env). Secrets: never logged. */
+  webhookSettings: WebhookSettings[];
   configPath: string | undefined;
 }
 
@@ -141,6 +145,7 @@ export function loadConfig(sources: ConfigSources): ResolvedConfig {
     fsSnapshots: resolve(config.providers.fs.snapshots ?? join(stateDir, 'fs', 'snapshots')),
     databaseUrl: resolveDatabaseUrl(config, sources.env),
     bearerToken: resolveBearerToken(config, sources.env),
+    webhookSettings: resolveWebhooks(config, sources.env),
     configPath,
   };
 }

@@ -36,6 +36,7 @@ async function wholePreview(fetchPage: (cursor: string | undefined) => Promise<R
 
 export function registerRetentionCommand(program: Command, io: CliIo): void {
   const retention = program.command('retention').description('snapshot retention policies');
+  withExamples(retention, 'runtimectl retention preview');
   const command = retention
     .command('preview')
     .description('what a retention pass run now would delete, and why each snapshot is kept or deleted (deletes nothing)')

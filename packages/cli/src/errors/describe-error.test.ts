@@ -14,6 +14,7 @@ describe('describeError', () => {
     expect(byCode).toMatchObject({
       runtime_not_found: 4,
       checkpoint_not_found: 4,
+      webhook_not_found: 4,
       path_not_found: 4,
       session_busy: 5,
       runtime_paused: 5,

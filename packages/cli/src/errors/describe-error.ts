@@ -78,6 +78,8 @@ function describeApiError(error: RuntimectlApiError, context: ErrorContext): str
       return `runtime ${detail('runtime_id') ?? '(unknown)'} not found. List runtimes with \`runtimectl ls --all\`.`;
     case 'checkpoint_not_found':
       return `checkpoint ${detail('checkpoint_id') ?? '(unknown)'} not found. List a runtime's checkpoints with \`runtimectl log <runtime>\`.`;
+    case 'webhook_not_found':
+      return `webhook ${detail('webhook_id') ?? '(unknown)'} not found. List the configured webhooks with \`runtimectl webhooks\`.`;
     case 'path_not_found':
       return `${error.message} (path_not_found). Check the path: it is relative to the runtime's workspace.`;
     case 'checkpoint_snapshot_deleted':

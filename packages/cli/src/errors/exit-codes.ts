@@ -25,6 +25,7 @@ const EXIT_CODE_BY_ERROR_CODE: Record<ErrorCode, number> = {
   route_not_found: EXIT_CODES.failed,
   runtime_not_found: EXIT_CODES.notFound,
   checkpoint_not_found: EXIT_CODES.notFound,
+  webhook_not_found: EXIT_CODES.notFound,
   path_not_found: EXIT_CODES.notFound,
   checkpoint_snapshot_deleted: EXIT_CODES.notFound,
   manifest_unavailable: EXIT_CODES.conflict,

@@ -9,6 +9,7 @@ export const ERROR_CODES = [
   'route_not_found',
   'runtime_not_found',
   'checkpoint_not_found',
+  'webhook_not_found',
   'path_not_found',
   'session_busy',
   'runtime_paused',

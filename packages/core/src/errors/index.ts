@@ -1,7 +1,7 @@
 export { ERROR_CODES, type ErrorCode } from './error-codes';
 export { RuntimectlError, type RuntimectlErrorOptions } from './runtimectl-error';
 export { InvalidRequestError, IdempotencyKeyReusedError, FileTooLargeError, WorkspaceQuotaExceededError } from './request-errors';
-export { RuntimeNotFoundError, CheckpointNotFoundError, PathNotFoundError } from './not-found-errors';
+export { RuntimeNotFoundError, CheckpointNotFoundError, PathNotFoundError, WebhookNotFoundError } from './not-found-errors';
 export {
   SessionBusyError,
   InvalidStateError,

@@ -20,3 +20,10 @@ export class PathNotFoundError extends RuntimectlError {
     super('path_not_found', `path not found: ${path}`, { details: { path } });
   }
 }
+
+/** No webhook with this id is configured. */
+export class WebhookNotFoundError extends RuntimectlError {
+  constructor(readonly webhookId: string) {
+    super('webhook_not_found', `webhook ${webhookId} not found`, { details: { webhook_id: webhookId } });
+  }
+}

@@ -378,9 +378,14 @@ export class RuntimeService {
    */
   async maintain(): Promise<ReconcileReport | null> {
     const report = await this.#run('maintain', (ctx) => maintainFleet(ctx, this.#installationId, this.#membership));
-    // One node prunes the event log and applies retention: the holder (whose lease maintainFleet has just checked).
+    // One node prunes the event log and the webhook delivery log (same retention): the holder
+    // (whose lease maintainFleet has just checked). The policy passes run on every node.
     const holder = await this.#membership.holdsMaintenance();
-    if (holder) await this.#ctx.store.pruneEvents(this.#ctx.clock() - this.#eventRetentionMs);
+    if (holder) {
+      const beforeMs = this.#ctx.clock() - this.#eventRetentionMs;
+      await this.#ctx.store.pruneEvents(beforeMs);
+      await this.#ctx.store.pruneWebhookDeliveries(beforeMs);
+    }
     if (this.#ctx.clock() >= this.#nextPolicyPassAtMs) {
       this.#nextPolicyPassAtMs = this.#ctx.clock() + this.#ctx.retention.intervalMs;
       await this.applyPolicies(holder);

@@ -1,5 +1,7 @@
 import type { EventQuery, RuntimeEvent } from './event-log';
 import { MemoryEventLog } from './memory-event-log';
+import { MemoryWebhookLog } from './memory-webhook-log';
+import type { WebhookCursor, WebhookDelivery, WebhookDeliveryQuery, WebhookProgress } from './webhook-log';
 import type { LeaseGrant, LeaseRequest, NodeRecord, RuntimeFence } from './fleet-store';
 import { immutableCopy } from './immutable-record';
 import { ProcessFleetState } from './process-fleet-state';
@@ -44,6 +46,7 @@ export class MemoryRuntimeStore implements RuntimeStore {
   readonly #events = new MemoryEventLog();
   /** Tree objects by hash; bodies are copied in, and never handed out (reads copy them). */
   readonly #trees = new Map<string, Uint8Array>();
+  readonly #webhooks = new MemoryWebhookLog();
 
   constructor(options: MemoryRuntimeStoreOptions = {}) {
     this.#fleet = new ProcessFleetState(options.clock);
@@ -168,6 +171,28 @@ export class MemoryRuntimeStore implements RuntimeStore {
 
   async pruneEvents(beforeMs: number): Promise<number> {
     return this.#events.prune(beforeMs);
+  }
+
+  async getWebhookCursor(webhookId: string): Promise<WebhookCursor | undefined> {
+    return this.#webhooks.cursor(webhookId);
+  }
+
+  async listWebhookCursors(): Promise<WebhookCursor[]> {
+    return this.#webhooks.cursors();
+  }
+
+  async recordWebhookProgress(progress: WebhookProgress): Promise<void> {
+    this.#fleet.assertFences(progress.fences);
+    const deliveries = (progress.deliveries ?? []).map(immutableCopy);
+    this.#webhooks.record(deliveries, progress.cursor && immutableCopy(progress.cursor));
+  }
+
+  async listWebhookDeliveries(query: WebhookDeliveryQuery): Promise<WebhookDelivery[]> {
+    return this.#webhooks.list(query);
+  }
+
+  async pruneWebhookDeliveries(beforeMs: number): Promise<number> {
+    return this.#webhooks.prune(beforeMs);
   }
 
   async listIntents(): Promise<ProviderIntent[]> {

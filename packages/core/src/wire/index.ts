@@ -8,3 +8,4 @@ export * from './checkout-children';
 export * from './events';
 export * from './retention';
 export * from './checkpoint-diff';
+export * from './webhooks';

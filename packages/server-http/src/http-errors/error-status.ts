@@ -11,6 +11,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = Object.freeze({
   route_not_found: 404,
   runtime_not_found: 404,
   checkpoint_not_found: 404,
+  webhook_not_found: 404,
   path_not_found: 404,
   session_busy: 409,
   runtime_paused: 409,

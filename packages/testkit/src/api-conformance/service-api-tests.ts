@@ -30,6 +30,8 @@ export const CONTRACT_ROUTES = [
   'post /api/v1/runtimes/resume',
   'post /api/v1/runtimes/close',
   'get /api/v1/events',
+  'get /api/v1/webhooks',
+  'get /api/v1/webhooks/{webhook_id}/deliveries',
 ] as const;
 
 /** Health, providers, the documents, metrics, request ids and the shape of request errors. */

@@ -14,6 +14,7 @@ export { sessionIndexTests } from './session-index-tests';
 export { checkpointListTests } from './checkpoint-list-tests';
 export { intentTests } from './intent-tests';
 export { eventLogTests } from './event-log-tests';
+export { webhookLogTests } from './webhook-log-tests';
 export { idempotencyTests } from './idempotency-tests';
 export { serviceOverStoreTests } from './service-over-store-tests';
 export { fleetRecordFieldTests } from './fleet-record-field-tests';

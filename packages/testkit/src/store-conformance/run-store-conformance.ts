@@ -14,6 +14,7 @@ import { recordRoundTripTests } from './record-round-trip-tests';
 import { serviceOverStoreTests } from './service-over-store-tests';
 import { sessionIndexTests } from './session-index-tests';
 import { sessionListTests } from './session-list-tests';
+import { webhookLogTests } from './webhook-log-tests';
 import type { StoreConformanceOptions } from './store-conformance-options';
 import { treeObjectTests } from './tree-object-tests';
 
@@ -35,6 +36,7 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
     treeObjectTests(options);
     intentTests(options);
     eventLogTests(options);
+    webhookLogTests(options);
     idempotencyTests(options);
     fleetRecordFieldTests(options);
     retentionFieldTests(options);

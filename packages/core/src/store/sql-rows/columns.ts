@@ -49,7 +49,7 @@ export const CHECKPOINT_COLUMNS = [
   'ref_provider_snapshot_names',
   'ref_snapshot_deleted_at_ms',
   'ref_created_at_ms',
-  // Appended by the manifests' migration (store-sqlite v8, store-postgres v6).
+  // Appended by the manifests' migration (store-sqlite v9, store-postgres v7).
   'manifest_root',
 ] as const satisfies ReadonlyArray<keyof CheckpointRow>;
 

@@ -16,3 +16,14 @@ export { nodeFromRow, type NodeRow } from './node-rows';
 export { eventToRow, eventFromRow, type EventRow, type NewEventRow } from './event-rows';
 export { SESSION_COLUMNS, CHECKPOINT_COLUMNS, CHECKPOINT_MARK_COLUMNS, INTENT_COLUMNS, IDEMPOTENCY_COLUMNS, NODE_COLUMNS, EVENT_COLUMNS, TREE_OBJECT_COLUMNS } from './columns';
 export type { SchemaMigration } from './schema-migration';
+export {
+  webhookCursorToRow,
+  webhookCursorFromRow,
+  webhookDeliveryToRow,
+  webhookDeliveryFromRow,
+  WEBHOOK_CURSOR_COLUMNS,
+  WEBHOOK_DELIVERY_COLUMNS,
+  type WebhookCursorRow,
+  type WebhookDeliveryRow,
+  type NewWebhookDeliveryRow,
+} from './webhook-rows';

@@ -1,0 +1,31 @@
+import type { RuntimeService, RuntimeStore } from '@runtimectl/core';
+import { WebhookEngine } from '@runtimectl/webhooks';
+import type { Logger } from 'pino';
+import type { ResolvedConfig } from '../config/load-config';
+
+/** How long shutdown lets a webhook request in flight finish before abandoning it (it is sent again after the restart). */
+const WEBHOOK_DRAIN_MS = 5_000;
+
+/** Why a delivery pass failed, as logged: a stable code, never a message (it could name a URL). */
+function codeOf(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : 'internal';
+}
+
+/**
+ * Starts delivering the event log to `[[webhooks]]` (nothing when there are none). It runs off
+ * the request path, wakes when this node commits events, and delivers on one node of a fleet at a
+ * time. `stop` drains within min(5 s, http.shutdown_timeout_ms).
+ */
+export function startWebhooks(config: ResolvedConfig, store: RuntimeStore, service: RuntimeService, nodeId: string, logger: Logger) {
+  const engine = new WebhookEngine({
+    store,
+    webhooks: config.webhookSettings,
+    nodeId,
+    leaseMs: config.fleet.lease_ms,
+    waitForEvents: (timeoutMs, abort) => service.eventsAppended(timeoutMs, abort),
+    onError: (error) => logger.warn({ code: codeOf(error) }, 'webhook delivery pass failed; the next pass retries'),
+  });
+  engine.start();
+  return { stop: () => engine.stop(Math.min(WEBHOOK_DRAIN_MS, config.http.shutdown_timeout_ms)) };
+}
