@@ -42,6 +42,7 @@ export type {
   SessionSnapshot,
   CheckpointRecord,
   CheckpointMark,
+  SnapshottedCheckpoint,
   ProviderIntent,
   IdempotencyRecord,
 } from './store/records';

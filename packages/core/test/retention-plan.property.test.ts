@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { CheckpointRecord, RetentionPolicy, SessionRecord } from '@runtimectl/core';
+import type { RetentionPolicy, SessionRecord, SnapshottedCheckpoint } from '@runtimectl/core';
 import { effectivePolicy } from '../src/retention/retention-policy';
 import { planRetention, snapshotKeyOf, type RetentionInput } from '../src/retention/retention-plan';
 
@@ -27,7 +27,7 @@ const lineages = fc
   })
   .map(({ runtimes, daemon }) => {
     const sessions = new Map<string, SessionRecord>();
-    const checkpoints: CheckpointRecord[] = [];
+    const checkpoints: SnapshottedCheckpoint[] = [];
     runtimes.forEach((runtime, r) => {
       const runtimeId = `rt-${r}`;
       const ids = runtime.checkpoints.map((_, c) => `cp-${String(r).padStart(2, '0')}-${String(c).padStart(2, '0')}`);
@@ -56,7 +56,7 @@ const lineages = fc
           lastUsedAtMs: checkpoint.usedAgoMs === null ? null : NOW - checkpoint.usedAgoMs,
           pinned: checkpoint.pinned,
           backendRef: { providerId: 'p', providerSnapshotId: `s${checkpoint.snapshot}` },
-        } as unknown as CheckpointRecord);
+        } as unknown as SnapshottedCheckpoint);
       });
     });
     const input: RetentionInput = {
@@ -69,7 +69,7 @@ const lineages = fc
   });
 
 /** Every reason the rules give for never deleting checkpoint `c`'s snapshot. */
-function keepersOf(input: RetentionInput, checkpoint: CheckpointRecord): string[] {
+function keepersOf(input: RetentionInput, checkpoint: SnapshottedCheckpoint): string[] {
   const session = input.sessions.get(checkpoint.runtimeId)!;
   const policy = input.policyOf(session);
   const newest = input.checkpoints
@@ -127,8 +127,8 @@ describe('retention plan (property: random lineages and policies)', () => {
 });
 
 describe('retention plan (examples)', () => {
-  const checkpoint = (id: string, runtimeId: string, snapshot: string, ageMs: number): CheckpointRecord =>
-    ({ checkpointId: id, runtimeId, createdAtMs: NOW - ageMs, backendRef: { providerId: 'p', providerSnapshotId: snapshot } }) as unknown as CheckpointRecord;
+  const checkpoint = (id: string, runtimeId: string, snapshot: string, ageMs: number): SnapshottedCheckpoint =>
+    ({ checkpointId: id, runtimeId, createdAtMs: NOW - ageMs, backendRef: { providerId: 'p', providerSnapshotId: snapshot } }) as unknown as SnapshottedCheckpoint;
   const closed = { runtimeId: 'a', status: 'closed', backend: null, pausedCheckpointId: null, keepSnapshots: true } as unknown as SessionRecord;
 
   it('keep_last 2 deletes the older snapshots of a runtime and says why each is kept or deleted', () => {

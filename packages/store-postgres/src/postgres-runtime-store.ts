@@ -11,6 +11,9 @@ import {
   type CheckpointRecord,
   type StoredCheckpointRow,
   type SnapshottedCheckpointQuery,
+  type SnapshottedCheckpoint,
+  type SnapshottedCheckpointRow,
+  snapshottedFromRow,
   type TreeObjectRow,
   type IdempotencyRecord,
   type IntentRow,
@@ -155,10 +158,10 @@ export class PostgresRuntimeStore implements RuntimeStore {
     return (await this.#db.rows<StoredCheckpointRow>(this.#sql.listCheckpointsBySnapshot, [providerId, snapshotId])).map(checkpointFromRow);
   }
 
-  async listSnapshottedCheckpoints(query: SnapshottedCheckpointQuery): Promise<Page<CheckpointRecord>> {
+  async listSnapshottedCheckpoints(query: SnapshottedCheckpointQuery): Promise<Page<SnapshottedCheckpoint>> {
     // '' sorts before every id (COLLATE "C").
-    const rows = await this.#db.rows<StoredCheckpointRow>(this.#sql.listSnapshottedCheckpoints, [query.cursor ?? '', query.limit + 1]);
-    return page(rows, query.limit, checkpointFromRow, (record) => record.checkpointId);
+    const rows = await this.#db.rows<SnapshottedCheckpointRow>(this.#sql.listSnapshottedCheckpoints, [query.cursor ?? '', query.limit + 1]);
+    return page(rows, query.limit, snapshottedFromRow, (record) => record.checkpointId);
   }
 
   async listSnapshotIdsOfRuntime(runtimeId: string): Promise<Array<{ providerId: string; snapshotId: string }>> {

@@ -1,4 +1,4 @@
-import { CHECKPOINT_COLUMNS, IDEMPOTENCY_COLUMNS, INTENT_COLUMNS, SESSION_COLUMNS, TREE_OBJECT_COLUMNS } from '@runtimectl/core';
+import { CHECKPOINT_COLUMNS, IDEMPOTENCY_COLUMNS, SNAPSHOTTED_CHECKPOINT_COLUMNS, INTENT_COLUMNS, SESSION_COLUMNS, TREE_OBJECT_COLUMNS } from '@runtimectl/core';
 import { quoted } from './sql-names';
 
 /**
@@ -48,7 +48,9 @@ export function storeStatements(schema: string) {
     listCheckpointsAfter: `${checkpoints} WHERE runtime_id = $1 AND checkpoint_id < $3 ORDER BY checkpoint_id DESC LIMIT $2`,
     listCheckpointsBySnapshot: `${checkpoints} WHERE ref_provider_id = $1 AND ref_provider_snapshot_id = $2 ORDER BY checkpoint_id`,
     // $1 cursor ('' sorts before every id), $2 limit.
-    listSnapshottedCheckpoints: `${checkpoints} WHERE ref_provider_snapshot_id IS NOT NULL AND checkpoint_id > $1 ORDER BY checkpoint_id LIMIT $2`,
+    listSnapshottedCheckpoints:
+      `SELECT ${SNAPSHOTTED_CHECKPOINT_COLUMNS.join(', ')}, ${marks} FROM ${table('checkpoints')} ` +
+      'WHERE ref_provider_snapshot_id IS NOT NULL AND checkpoint_id > $1 ORDER BY checkpoint_id LIMIT $2',
     pinCheckpoint: `UPDATE ${table('checkpoints')} SET pinned = $2 WHERE checkpoint_id = $1`,
     useCheckpoint: `UPDATE ${table('checkpoints')} SET last_used_at_ms = GREATEST(COALESCE(last_used_at_ms, $2), $2) WHERE checkpoint_id = $1`,
     listSnapshotIdsOfRuntime:

@@ -9,6 +9,8 @@ import {
   type StoreBatch,
   type StoreCheckpointListQuery,
   type SnapshottedCheckpointQuery,
+  type SnapshottedCheckpoint,
+  snapshottedFromRow,
   type StoredRuntimeStatus,
   type LeaseGrant,
   type LeaseRequest,
@@ -201,13 +203,13 @@ export class SqliteRuntimeStore implements RuntimeStore {
     return this.#statements.listCheckpointsBySnapshot.all(providerId, snapshotId).map(checkpointFromRow);
   }
 
-  async listSnapshottedCheckpoints(query: SnapshottedCheckpointQuery): Promise<Page<CheckpointRecord>> {
+  async listSnapshottedCheckpoints(query: SnapshottedCheckpointQuery): Promise<Page<SnapshottedCheckpoint>> {
     const limit = query.limit + 1;
     const rows =
       query.cursor === undefined
         ? this.#statements.listSnapshottedCheckpoints.all({ limit })
         : this.#statements.listSnapshottedCheckpointsAfter.all({ cursor: query.cursor, limit });
-    return page(rows, query.limit, checkpointFromRow, (record) => record.checkpointId);
+    return page(rows, query.limit, snapshottedFromRow, (record) => record.checkpointId);
   }
 
   async getTreeObjects(hashes: readonly string[]): Promise<Map<string, Uint8Array>> {

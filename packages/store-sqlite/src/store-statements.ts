@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import {
   CHECKPOINT_COLUMNS,
   CHECKPOINT_MARK_COLUMNS,
+  SNAPSHOTTED_CHECKPOINT_COLUMNS,
   EVENT_COLUMNS,
   IDEMPOTENCY_COLUMNS,
   INTENT_COLUMNS,
@@ -9,6 +10,7 @@ import {
   TREE_OBJECT_COLUMNS,
   type CheckpointRow,
   type StoredCheckpointRow,
+  type SnapshottedCheckpointRow,
   type EventRow,
   type IdempotencyRow,
   type NewEventRow,
@@ -31,6 +33,7 @@ function upsertSql(table: string, key: string, columns: readonly string[]): stri
 
 const SESSIONS = `SELECT ${SESSION_COLUMNS.join(', ')} FROM sessions`;
 const CHECKPOINTS = `SELECT ${[...CHECKPOINT_COLUMNS, ...CHECKPOINT_MARK_COLUMNS].join(', ')} FROM checkpoints`;
+const SNAPSHOTTED = `SELECT ${[...SNAPSHOTTED_CHECKPOINT_COLUMNS, ...CHECKPOINT_MARK_COLUMNS].join(', ')} FROM checkpoints`;
 const EVENTS = `SELECT event_id, ${EVENT_COLUMNS.join(', ')} FROM events`;
 const OF_TYPES = '(@types IS NULL OR type IN (SELECT value FROM json_each(@types)))';
 
@@ -54,8 +57,8 @@ export interface StoreStatements {
   listCheckpoints: Statement<[{ runtimeId: string; limit: number }], StoredCheckpointRow>;
   listCheckpointsAfter: Statement<[Cursor & { runtimeId: string }], StoredCheckpointRow>;
   listCheckpointsBySnapshot: Statement<[string, string], StoredCheckpointRow>;
-  listSnapshottedCheckpoints: Statement<[{ limit: number }], StoredCheckpointRow>;
-  listSnapshottedCheckpointsAfter: Statement<[Cursor], StoredCheckpointRow>;
+  listSnapshottedCheckpoints: Statement<[{ limit: number }], SnapshottedCheckpointRow>;
+  listSnapshottedCheckpointsAfter: Statement<[Cursor], SnapshottedCheckpointRow>;
   pinCheckpoint: Statement<[{ checkpointId: string; pinned: number }]>;
   useCheckpoint: Statement<[{ checkpointId: string; atMs: number }]>;
   listSnapshotIdsOfRuntime: Statement<[string], { providerId: string; snapshotId: string }>;
@@ -107,8 +110,8 @@ export const STATEMENT_SQL = {
   listCheckpoints: `${CHECKPOINTS} WHERE runtime_id = @runtimeId ORDER BY checkpoint_id DESC LIMIT @limit`,
   listCheckpointsAfter: `${CHECKPOINTS} WHERE runtime_id = @runtimeId AND checkpoint_id < @cursor ORDER BY checkpoint_id DESC LIMIT @limit`,
   listCheckpointsBySnapshot: `${CHECKPOINTS} WHERE ref_provider_id = ? AND ref_provider_snapshot_id = ? ORDER BY checkpoint_id`,
-  listSnapshottedCheckpoints: `${CHECKPOINTS} WHERE ref_provider_snapshot_id IS NOT NULL ORDER BY checkpoint_id LIMIT @limit`,
-  listSnapshottedCheckpointsAfter: `${CHECKPOINTS} WHERE ref_provider_snapshot_id IS NOT NULL AND checkpoint_id > @cursor ORDER BY checkpoint_id LIMIT @limit`,
+  listSnapshottedCheckpoints: `${SNAPSHOTTED} WHERE ref_provider_snapshot_id IS NOT NULL ORDER BY checkpoint_id LIMIT @limit`,
+  listSnapshottedCheckpointsAfter: `${SNAPSHOTTED} WHERE ref_provider_snapshot_id IS NOT NULL AND checkpoint_id > @cursor ORDER BY checkpoint_id LIMIT @limit`,
   pinCheckpoint: 'UPDATE checkpoints SET pinned = @pinned WHERE checkpoint_id = @checkpointId',
   useCheckpoint: 'UPDATE checkpoints SET last_used_at_ms = MAX(COALESCE(last_used_at_ms, @atMs), @atMs) WHERE checkpoint_id = @checkpointId',
   listSnapshotIdsOfRuntime:

@@ -1,5 +1,6 @@
 import type { RuntimeFence } from '../store/fleet-store';
-import type { CheckpointRecord, SessionRecord } from '../store/records';
+import type { SessionRecord, SnapshottedCheckpoint } from '../store/records';
+import { snapshottedOf } from '../store/checkpoint-marks';
 import { underFence } from '../runtime/fenced-context';
 import { lifecycleEvent } from '../runtime/lifecycle-events';
 import type { ServiceContext } from '../runtime/service-context';
@@ -66,12 +67,12 @@ async function readSnapshotInput(ctx: ServiceContext, key: SnapshotKey, now: num
   const sharing = await ctx.store.listCheckpointsBySnapshot(key.providerId, key.snapshotId);
   const owners = [...new Set(sharing.map((checkpoint) => checkpoint.runtimeId))];
   const sessions = new Map<string, SessionRecord>();
-  const checkpoints: CheckpointRecord[] = [];
+  const checkpoints: SnapshottedCheckpoint[] = [];
   for (const runtimeId of owners) {
     const session = await ctx.store.getSession(runtimeId);
     if (session) sessions.set(runtimeId, session);
     const own = await allPages((cursor) => ctx.store.listCheckpoints(runtimeId, { limit: PAGE, ...(cursor ? { cursor } : {}) }));
-    checkpoints.push(...own.filter((checkpoint) => checkpoint.backendRef?.providerSnapshotId));
+    checkpoints.push(...own.filter((checkpoint) => checkpoint.backendRef?.providerSnapshotId).map(snapshottedOf));
   }
   for (const session of await ctx.store.listSessionsBySourceSnapshot(key.providerId, key.snapshotId)) sessions.set(session.runtimeId, session);
   return { now, policyOf: policyOf(ctx.retention.policy), sessions, checkpoints };

@@ -1,4 +1,4 @@
-import type { CheckpointRecord, SessionRecord } from '../store/records';
+import type { SessionRecord, SnapshottedCheckpoint } from '../store/records';
 import { isActive, type RetentionPolicy } from './retention-policy';
 
 /** Why a policy keeps a checkpoint's snapshot. */
@@ -41,7 +41,7 @@ export interface RetentionInput {
   /** Every runtime owning one of `checkpoints`, and every runtime not closed whose backend came from a snapshot. */
   sessions: ReadonlyMap<string, SessionRecord>;
   /** Checkpoints whose provider snapshot still exists, each runtime's complete. */
-  checkpoints: readonly CheckpointRecord[];
+  checkpoints: readonly SnapshottedCheckpoint[];
 }
 
 export const snapshotKeyOf = (providerId: string, snapshotId: string) => `${providerId}\u0000${snapshotId}`;
@@ -56,8 +56,8 @@ function backendSources(sessions: ReadonlyMap<string, SessionRecord>): Set<strin
 }
 
 /** Each runtime's snapshotted checkpoints, newest first (ids are time-ordered). */
-function byRuntime(checkpoints: readonly CheckpointRecord[]): Map<string, CheckpointRecord[]> {
-  const groups = new Map<string, CheckpointRecord[]>();
+function byRuntime(checkpoints: readonly SnapshottedCheckpoint[]): Map<string, SnapshottedCheckpoint[]> {
+  const groups = new Map<string, SnapshottedCheckpoint[]>();
   for (const checkpoint of checkpoints) {
     const group = groups.get(checkpoint.runtimeId) ?? [];
     group.push(checkpoint);
@@ -73,13 +73,13 @@ interface OwnVerdict {
   reasons: RetentionVerdict['reasons'];
 }
 
-function ownVerdict(input: RetentionInput, checkpoint: CheckpointRecord, rank: number, sources: Set<string>): OwnVerdict {
+function ownVerdict(input: RetentionInput, checkpoint: SnapshottedCheckpoint, rank: number, sources: Set<string>): OwnVerdict {
   const session = input.sessions.get(checkpoint.runtimeId);
-  const ref = checkpoint.backendRef!;
+  const ref = checkpoint.backendRef;
   const keepers: RetentionKeeper[] = [];
   if (checkpoint.pinned) keepers.push('pinned');
   if (session?.status === 'paused' && session.pausedCheckpointId === checkpoint.checkpointId) keepers.push('paused');
-  if (sources.has(snapshotKeyOf(ref.providerId, ref.providerSnapshotId!))) keepers.push('backend_source');
+  if (sources.has(snapshotKeyOf(ref.providerId, ref.providerSnapshotId))) keepers.push('backend_source');
   if (session && session.status !== 'closed' && session.backend?.cleanCheckpointId === checkpoint.checkpointId) keepers.push('clean');
   const policy = session ? input.policyOf(session) : null;
   if (!policy || !isActive(policy)) return { deletes: false, reasons: [...keepers, 'no_policy'] };
@@ -108,19 +108,19 @@ export function planRetention(input: RetentionInput): RetentionVerdict[] {
   }
   const kept = new Set<string>();
   for (const checkpoint of input.checkpoints) {
-    const ref = checkpoint.backendRef!;
-    if (!own.get(checkpoint.checkpointId)!.deletes) kept.add(snapshotKeyOf(ref.providerId, ref.providerSnapshotId!));
+    const ref = checkpoint.backendRef;
+    if (!own.get(checkpoint.checkpointId)!.deletes) kept.add(snapshotKeyOf(ref.providerId, ref.providerSnapshotId));
   }
   return input.checkpoints
     .map((checkpoint): RetentionVerdict => {
-      const ref = checkpoint.backendRef!;
+      const ref = checkpoint.backendRef;
       const verdict = own.get(checkpoint.checkpointId)!;
-      const sharedKeep = verdict.deletes && kept.has(snapshotKeyOf(ref.providerId, ref.providerSnapshotId!));
+      const sharedKeep = verdict.deletes && kept.has(snapshotKeyOf(ref.providerId, ref.providerSnapshotId));
       return {
         checkpointId: checkpoint.checkpointId,
         runtimeId: checkpoint.runtimeId,
         providerId: ref.providerId,
-        snapshotId: ref.providerSnapshotId!,
+        snapshotId: ref.providerSnapshotId,
         delete: verdict.deletes && !sharedKeep,
         reasons: sharedKeep ? ['shared'] : verdict.reasons,
       };

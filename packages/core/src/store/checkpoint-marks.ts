@@ -1,4 +1,4 @@
-import type { CheckpointMark, CheckpointRecord } from './records';
+import type { CheckpointMark, CheckpointRecord, SnapshottedCheckpoint } from './records';
 
 /** `incoming` with the marks the store holds for it (`previous`'s), never its own: an upsert does not change marks. */
 export function withMarksOf(incoming: CheckpointRecord, previous: CheckpointRecord | undefined): CheckpointRecord {
@@ -16,4 +16,17 @@ export function markedCheckpoint(record: CheckpointRecord, mark: CheckpointMark)
   const lastUsedAtMs = Math.max(record.lastUsedAtMs ?? -Infinity, mark.usedAtMs ?? -Infinity);
   const { pinned: _pinned, lastUsedAtMs: _lastUsed, ...rest } = record;
   return { ...rest, ...(pinned ? { pinned } : {}), ...(Number.isFinite(lastUsedAtMs) ? { lastUsedAtMs } : {}) };
+}
+
+/** The facts a retention pass reads of a checkpoint whose snapshot exists (its `backendRef` names one). */
+export function snapshottedOf(record: CheckpointRecord): SnapshottedCheckpoint {
+  const ref = record.backendRef!;
+  return {
+    checkpointId: record.checkpointId,
+    runtimeId: record.runtimeId,
+    createdAtMs: record.createdAtMs,
+    ...(record.pinned ? { pinned: true } : {}),
+    ...(record.lastUsedAtMs != null ? { lastUsedAtMs: record.lastUsedAtMs } : {}),
+    backendRef: { providerId: ref.providerId, providerSnapshotId: ref.providerSnapshotId! },
+  };
 }

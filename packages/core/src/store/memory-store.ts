@@ -6,8 +6,8 @@ import type { LeaseGrant, LeaseRequest, NodeRecord, RuntimeFence } from './fleet
 import { immutableCopy } from './immutable-record';
 import { ProcessFleetState } from './process-fleet-state';
 import { lowerBound, SortedIdIndex } from './sorted-id-index';
-import { markedCheckpoint, withMarksOf } from './checkpoint-marks';
-import { idempotencyRecordBytes, isSameClaim, type CheckpointMark, type CheckpointRecord, type IdempotencyRecord, type ProviderIntent, type SessionRecord, type StoredRuntimeStatus } from './records';
+import { markedCheckpoint, snapshottedOf, withMarksOf } from './checkpoint-marks';
+import { idempotencyRecordBytes, isSameClaim, type CheckpointMark, type CheckpointRecord, type SnapshottedCheckpoint, type IdempotencyRecord, type ProviderIntent, type SessionRecord, type StoredRuntimeStatus } from './records';
 import type {
   CheckpointListQuery,
   Page,
@@ -125,11 +125,12 @@ export class MemoryRuntimeStore implements RuntimeStore {
     return [...found.values()];
   }
 
-  async listSnapshottedCheckpoints(query: SnapshottedCheckpointQuery): Promise<Page<CheckpointRecord>> {
+  async listSnapshottedCheckpoints(query: SnapshottedCheckpointQuery): Promise<Page<SnapshottedCheckpoint>> {
     const ids = this.#snapshotted.get(SNAPSHOTTED);
     const at = query.cursor === undefined ? 0 : lowerBound(ids, query.cursor);
     const start = ids[at] === query.cursor ? at + 1 : at;
-    return page(this.#lookup(this.#checkpoints, ids.slice(start, start + query.limit + 1)), query.limit, (record) => record.checkpointId);
+    const records = this.#lookup(this.#checkpoints, ids.slice(start, start + query.limit + 1));
+    return page(records.map(snapshottedOf), query.limit, (record) => record.checkpointId);
   }
 
   async commit(batch: StoreBatch): Promise<void> {

@@ -105,6 +105,19 @@ export interface CheckpointRecord {
   lastUsedAtMs?: number | null;
 }
 
+/**
+ * What a retention pass reads of each checkpoint whose provider snapshot still exists: a narrow
+ * read (no documents parsed), as `CheckpointStore.listSnapshottedCheckpoints` answers it.
+ */
+export interface SnapshottedCheckpoint {
+  checkpointId: string;
+  runtimeId: string;
+  createdAtMs: number;
+  pinned?: boolean;
+  lastUsedAtMs?: number | null;
+  backendRef: { providerId: string; providerSnapshotId: string };
+}
+
 /** A change of a checkpoint's marks (see CheckpointRecord.pinned): fields left out stay as they are. */
 export interface CheckpointMark {
   checkpointId: string;

@@ -2,7 +2,7 @@ import type { EventStore, NewRuntimeEvent } from './event-log';
 import type { WebhookStore } from './webhook-log';
 import type { LeaseStore, NodeStore, RuntimeFence } from './fleet-store';
 import type { TreeObject } from '../manifest/tree-object';
-import type { CheckpointMark, CheckpointRecord, IdempotencyRecord, ProviderIntent, SessionRecord, StoredRuntimeStatus } from './records';
+import type { CheckpointMark, CheckpointRecord, SnapshottedCheckpoint, IdempotencyRecord, ProviderIntent, SessionRecord, StoredRuntimeStatus } from './records';
 
 export interface Page<T> {
   items: T[];
@@ -56,8 +56,11 @@ export interface CheckpointStore {
   listCheckpointsBySnapshot(providerId: string, snapshotId: string): Promise<CheckpointRecord[]>;
   /** The provider snapshot ids this runtime's checkpoints still reference. */
   listSnapshotIdsOfRuntime(runtimeId: string): Promise<Array<{ providerId: string; snapshotId: string }>>;
-  /** Checkpoints whose provider snapshot still exists, of every runtime, by checkpoint id ascending (a retention pass reads them all). */
-  listSnapshottedCheckpoints(query: SnapshottedCheckpointQuery): Promise<Page<CheckpointRecord>>;
+  /**
+   * Checkpoints whose provider snapshot still exists, of every runtime, by checkpoint id
+   * ascending, as the narrow facts a retention pass plans on (it reads them all).
+   */
+  listSnapshottedCheckpoints(query: SnapshottedCheckpointQuery): Promise<Page<SnapshottedCheckpoint>>;
 }
 
 export interface SnapshottedCheckpointQuery {

@@ -63,5 +63,14 @@ export function retentionFieldTests(options: StoreConformanceOptions): void {
       await harness.store.commit({ checkpoints: [{ ...first!, backendRef: backendRef(null) }] });
       expect((await walk(100)).ids).toStrictEqual(expected.slice(1));
     });
+
+    test('listSnapshottedCheckpoints answers the facts a retention pass plans on, marks included, and nothing else', async () => {
+      await seedOne();
+      await harness.store.commit({ checkpointMarks: [{ checkpointId: cp, pinned: true, usedAtMs: 7 }] });
+      const { items } = await harness.store.listSnapshottedCheckpoints({ limit: 10 });
+      expect(items).toStrictEqual([
+        { checkpointId: cp, runtimeId: 'rt-1', createdAtMs: checkpointRecord(cp, 'rt-1').createdAtMs, pinned: true, lastUsedAtMs: 7, backendRef: { providerId: 'memory', providerSnapshotId: 'snap-1' } },
+      ]);
+    });
   });
 }

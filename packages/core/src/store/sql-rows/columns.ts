@@ -1,7 +1,7 @@
 import type { IdempotencyRow, IntentRow } from './control-rows';
 import type { NewEventRow } from './event-rows';
 import type { NodeRow } from './node-rows';
-import type { CheckpointMarkRow, CheckpointRow, SessionRow, TreeObjectRow } from './record-rows';
+import type { CheckpointMarkRow, CheckpointRow, SessionRow, SnapshottedCheckpointRow, TreeObjectRow } from './record-rows';
 
 /** The columns of each table, in the order the SQL stores bind and select them. */
 export const SESSION_COLUMNS = [
@@ -59,6 +59,11 @@ export const CHECKPOINT_COLUMNS = [
  * before a mark was set cannot clear it. Added by the retention migration.
  */
 export const CHECKPOINT_MARK_COLUMNS = ['pinned', 'last_used_at_ms'] as const satisfies ReadonlyArray<keyof CheckpointMarkRow>;
+
+/** What a retention pass reads of a snapshotted checkpoint (no JSON documents): the marks come after these. */
+export const SNAPSHOTTED_CHECKPOINT_COLUMNS = ['checkpoint_id', 'runtime_id', 'created_at_ms', 'ref_provider_id', 'ref_provider_snapshot_id'] as const satisfies ReadonlyArray<
+  keyof SnapshottedCheckpointRow
+>;
 /** The columns of `tree_objects` (content-addressed manifest trees). */
 export const TREE_OBJECT_COLUMNS = ['hash', 'body'] as const satisfies ReadonlyArray<keyof TreeObjectRow>;
 

@@ -9,12 +9,14 @@ export {
   type CheckpointRow,
   type CheckpointMarkRow,
   type StoredCheckpointRow,
+  type SnapshottedCheckpointRow,
+  snapshottedFromRow,
   type TreeObjectRow,
 } from './record-rows';
 export { intentToRow, intentFromRow, idempotencyToRow, idempotencyFromRow, type IntentRow, type IdempotencyRow } from './control-rows';
 export { nodeFromRow, type NodeRow } from './node-rows';
 export { eventToRow, eventFromRow, type EventRow, type NewEventRow } from './event-rows';
-export { SESSION_COLUMNS, CHECKPOINT_COLUMNS, CHECKPOINT_MARK_COLUMNS, INTENT_COLUMNS, IDEMPOTENCY_COLUMNS, NODE_COLUMNS, EVENT_COLUMNS, TREE_OBJECT_COLUMNS } from './columns';
+export { SESSION_COLUMNS, CHECKPOINT_COLUMNS, CHECKPOINT_MARK_COLUMNS, SNAPSHOTTED_CHECKPOINT_COLUMNS, INTENT_COLUMNS, IDEMPOTENCY_COLUMNS, NODE_COLUMNS, EVENT_COLUMNS, TREE_OBJECT_COLUMNS } from './columns';
 export type { SchemaMigration } from './schema-migration';
 export {
   webhookCursorToRow,

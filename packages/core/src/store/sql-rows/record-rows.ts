@@ -1,7 +1,7 @@
 import type { BackendResource } from '../../provider/backend-provider-v1';
 import type { JsonValue } from '../../wire/common';
 import type { RetentionOverride } from '../../retention/retention-policy';
-import type { CheckpointRecord, SessionRecord, SessionSnapshot, StoredRuntimeStatus } from '../records';
+import type { CheckpointRecord, SessionRecord, SnapshottedCheckpoint, SessionSnapshot, StoredRuntimeStatus } from '../records';
 
 /** A `sessions` row as bound and as read back (column names are the SQL ones). */
 export interface SessionRow {
@@ -64,6 +64,26 @@ export interface TreeObjectRow {
 export interface CheckpointMarkRow {
   pinned: number;
   last_used_at_ms: number | null;
+}
+
+/** The columns of `checkpoints` a retention pass reads (SNAPSHOTTED_CHECKPOINT_COLUMNS): no documents. */
+export interface SnapshottedCheckpointRow extends CheckpointMarkRow {
+  checkpoint_id: string;
+  runtime_id: string;
+  created_at_ms: number;
+  ref_provider_id: string;
+  ref_provider_snapshot_id: string;
+}
+
+export function snapshottedFromRow(row: SnapshottedCheckpointRow): SnapshottedCheckpoint {
+  return {
+    checkpointId: row.checkpoint_id,
+    runtimeId: row.runtime_id,
+    createdAtMs: row.created_at_ms,
+    ...(row.pinned === 1 ? { pinned: true } : {}),
+    ...(row.last_used_at_ms !== null ? { lastUsedAtMs: row.last_used_at_ms } : {}),
+    backendRef: { providerId: row.ref_provider_id, providerSnapshotId: row.ref_provider_snapshot_id },
+  };
 }
 
 /** A `checkpoints` row as read back: the record's columns and its marks. */
