@@ -134,6 +134,13 @@ describe('retention policies', () => {
     expect(h.provider.snapshotIds()).toHaveLength(2);
   });
 
+  it('the policy passes report their daemon time as two operations, expiry and retention (what /metrics shows)', async () => {
+    const operations: string[] = [];
+    const h = createHarness({ observer: { operation: (event) => operations.push(event.operation) } });
+    await h.service.applyPolicies(true);
+    expect(operations).toEqual(['expiry', 'retention']);
+  });
+
   it('without any policy the preview lists every snapshot as kept by no_policy', async () => {
     const h = createHarness();
     const id = await h.open();
