@@ -34,11 +34,12 @@ import { closeExpired, type ExpiryPassReport } from '../retention/expiry-pass';
 import { policyScope } from '../fleet/policy-scope';
 import { previewRetention } from '../retention/retention-preview';
 import { pinCheckpoint } from '../retention/pin-checkpoint';
-import { effectivePolicy, NO_RETENTION, type RetentionPolicy } from '../retention/retention-policy';
+import type { RetentionPolicy } from '../retention/retention-policy';
+import { checkoutSettingsOf, retentionSettingsOf } from './service-settings';
 import { randomNodeId } from './ids';
 import { RuntimeLeases } from './runtime-leases';
 import * as queries from './runtime-queries';
-import type { CheckoutSettings, ExecSettings, FileSettings, NodeIdentity, OperationScope, RetentionSettings, ServiceContext } from './service-context';
+import type { CheckoutSettings, ExecSettings, FileSettings, NodeIdentity, OperationScope, ServiceContext } from './service-context';
 
 export interface OperationEvent {
   operation: string;
@@ -108,9 +109,7 @@ const DEFAULT_LEASE_MS = 15_000;
 const DEFAULT_TIMEOUTS = { controlMs: 120_000, operationMs: 60_000, execGraceMs: 30_000 };
 const DEFAULT_EXEC: ExecSettings = { defaultTimeoutMs: 300_000, maxOutputBytes: 1024 * 1024 };
 const DEFAULT_FILES: FileSettings = { readMaxBytes: 8 * 1024 * 1024 };
-const DEFAULT_CHECKOUT: CheckoutSettings = { parallelism: 8 };
 const DEFAULT_EVENT_RETENTION_MS = 7 * 24 * 3_600_000;
-const DEFAULT_RETENTION_INTERVAL_MS = 60_000;
 
 /**
  * The runtime control plane: open, query and update runtimes, operate on their backends, and
@@ -476,23 +475,4 @@ export class RuntimeService {
       this.#observer.operation?.({ operation, providerId: scope.providerId, outcome, durationMs: performance.now() - startedAt });
     }
   }
-}
-
-function retentionSettingsOf(settings: RuntimeServiceOptions['retention'] = {}): RetentionSettings {
-  const policy = effectivePolicy(NO_RETENTION, settings);
-  if (policy.keepLast !== null && !(Number.isSafeInteger(policy.keepLast) && policy.keepLast >= 1)) throw new TypeError(`retention.keepLast must be an integer ≥ 1, got ${policy.keepLast}`);
-  if (policy.expireUnusedAfterMs !== null && !(Number.isSafeInteger(policy.expireUnusedAfterMs) && policy.expireUnusedAfterMs >= 1)) {
-    throw new TypeError(`retention.expireUnusedAfterMs must be a positive integer, got ${policy.expireUnusedAfterMs}`);
-  }
-  const intervalMs = settings.intervalMs ?? DEFAULT_RETENTION_INTERVAL_MS;
-  if (!Number.isSafeInteger(intervalMs) || intervalMs < 1) throw new TypeError(`retention.intervalMs must be a positive integer, got ${intervalMs}`);
-  return { policy, intervalMs };
-}
-
-function checkoutSettingsOf(settings: Partial<CheckoutSettings> = {}): CheckoutSettings {
-  const parallelism = settings.parallelism ?? DEFAULT_CHECKOUT.parallelism;
-  if (!Number.isInteger(parallelism) || parallelism < 1) {
-    throw new RangeError(`checkout.parallelism must be a positive integer, got ${parallelism}`);
-  }
-  return { parallelism };
 }
