@@ -1,4 +1,12 @@
 /**
+ * Run by the init once inside the nested namespaces (their id maps written): only now is it
+ * `ready` — a command entering earlier could land in the outer namespaces, where root may remount
+ * the system read-write, or in a user namespace without maps (`setgid failed`). Then it execs the
+ * init with an environment of PATH only and stdio on /dev/null.
+ */
+const READY_SCRIPT = 'echo "ready $1"; shift; exec env -i "PATH=$PATH" "$@" </dev/null >/dev/null 2>&1';
+
+/**
  * The shell that builds a sandbox's root inside fresh user, mount and PID namespaces (it runs as
  * PID 1 of the new PID namespace, root of the new user namespace, before anything untrusted):
  *
@@ -31,8 +39,9 @@
  *
  * Positional parameters: root mount point, network (`on`: the host's network; `off`: a new
  * network namespace whose loopback is brought up), the number of binds, `source target` per
- * bind, then the init's argv. Once built it prints `ready <host pid of PID 1>` and execs the
- * init at `/` with an environment of PATH only and stdio on /dev/null. Every value arrives as a
+ * bind, then the init's argv. Once built it moves into the nested namespaces, prints
+ * `ready <host pid of PID 1>` there (READY_SCRIPT) and execs the init at `/` with an environment of
+ * PATH only and stdio on /dev/null. Every value arrives as a
  * parameter, never spliced into the script text (nor into a table: those hold fixed names only).
  */
 export const SETUP_SCRIPT = String.raw`set -e
@@ -92,9 +101,9 @@ if [ "$network" = off ]; then ip link set lo up; fi
 pivot_root . .old-root; umount -l /.old-root; rmdir /.old-root
 mount -o remount,bind,ro /
 cd /
-echo "ready $host_pid"
-exec unshare --user --map-root-user --mount -- env -i "PATH=$PATH" "$@" </dev/null >/dev/null 2>&1
+exec unshare --user --map-root-user --mount -- /bin/sh -c '${READY_SCRIPT}' sandbox-ready "$host_pid" "$@"
 `;
+
 
 /**
  * PID 1 of a long-lived sandbox: a shell that waits and, being in `wait`, reaps every orphan the

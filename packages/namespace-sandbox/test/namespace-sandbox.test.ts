@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -79,6 +79,23 @@ describe.skipIf(!probe.available)('a namespace sandbox', () => {
       'echo done',
     ].join('; ');
     expect((await inside(sandbox, workspace, script)).stdout).toBe('done\n');
+  });
+
+  it('is ready only once its init is in the locked nested namespaces: a command entering at once cannot remount the system', async () => {
+    // `ready` used to be printed before the init moved into the nested user and mount namespaces,
+    // so a command entering at once could land in the outer ones (where root may remount /usr
+    // read-write) or in a user namespace whose id maps were not yet written (`setgid failed`).
+    for (let start = 0; start < 6; start += 1) {
+      const fresh = await NamespaceSandbox.start(spec);
+      try {
+        const nsAtReady = await readlink(`/proc/${fresh.record.pid}/ns/user`);
+        const result = await inside(fresh, workspace, 'mount -o remount,bind,rw /usr 2>/dev/null && echo usr-remounted; echo entered');
+        expect(result).toMatchObject({ code: 0, stdout: 'entered\n' });
+        expect(await readlink(`/proc/${fresh.record.pid}/ns/user`)).toBe(nsAtReady);
+      } finally {
+        await fresh.kill(5_000);
+      }
+    }
   });
 
   it('is built by a handful of processes: the init\'s first child gets a PID below 30 in the new PID namespace', async () => {
