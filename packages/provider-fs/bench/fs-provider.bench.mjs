@@ -6,7 +6,8 @@
 //   - disk used by the store after a first checkpoint and 10 more, each after changing one
 //     1 MiB file                                       vs one copy of the workspace (blocks, as `du`)
 // Reported beside them: the first checkpoint against `tar -cf` followed by `sync -f` (a
-// checkpoint is durable when it answers; a bare tar is not).
+// checkpoint is durable when it answers; a bare tar is not), and the floors of bench/floors.mjs
+// (walk; walk + read + sha256; that + one durable pack) against tar and the first checkpoint.
 // Each round runs the timed operations in a rotated order, with a `sync` (untimed) before each
 // so no operation pays for the previous one's write-back. Not a test: run it with
 // `pnpm --filter @runtimectl/provider-fs bench` after building the package.
@@ -22,6 +23,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createFsProvider } from '../dist/index.js';
 import { diskUsage } from './disk-usage.mjs';
+import { contentFloor, durablePackFloor, walkFloor } from './floors.mjs';
 import { changeOneMiBFile, makeWorkspace } from './workspace.mjs';
 
 const { values: args } = parseArgs({ options: { json: { type: 'string' } } });
@@ -63,7 +65,7 @@ try {
   // Past the stat index's racily-clean window: files written just now would be rehashed anyway.
   await new Promise((resolve) => setTimeout(resolve, 1500));
 
-  const samples = { tar: [], tarSynced: [], firstCheckpoint: [], changedCheckpoint: [], cp: [], checkout: [] };
+  const samples = { tar: [], tarSynced: [], firstCheckpoint: [], changedCheckpoint: [], cp: [], checkout: [], walkFloor: [], contentFloor: [], durablePackFloor: [] };
   let change = 0;
   for (let round = 0; round < ROUNDS; round++) {
     const fs = provider(`store-${round}`);
@@ -87,6 +89,11 @@ try {
         await changeOneMiBFile(workspace, made.oneMiB[change++ % made.oneMiB.length]);
         samples.changedCheckpoint.push(await timed(() => fs.checkpoint(attached, { labels: {} })));
       },
+      floors: async () => {
+        samples.walkFloor.push(await timed(() => walkFloor(workspace)));
+        samples.contentFloor.push(await timed(() => contentFloor(workspace)));
+        samples.durablePackFloor.push(await timed(() => durablePackFloor(workspace, join(scratch, 'floor.pack'))));
+      },
       cp: async () => {
         const copy = join(scratch, 'copy');
         samples.cp.push(await timed(() => run('cp', ['-a', workspace, copy])));
@@ -100,9 +107,9 @@ try {
       },
     };
     // The checkout needs this round's snapshot: it always follows the checkpoints.
-    const orders = [['tar', 'checkpoints', 'cp', 'checkout'], ['checkpoints', 'checkout', 'tar', 'cp'], ['cp', 'checkpoints', 'checkout', 'tar']];
+    const orders = [['tar', 'checkpoints', 'floors', 'cp', 'checkout'], ['checkpoints', 'checkout', 'floors', 'tar', 'cp'], ['floors', 'cp', 'checkpoints', 'checkout', 'tar']];
     for (const step of orders[round % orders.length]) await steps[step]();
-    log(`round ${round + 1}/${ROUNDS}: tar ${samples.tar.at(-1).toFixed(0)} ms, first checkpoint ${samples.firstCheckpoint.at(-1).toFixed(0)} ms, after a 1 MiB change ${samples.changedCheckpoint.at(-1).toFixed(0)} ms, cp -a ${samples.cp.at(-1).toFixed(0)} ms, checkout ${samples.checkout.at(-1).toFixed(0)} ms`);
+    log(`round ${round + 1}/${ROUNDS}: tar ${samples.tar.at(-1).toFixed(0)} ms, floors ${samples.walkFloor.at(-1).toFixed(0)}/${samples.contentFloor.at(-1).toFixed(0)}/${samples.durablePackFloor.at(-1).toFixed(0)} ms, first checkpoint ${samples.firstCheckpoint.at(-1).toFixed(0)} ms, after a 1 MiB change ${samples.changedCheckpoint.at(-1).toFixed(0)} ms, cp -a ${samples.cp.at(-1).toFixed(0)} ms, checkout ${samples.checkout.at(-1).toFixed(0)} ms`);
     await rm(join(scratch, `store-${round}`), { recursive: true });
   }
 
@@ -125,11 +132,18 @@ try {
     firstCheckpointVsTarSynced: samples.firstCheckpoint.map((ms, i) => ms / samples.tarSynced[i]),
     changedCheckpointVsFirst: samples.changedCheckpoint.map((ms, i) => ms / samples.firstCheckpoint[i]),
     checkoutVsCp: samples.checkout.map((ms, i) => ms / samples.cp[i]),
+    contentFloorVsTar: samples.contentFloor.map((ms, i) => ms / samples.tar[i]),
+    durablePackFloorVsTarSynced: samples.durablePackFloor.map((ms, i) => ms / samples.tarSynced[i]),
+    // The walk against the changed checkpoint's budget were the first checkpoint at its target.
+    walkFloorVsChangedBudget: samples.walkFloor.map((ms, i) => ms / (TARGETS.changedCheckpointVsFirst * TARGETS.firstCheckpointVsTar * samples.tar[i])),
   };
   const rows = [
     { measure: 'first checkpoint', fs: `${median(samples.firstCheckpoint).toFixed(0)} ms`, reference: `tar -cf ${median(samples.tar).toFixed(0)} ms`, ratio: median(ratios.firstCheckpointVsTar), target: `≤ ${TARGETS.firstCheckpointVsTar}×`, met: median(ratios.firstCheckpointVsTar) <= TARGETS.firstCheckpointVsTar },
     { measure: 'first checkpoint (durable) against a durable tar', fs: `${median(samples.firstCheckpoint).toFixed(0)} ms`, reference: `tar -cf then sync -f ${median(samples.tarSynced).toFixed(0)} ms`, ratio: median(ratios.firstCheckpointVsTarSynced), target: 'reported', met: true },
     { measure: 'checkpoint after changing one 1 MiB file', fs: `${median(samples.changedCheckpoint).toFixed(0)} ms`, reference: `first checkpoint ${median(samples.firstCheckpoint).toFixed(0)} ms`, ratio: median(ratios.changedCheckpointVsFirst), target: `≤ ${TARGETS.changedCheckpointVsFirst}×`, met: median(ratios.changedCheckpointVsFirst) <= TARGETS.changedCheckpointVsFirst },
+    { measure: 'floor: walk + read + sha256 (no write)', fs: `${median(samples.contentFloor).toFixed(0)} ms`, reference: `tar -cf ${median(samples.tar).toFixed(0)} ms`, ratio: median(ratios.contentFloorVsTar), target: 'reported', met: true },
+    { measure: 'floor: that + one durable pack', fs: `${median(samples.durablePackFloor).toFixed(0)} ms`, reference: `tar -cf then sync -f ${median(samples.tarSynced).toFixed(0)} ms`, ratio: median(ratios.durablePackFloorVsTarSynced), target: 'reported', met: true },
+    { measure: 'floor: walk (lstat every entry)', fs: `${median(samples.walkFloor).toFixed(0)} ms`, reference: `5% of 1.5× tar ${(TARGETS.changedCheckpointVsFirst * TARGETS.firstCheckpointVsTar * median(samples.tar)).toFixed(0)} ms`, ratio: median(ratios.walkFloorVsChangedBudget), target: 'reported', met: true },
     { measure: 'checkout', fs: `${median(samples.checkout).toFixed(0)} ms`, reference: `cp -a ${median(samples.cp).toFixed(0)} ms`, ratio: median(ratios.checkoutVsCp), target: `≤ ${TARGETS.checkoutVsCp}×`, met: median(ratios.checkoutVsCp) <= TARGETS.checkoutVsCp },
     { measure: `disk of ${CHECKPOINTS_FOR_DISK + 1} checkpoints (${CHECKPOINTS_FOR_DISK} after a 1 MiB change)`, fs: `${(storeBytes / 2 ** 20).toFixed(1)} MiB`, reference: `workspace ${(workspaceNow / 2 ** 20).toFixed(1)} MiB`, ratio: storeBytes / workspaceNow, target: `≤ ${TARGETS.diskFactor}× + 10 MiB (${(diskLimit / 2 ** 20).toFixed(1)} MiB)`, met: storeBytes <= diskLimit },
   ];
