@@ -40,6 +40,20 @@ describe('checkpoint manifests (the workspace content as Merkle trees, named by 
     expect(h.provider.calls.manifest).toBe(walks);
   });
 
+  it("a snapshot that carries its manifest is recorded as the checkpoint's, without a second walk", async () => {
+    const h = createHarness({ provider: { snapshotManifests: true } });
+    const id = await h.open();
+    await h.write(id, 'src/a.txt', 'alpha');
+    const walks = h.provider.calls.manifest;
+    const result = await h.service.checkpoint({ runtime_id: id });
+    const backend = h.provider.fileSystemOf(h.provider.liveBackendIds()[0]!)!;
+    expect(result.manifest_root).toBe(buildTrees(backend.manifest()).root);
+    expect(h.provider.calls.manifest).toBe(walks);
+    const paused = await h.service.pause({ runtime_id: id });
+    expect((await h.service.getCheckpoint(paused.checkpoint_id)).manifest_root).toBe(result.manifest_root);
+    expect(h.provider.calls.manifest).toBe(walks);
+  });
+
   it('a snapshot-less (local) checkpoint records its manifest too', async () => {
     const h = createHarness();
     const id = await h.open(undefined, 'nosnap');

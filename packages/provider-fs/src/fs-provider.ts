@@ -14,6 +14,7 @@ import {
   type ReadBytesOptions,
 } from '@runtimectl/core';
 import { createLocalProvider, type IsolationInForce, type LocalProvider, type LocalProviderSettings } from '@runtimectl/provider-local';
+import { contentManifestOf } from './content-manifest';
 import type { SkippedEntry } from './manifest';
 import { SnapshotCorruptedError } from './materialise';
 import { SnapshotStore } from './snapshot-store';
@@ -90,7 +91,13 @@ export class FsProvider implements BackendProviderV1 {
     const name = indexNameOf(backend.resource) as string;
     try {
       const result = await this.#store.checkpoint(directory, name, { ...(request.name === undefined ? {} : { name: request.name }), labels: request.labels });
-      return { snapshotId: result.snapshotId, names: request.name === undefined ? [] : [request.name], skipped: result.skipped };
+      return {
+        snapshotId: result.snapshotId,
+        names: request.name === undefined ? [] : [request.name],
+        skipped: result.skipped,
+        // From the snapshot's own walk: core records it without walking the workspace again.
+        manifest: contentManifestOf(result.entries),
+      };
     } catch (error) {
       if (error instanceof WorkspaceChangedError) throw new ProviderError(PROVIDER_ID, 'checkpoint', error.message, error);
       throw new ProviderError(PROVIDER_ID, 'checkpoint', 'could not write the snapshot', error);

@@ -4,7 +4,8 @@ import type { ContentHash } from './blob-store';
 export type ManifestEntry =
   | { path: string; kind: 'dir'; mode: number }
   | { path: string; kind: 'file'; mode: number; size: number; mtimeMs: number; hash: ContentHash }
-  | { path: string; kind: 'symlink'; target: string };
+  /** `mode`: the link's own permission bits (absent in manifests written before it was recorded). */
+  | { path: string; kind: 'symlink'; target: string; mode?: number };
 
 /** A path the snapshot does not hold: a FIFO, socket or device (never copied, never opened). */
 export interface SkippedEntry {

@@ -18,7 +18,7 @@ export interface SnapshotStoreSettings extends BlobStoreSettings {
   racyWindowNs?: bigint;
 }
 
-export type CheckpointResult = Omit<WalkResult, 'entries' | 'rootMode'> & { snapshotId: string };
+export type CheckpointResult = Omit<WalkResult, 'rootMode'> & { snapshotId: string };
 
 /**
  * Snapshots on disk: `<directory>/blobs` (content), `<directory>/manifests/<id>.json` (one per
@@ -83,7 +83,7 @@ export class SnapshotStore {
     };
     await writeFileDurably(this.#manifestPath(snapshotId), JSON.stringify(manifest));
     await index.save(indexPath, startedAtNs);
-    return { snapshotId, skipped: walk.skipped, hashedFiles: walk.hashedFiles, reusedFiles: walk.reusedFiles };
+    return { snapshotId, entries: walk.entries, skipped: walk.skipped, hashedFiles: walk.hashedFiles, reusedFiles: walk.reusedFiles };
   }
 
   /** The file hashes `indexName`'s last checkpoint recorded (a cache: an unreadable index knows none). */

@@ -26,7 +26,7 @@ export async function walkWorkspace(root: string, blobs: BlobBatch, index: StatI
   const result: Omit<WalkResult, 'rootMode'> = { entries: [], skipped: [], hashedFiles: 0, reusedFiles: 0 };
   const { rootMode } = await walkWorkspaceTree(root, {
     directory: ({ path, mode }) => void result.entries.push({ path, kind: 'dir', mode }),
-    symlink: ({ path }, target) => void result.entries.push({ path, kind: 'symlink', target }),
+    symlink: ({ path, mode }, target) => void result.entries.push({ path, kind: 'symlink', target, mode }),
     special: ({ path }, kind) => void result.skipped.push({ path, kind }),
     file: async (entry) => {
       const known = index.known(entry.path, entry.info);

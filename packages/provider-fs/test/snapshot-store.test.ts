@@ -56,7 +56,7 @@ describe('snapshot store', () => {
     await writeFile(join(host, 'secret'), 'host secret content');
     await symlink(host, join(workspace, 'escape'));
     const { snapshotId } = await store.checkpoint(workspace, 'ws', meta);
-    expect((await store.manifest(snapshotId))!.entries).toEqual([{ path: 'escape', kind: 'symlink', target: host }]);
+    expect((await store.manifest(snapshotId))!.entries).toEqual([{ path: 'escape', kind: 'symlink', target: host, mode: 0o777 }]);
     expect(await blobFilesIn(join(dir, 'snapshots/blobs'))).toEqual([]);
   });
 

@@ -6,6 +6,7 @@ import type { BackendBinding, BackendCheckpointRef, ProviderIntent } from '../st
 import { immutableCopy } from '../store/immutable-record';
 import type { RuntimeStore } from '../store/runtime-store';
 import type { IdGenerator } from '../runtime/ids';
+import type { ManifestEntry } from '../manifest/manifest-entry';
 import type { SkippedPath } from '../wire/checkpoints';
 import { LastSnapshot } from './last-snapshot';
 import type { ProviderCallSink, ProviderCalls } from './provider-calls';
@@ -41,6 +42,8 @@ export interface BackendCheckpointOutcome {
   reused: boolean;
   /** What the new provider snapshot does not hold (special files); none when reused. */
   skipped: SkippedPath[];
+  /** The new snapshot's content manifest when the provider gave it (`ProviderSnapshot.manifest`); else null. */
+  manifest: ManifestEntry[] | null;
 }
 
 /**
@@ -170,7 +173,7 @@ export class BackendManager {
       const lease = clean.providerSnapshotId ? await this.options.guard.tryLease(clean.providerId, clean.providerSnapshotId) : async () => {};
       if (lease) {
         leases.hold(lease);
-        return { ref: clean, reused: true, skipped: [] };
+        return { ref: clean, reused: true, skipped: [], manifest: null };
       }
     }
     const backend = await this.backendOf(binding);
@@ -200,7 +203,7 @@ export class BackendManager {
       const lease = await this.options.guard.tryLease(ref.providerId, ref.providerSnapshotId);
       if (lease) leases.hold(lease);
     }
-    return { ref, reused: false, skipped: snapshot?.skipped ?? [] };
+    return { ref, reused: false, skipped: snapshot?.skipped ?? [], manifest: snapshot?.manifest ?? null };
   }
 
   /** The snapshot ref this process last made of a live backend, if any. */

@@ -2,6 +2,7 @@ import type { ReadBytesOptions } from './operation-types';
 import type { z } from 'zod';
 import type { SkippedPath } from '../wire/checkpoints';
 import type { SnapshotKind } from '../wire/service-info';
+import type { ManifestEntry } from '../manifest/manifest-entry';
 import type { ProviderBackend } from './provider-backend';
 
 /**
@@ -16,6 +17,13 @@ export interface ProviderSnapshot {
   names: string[];
   /** Special files (FIFOs, sockets, devices) in the backend the snapshot does not hold, by workspace path. */
   skipped?: SkippedPath[];
+  /**
+   * Optional: the content manifest of what the snapshot holds, when the provider computed it
+   * while taking the snapshot (provider-fs: from the same walk). Core then records it instead
+   * of calling the backend's `manifest()` after the snapshot — one walk instead of two. It must
+   * be what `manifest()` would answer for the same tree (provider conformance checks it).
+   */
+  manifest?: ManifestEntry[];
 }
 
 export interface BackendCreateRequest {

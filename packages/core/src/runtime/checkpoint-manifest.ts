@@ -2,6 +2,7 @@ import type { BackendCheckpointOutcome } from '../backend/backend-manager';
 import type { OperationLeases } from '../backend/snapshot-guard';
 import type { TrackedBackend } from '../backend/tracked-backend';
 import { buildTrees } from '../manifest/build-trees';
+import type { ManifestEntry } from '../manifest/manifest-entry';
 import type { TreeObject } from '../manifest/tree-object';
 import type { BackendBinding } from '../store/records';
 import { reusableRefOf } from './clean-state';
@@ -22,8 +23,11 @@ const NO_MANIFEST: CheckpointManifest = Object.freeze({ manifestRoot: null, tree
  */
 export async function captureManifest(backend: TrackedBackend): Promise<CheckpointManifest> {
   const manifest = backend.manifest;
-  if (!manifest) return NO_MANIFEST;
-  const { root, objects } = buildTrees(await manifest());
+  return manifest ? manifestOf(await manifest()) : NO_MANIFEST;
+}
+
+function manifestOf(entries: ManifestEntry[]): CheckpointManifest {
+  const { root, objects } = buildTrees(entries);
   return { manifestRoot: root, treeObjects: objects };
 }
 
@@ -39,7 +43,8 @@ export async function reusedManifest(ctx: ServiceContext, binding: BackendBindin
 
 /**
  * A checkpoint's capture of a live backend (checkpoint and pause): the snapshot (or the clean
- * one, reused) and the workspace's manifest (reused with it).
+ * one, reused) and the workspace's manifest (reused with it; the one the new snapshot carries
+ * when the provider gave it, so the workspace is walked once; else the backend's, walked now).
  */
 export async function captureBackend(
   ctx: ServiceContext,
@@ -50,5 +55,6 @@ export async function captureBackend(
   leases: OperationLeases,
 ): Promise<BackendCheckpointOutcome & CheckpointManifest> {
   const outcome = await ctx.backends.checkpoint(runtimeId, binding, name, leases, await reusableRefOf(ctx, binding));
-  return { ...outcome, ...(outcome.reused ? await reusedManifest(ctx, binding, backend) : await captureManifest(backend)) };
+  if (outcome.reused) return { ...outcome, ...(await reusedManifest(ctx, binding, backend)) };
+  return { ...outcome, ...(outcome.manifest ? manifestOf(outcome.manifest) : await captureManifest(backend)) };
 }

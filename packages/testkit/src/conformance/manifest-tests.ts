@@ -66,6 +66,20 @@ export function manifestTests(options: ProviderConformanceOptions): void {
       }
     });
 
+    test("a snapshot that carries its manifest carries the backend's manifest at the checkpoint", async (context) => {
+      const { provider } = harness;
+      const { backend, request } = await harness.createBackend();
+      context.skip(!backend.manifest || !provider.checkpoint, `provider ${provider.providerId} has no manifest or no checkpoint`);
+      await writeTree(backend);
+      const snapshot = await provider.checkpoint!(backend, { labels: harness.snapshotLabels(request) });
+      try {
+        context.skip(snapshot.manifest === undefined, `provider ${provider.providerId}'s snapshots do not carry their manifest: core asks the backend`);
+        expect([...snapshot.manifest!].sort(byPath)).toStrictEqual((await backend.manifest!()).sort(byPath));
+      } finally {
+        await provider.deleteSnapshot?.(snapshot.snapshotId);
+      }
+    });
+
     test('the manifest reflects a write: the changed file, and only it, has a new hash', async (context) => {
       const backend = await withManifest(context);
       await writeTree(backend);

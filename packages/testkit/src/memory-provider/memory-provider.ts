@@ -31,6 +31,11 @@ export interface MemoryProviderSettings {
   workspaceRoot?: string;
   /** With `false` its backends have no `manifest` (checkpoints record none). Default true. */
   manifests?: boolean;
+  /**
+   * With `true` a snapshot carries its manifest (`ProviderSnapshot.manifest`, as provider-fs's do),
+   * so core does not call the backend's `manifest()` after it. Default false.
+   */
+  snapshotManifests?: boolean;
 }
 
 interface LiveMemoryBackend {
@@ -167,8 +172,9 @@ export class MemoryProvider implements BackendProviderV1 {
     // Random, never a counter: a store outlives this process, and an id reused by the next
     // process would make an old checkpoint's reference name another runtime's snapshot.
     const snapshotId = `memsnap_${randomBytes(16).toString('hex')}`;
-    this.#snapshots.set(snapshotId, { fs: live.backend.fs.clone(), labels: { ...request.labels } });
-    return { snapshotId, names: request.name ? [request.name] : [] };
+    const fs = live.backend.fs.clone();
+    this.#snapshots.set(snapshotId, { fs, labels: { ...request.labels } });
+    return { snapshotId, names: request.name ? [request.name] : [], ...(this.#settings.snapshotManifests ? { manifest: fs.manifest() } : {}) };
   }
 
   async #checkout(request: BackendCheckoutRequest): Promise<ProviderBackend> {
