@@ -42,11 +42,13 @@ export type {
   SessionSnapshot,
   CheckpointRecord,
   CheckpointMark,
+  SessionMark,
   SnapshottedCheckpoint,
   ProviderIntent,
   IdempotencyRecord,
 } from './store/records';
 export { markedCheckpoint, withMarksOf } from './store/checkpoint-marks';
+export { latestMarks } from './store/session-marks';
 export { idempotencyRecordBytes } from './store/records';
 export type {
   Page,
