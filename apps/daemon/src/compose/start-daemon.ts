@@ -100,6 +100,7 @@ export async function startDaemon(
       intervalMs: config.retention.interval_ms,
     },
     expiry: { keepSnapshots: config.runtimes.expiry_keep_snapshots },
+    idle: { pauseAfterMs: config.runtimes.idle_pause_after_ms ?? null, autoResume: config.runtimes.auto_resume },
     observer: telemetry.observer,
   });
   // Before serving: join the fleet (installation id, node registration, heartbeat) and account
