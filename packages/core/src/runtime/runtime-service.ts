@@ -60,6 +60,8 @@ export interface CallOptions {
    * server adds them up for `server-timing`). Also reported to the service's observer. Must not throw.
    */
   onProviderCall?: ProviderCallSink;
+  /** Called when the operation first resumed its paused runtime (auto-resume), with how long that took. Must not throw. */
+  onResume?: (durationMs: number) => void;
 }
 
 /** Per-call options of the state-changing operations that honour an Idempotency-Key. */
@@ -476,7 +478,7 @@ export class RuntimeService {
     fn: (ctx: ServiceContext, scope: OperationScope) => Promise<T>,
     options: OperationOptions = {},
   ): Promise<T> {
-    const scope: OperationScope = { providerId: null, idempotency: options.idempotency };
+    const scope: OperationScope = { providerId: null, idempotency: options.idempotency, onResume: options.onResume };
     // A caller that wants this operation's provider calls gets a view of the backends that reports them.
     const ctx = options.onProviderCall ? { ...this.#ctx, backends: this.#ctx.backends.reportingTo(options.onProviderCall) } : this.#ctx;
     const startedAt = performance.now();

@@ -76,4 +76,6 @@ export interface OperationScope {
   providerId: string | null;
   /** The caller's in-flight Idempotency-Key claim: completed in the operation's own commit. */
   idempotency?: IdempotencyRecord | undefined;
+  /** Told how long an auto-resume before the operation took (idle/auto-resume.ts; `server-timing`'s `resume`). */
+  onResume?: ((durationMs: number) => void) | undefined;
 }
