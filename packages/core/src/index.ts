@@ -71,6 +71,7 @@ export {
   WEBHOOK_RESPONSE_EXCERPT_MAX,
   type WebhookCursor,
   type WebhookDeliveryOutcome,
+  type WebhookAttemptOutcome,
   type NewWebhookDelivery,
   type WebhookDelivery,
   type WebhookDeliveryQuery,

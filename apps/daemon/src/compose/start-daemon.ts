@@ -118,7 +118,7 @@ export async function startDaemon(
   });
   telemetry.recordReconciliation(reconciliation);
   // Off the request path: the engine only reads the event log (and its own cursors).
-  const webhooks = startWebhooks(config, store, service, nodeId, logger);
+  const webhooks = startWebhooks(config, store, service, nodeId, logger, telemetry);
   const app = buildServer({
     service,
     telemetry,
