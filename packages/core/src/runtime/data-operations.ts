@@ -15,7 +15,7 @@ import type {
   RuntimeWriteFileResult,
 } from '../wire/data-operations';
 import { recordDirty } from './clean-state';
-import { resumeIfPaused } from '../idle/auto-resume';
+import { withAutoResume } from '../idle/auto-resume';
 import { loadServedSession, withLiveBackend, withRuntimeLock } from './runtime-access';
 import type { OperationScope, ServiceContext } from './service-context';
 
@@ -34,14 +34,15 @@ export async function onBackend<T>(
   fn: (backend: TrackedBackend) => Promise<T>,
   mutates = false,
 ): Promise<T> {
-  await resumeIfPaused(ctx, runtimeId, scope);
-  return withRuntimeLock(ctx, runtimeId, 'shared', async (ctx) => {
-    const session = await loadServedSession(ctx, runtimeId);
-    return withLiveBackend(ctx, session, scope, async (backend, binding) => {
-      if (mutates) await recordDirty(ctx, session, binding);
-      return fn(backend);
-    });
-  });
+  return withAutoResume(ctx, runtimeId, scope, () =>
+    withRuntimeLock(ctx, runtimeId, 'shared', async (ctx) => {
+      const session = await loadServedSession(ctx, runtimeId);
+      return withLiveBackend(ctx, session, scope, async (backend, binding) => {
+        if (mutates) await recordDirty(ctx, session, binding);
+        return fn(backend);
+      });
+    }),
+  );
 }
 
 const MUTATES = true;
