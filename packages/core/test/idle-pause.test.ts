@@ -9,6 +9,16 @@ function testClock(start = 1_700_000_000_000) {
 
 const IDLE_MS = 60_000;
 
+/** From now on, the runtime is still idle after `ms - 1` and paused by the pass at `ms`. */
+async function expectPausedAfterExactly(ms: number, h: ReturnType<typeof createHarness>, clock: ReturnType<typeof testClock>, id: string) {
+  clock.advance(ms - 1);
+  await h.service.applyPolicies(true);
+  expect((await h.service.get(id)).runtime.status).toBe('idle');
+  clock.advance(1);
+  await h.service.applyPolicies(true);
+  expect((await h.service.get(id)).runtime.status).toBe('paused');
+}
+
 describe('idle auto-pause (idle_pause_after_ms)', () => {
   it('a runtime with no operation for idle_pause_after_ms is paused by the next policy pass, logged with reason idle', async () => {
     const clock = testClock();
@@ -40,12 +50,7 @@ describe('idle auto-pause (idle_pause_after_ms)', () => {
     clock.advance(50_000);
     expect((await h.service.applyPolicies(true)).idle.paused).toBe(0);
     await h.write(id, 'g.txt', 'y');
-    clock.advance(IDLE_MS - 1);
-    await h.service.applyPolicies(true);
-    expect((await h.service.get(id)).runtime.status).toBe('idle');
-    clock.advance(1);
-    await h.service.applyPolicies(true);
-    expect((await h.service.get(id)).runtime.status).toBe('paused');
+    await expectPausedAfterExactly(IDLE_MS, h, clock, id);
   });
 
   it('time while paused does not count: a resumed runtime is idle from its resume on', async () => {
@@ -56,12 +61,7 @@ describe('idle auto-pause (idle_pause_after_ms)', () => {
     clock.advance(10 * IDLE_MS);
     expect((await h.service.applyPolicies(true)).idle.paused).toBe(0);
     await h.service.resume({ runtime_id: id });
-    clock.advance(IDLE_MS - 1);
-    await h.service.applyPolicies(true);
-    expect((await h.service.get(id)).runtime.status).toBe('idle');
-    clock.advance(1);
-    await h.service.applyPolicies(true);
-    expect((await h.service.get(id)).runtime.status).toBe('paused');
+    await expectPausedAfterExactly(IDLE_MS, h, clock, id);
   });
 
   it("the daemon's default applies to runtimes without their own; 0 turns it off for one; update sets and clears a runtime's own", async () => {
