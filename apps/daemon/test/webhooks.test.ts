@@ -45,7 +45,7 @@ async function until<T>(what: string, read: () => Promise<T>, done: (value: T) =
 }
 
 describe('runtimed with [[webhooks]]', () => {
-  it('delivers each lifecycle event, signed, to a configured receiver, and shows the webhook and its delivery log without the secret', async () => {
+  it('delivers each lifecycle event, signed, to a configured receiver, shows the webhook and its delivery log without the secret, and counts the deliveries in /metrics', async () => {
     const target = await receiver();
     cleanups.push(target.close);
     const config = configFile(`[[webhooks]]\nid = "ops"\nurl = "${target.url}?token=query-secret"\nsecret_env = "OPS_HOOK_SECRET"\nevent_types = ["runtime.opened", "runtime.closed"]\n`);
@@ -73,6 +73,9 @@ describe('runtimed with [[webhooks]]', () => {
       ['delivered', 200],
       ['delivered', 200],
     ]);
+    const metrics = (await api('GET', '/metrics')).text;
+    expect(metrics).toContain('runtimectl_webhook_deliveries_total{webhook="ops",outcome="delivered"} 2');
+    expect(metrics).toMatch(/^runtimectl_webhook_pending_events\{webhook="ops"\} \d+$/m);
     const everything = JSON.stringify([listed, deliveries]) + daemon.stderr();
     expect(everything).not.toContain(SECRET);
     expect(everything).not.toContain('query-secret');

@@ -42,11 +42,13 @@ export type {
   SessionSnapshot,
   CheckpointRecord,
   CheckpointMark,
+  SessionMark,
   SnapshottedCheckpoint,
   ProviderIntent,
   IdempotencyRecord,
 } from './store/records';
 export { markedCheckpoint, withMarksOf } from './store/checkpoint-marks';
+export { latestMarks } from './store/session-marks';
 export { idempotencyRecordBytes } from './store/records';
 export type {
   Page,
@@ -69,6 +71,7 @@ export {
   WEBHOOK_RESPONSE_EXCERPT_MAX,
   type WebhookCursor,
   type WebhookDeliveryOutcome,
+  type WebhookAttemptOutcome,
   type NewWebhookDelivery,
   type WebhookDelivery,
   type WebhookDeliveryQuery,

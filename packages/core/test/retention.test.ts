@@ -134,11 +134,11 @@ describe('retention policies', () => {
     expect(h.provider.snapshotIds()).toHaveLength(2);
   });
 
-  it('the policy passes report their daemon time as two operations, expiry and retention (what /metrics shows)', async () => {
+  it('the policy passes report their daemon time as one operation each, expiry, idle_pause and retention (what /metrics shows)', async () => {
     const operations: string[] = [];
     const h = createHarness({ observer: { operation: (event) => operations.push(event.operation) } });
     await h.service.applyPolicies(true);
-    expect(operations).toEqual(['expiry', 'retention']);
+    expect(operations).toEqual(['expiry', 'idle_pause', 'retention']);
   });
 
   it('without any policy the preview lists every snapshot as kept by no_policy', async () => {

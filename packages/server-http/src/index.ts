@@ -17,6 +17,7 @@ export {
   type FleetMetricsSource,
   type WorkspaceUsageSource,
 } from './telemetry/server-telemetry';
+export type { WebhookBacklogSource } from './telemetry/webhook-metrics';
 export { providerTimingOf, type RequestTiming } from './provider-timing';
 export { BearerTokenVerifier } from './auth/bearer-auth';
 export { IDEMPOTENCY_HEADER, REPLAYED_HEADER, type IdempotencyOptions } from './idempotency/idempotency-hooks';

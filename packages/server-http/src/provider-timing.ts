@@ -4,6 +4,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 /** Provider time accumulated by one request while its operation runs. */
 export interface RequestTiming {
   providerMs: number;
+  /** How long the operation's auto-resume of its paused runtime took; null: it resumed nothing. */
+  resumeMs: number | null;
 }
 
 declare module 'fastify' {
@@ -24,12 +26,20 @@ export function decorateProviderTiming(app: FastifyInstance): void {
 
 /** Starts adding up `request`'s provider time (runtime operations, for `server-timing`). */
 export function startProviderTiming(request: FastifyRequest): void {
-  request.runtimectlTiming = { providerMs: 0 };
+  request.runtimectlTiming = { providerMs: 0, resumeMs: null };
 }
 
-/** The provider time `request` has spent so far; undefined when it is not being timed. */
-export function providerTimeOf(request: FastifyRequest): number | undefined {
-  return request.runtimectlTiming?.providerMs;
+const formatMs = (ms: number) => (Math.round(ms * 1000) / 1000).toString();
+
+/**
+ * `request`'s `server-timing` value: `provider`, then `resume` when the operation auto-resumed
+ * its paused runtime first, then `total` (`totalMs`); undefined when it is not being timed.
+ */
+export function serverTimingOf(request: FastifyRequest, totalMs: number): string | undefined {
+  const timing = request.runtimectlTiming;
+  if (!timing) return undefined;
+  const resume = timing.resumeMs === null ? '' : `, resume;dur=${formatMs(timing.resumeMs)}`;
+  return `provider;dur=${formatMs(timing.providerMs)}${resume}, total;dur=${formatMs(totalMs)}`;
 }
 
 /**
@@ -43,6 +53,9 @@ export function providerTimingOf(request: FastifyRequest): CallOptions {
   return {
     onProviderCall: (event) => {
       timing.providerMs += event.durationMs;
+    },
+    onResume: (durationMs) => {
+      timing.resumeMs = durationMs;
     },
   };
 }

@@ -5,13 +5,11 @@ import { closeAfterAnswer } from './http-errors/answer-and-close';
 import { errorReply } from './http-errors/error-reply';
 import { REQUEST_ID_HEADER } from './request-id';
 import './route-config';
-import { decorateProviderTiming, providerTimeOf, startProviderTiming } from './provider-timing';
+import { decorateProviderTiming, serverTimingOf, startProviderTiming } from './provider-timing';
 import type { ServerTelemetry } from './telemetry/server-telemetry';
 
 /** The route pattern (never the raw URL, whose ids would explode label cardinality). */
 export const routeLabelOf = (request: FastifyRequest) => request.routeOptions.url ?? 'unmatched';
-
-const formatMs = (ms: number) => (Math.round(ms * 1000) / 1000).toString();
 
 function rejectHost(request: FastifyRequest, reply: FastifyReply): void {
   const { status, body } = errorReply(
@@ -61,10 +59,8 @@ export function installRequestHooks(
   });
 
   app.addHook('onSend', (request, reply, payload, done) => {
-    const providerMs = providerTimeOf(request);
-    if (providerMs !== undefined) {
-      reply.header('server-timing', `provider;dur=${formatMs(providerMs)}, total;dur=${formatMs(reply.elapsedTime)}`);
-    }
+    const timing = serverTimingOf(request, reply.elapsedTime);
+    if (timing !== undefined) reply.header('server-timing', timing);
     done(null, payload);
   });
 

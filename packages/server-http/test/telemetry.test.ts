@@ -225,6 +225,21 @@ describe('GET /metrics', () => {
     expect(sampleValue(samples, 'runtimectl_workspace_quota_refusals_total', { operation: 'exec' })).toBe(1);
   });
 
+  it('counts webhook delivery attempts by webhook and outcome, and reports each webhook\'s pending events at scrape time', async () => {
+    server.telemetry.recordWebhookAttempt('ops', 'failed_attempt');
+    server.telemetry.recordWebhookAttempt('ops', 'delivered');
+    server.telemetry.recordWebhookAttempt('audit', 'gave_up');
+    let pending: Record<string, number> = { ops: 0, audit: 7 };
+    server.telemetry.watchWebhooks(async () => pending);
+    let samples = await scrape();
+    const attempts = (webhook: string, outcome: string) => sampleValue(samples, 'runtimectl_webhook_deliveries_total', { webhook, outcome });
+    expect([attempts('ops', 'delivered'), attempts('ops', 'failed_attempt'), attempts('audit', 'gave_up')]).toEqual([1, 1, 1]);
+    expect(sampleValue(samples, 'runtimectl_webhook_pending_events', { webhook: 'audit' })).toBe(7);
+    pending = { ops: 2, audit: 0 };
+    samples = await scrape();
+    expect([sampleValue(samples, 'runtimectl_webhook_pending_events', { webhook: 'ops' }), sampleValue(samples, 'runtimectl_webhook_pending_events', { webhook: 'audit' })]).toEqual([2, 0]);
+  });
+
   it('uses its own registry: two telemetries never share metrics', async () => {
     const first = createServerTelemetry({ processMetrics: false });
     const second = createServerTelemetry({ processMetrics: false });

@@ -1,4 +1,5 @@
 import {
+  latestMarks,
   CHECKPOINT_COLUMNS,
   INTENT_COLUMNS,
   SESSION_COLUMNS,
@@ -196,6 +197,8 @@ export class PostgresRuntimeStore implements RuntimeStore {
         if (mark.usedAtMs !== undefined) await client.query(sql.useCheckpoint, [mark.checkpointId, mark.usedAtMs]);
       }
       for (const record of batch.sessions ?? []) await client.query(sql.upsertSession, params(sessionToRow(record), SESSION_COLUMNS));
+      const active = latestMarks(batch.sessionMarks ?? []);
+      if (active.length > 0) await client.query(sql.markSessionsActive, [active.map((mark) => mark.runtimeId), active.map((mark) => mark.activeAtMs)]);
       for (const intent of batch.intents ?? []) await client.query(sql.upsertIntent, params(intentToRow(intent), INTENT_COLUMNS));
       for (const intentId of batch.resolvedIntentIds ?? []) await client.query(sql.deleteIntent, [intentId]);
       for (const record of batch.idempotencyRecords ?? []) await this.#idempotency.writeInTransaction(client, record);

@@ -298,6 +298,15 @@ export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
       CREATE INDEX webhook_deliveries_by_time ON webhook_deliveries (at_ms);
     `,
   },
+  {
+    version: 9,
+    description: "idle auto-pause: a runtime's own idle pause and auto-resume settings, and its last activity (never written by its upsert)",
+    sql: `
+      ALTER TABLE sessions ADD COLUMN idle_pause_after_ms BIGINT;
+      ALTER TABLE sessions ADD COLUMN auto_resume INTEGER CHECK (auto_resume IN (0, 1));
+      ALTER TABLE sessions ADD COLUMN last_active_at_ms BIGINT;
+    `,
+  },
 ];
 
 /** The schema version this code writes and the newest it can open. */

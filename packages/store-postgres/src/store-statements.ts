@@ -1,4 +1,4 @@
-import { CHECKPOINT_COLUMNS, IDEMPOTENCY_COLUMNS, SNAPSHOTTED_CHECKPOINT_COLUMNS, INTENT_COLUMNS, SESSION_COLUMNS, TREE_OBJECT_COLUMNS } from '@runtimectl/core';
+import { CHECKPOINT_COLUMNS, IDEMPOTENCY_COLUMNS, SNAPSHOTTED_CHECKPOINT_COLUMNS, INTENT_COLUMNS, SESSION_COLUMNS, SESSION_MARK_COLUMNS, TREE_OBJECT_COLUMNS } from '@runtimectl/core';
 import { quoted } from './sql-names';
 
 /**
@@ -21,7 +21,7 @@ function upsertSql(table: string, key: string, columns: readonly string[]): stri
  */
 export function storeStatements(schema: string) {
   const table = (name: string) => `${quoted(schema)}.${name}`;
-  const sessions = `SELECT ${SESSION_COLUMNS.join(', ')} FROM ${table('sessions')}`;
+  const sessions = `SELECT ${[...SESSION_COLUMNS, ...SESSION_MARK_COLUMNS].join(', ')} FROM ${table('sessions')}`;
   // pinned as 0/1, as the shared row shape (and store-sqlite) has it.
   const marks = 'pinned::int AS pinned, last_used_at_ms';
   const checkpoints = `SELECT ${CHECKPOINT_COLUMNS.join(', ')}, ${marks} FROM ${table('checkpoints')}`;
@@ -53,6 +53,10 @@ export function storeStatements(schema: string) {
       'WHERE ref_provider_snapshot_id IS NOT NULL AND checkpoint_id > $1 ORDER BY checkpoint_id LIMIT $2',
     pinCheckpoint: `UPDATE ${table('checkpoints')} SET pinned = $2 WHERE checkpoint_id = $1`,
     useCheckpoint: `UPDATE ${table('checkpoints')} SET last_used_at_ms = GREATEST(COALESCE(last_used_at_ms, $2), $2) WHERE checkpoint_id = $1`,
+    // Every mark of a batch in one statement: $1 runtime ids, $2 times (a pass flushes them all).
+    markSessionsActive:
+      `UPDATE ${table('sessions')} AS s SET last_active_at_ms = GREATEST(COALESCE(s.last_active_at_ms, m.at_ms), m.at_ms) ` +
+      'FROM unnest($1::text[], $2::bigint[]) AS m(runtime_id, at_ms) WHERE s.runtime_id = m.runtime_id',
     listSnapshotIdsOfRuntime:
       `SELECT DISTINCT ref_provider_id AS "providerId", ref_provider_snapshot_id AS "snapshotId" FROM ${table('checkpoints')} ` +
       'WHERE runtime_id = $1 AND ref_provider_snapshot_id IS NOT NULL ORDER BY "providerId", "snapshotId"',

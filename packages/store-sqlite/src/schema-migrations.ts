@@ -245,6 +245,15 @@ export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
       CREATE INDEX webhook_deliveries_by_time ON webhook_deliveries (at_ms);
     `,
   },
+  {
+    version: 11,
+    description: "idle auto-pause: a runtime's own idle pause and auto-resume settings, and its last activity (never written by its upsert)",
+    sql: `
+      ALTER TABLE sessions ADD COLUMN idle_pause_after_ms INTEGER;
+      ALTER TABLE sessions ADD COLUMN auto_resume INTEGER CHECK (auto_resume IN (0, 1));
+      ALTER TABLE sessions ADD COLUMN last_active_at_ms INTEGER;
+    `,
+  },
 ];
 
 /** The schema version this code writes and the newest it can open. */

@@ -105,6 +105,7 @@ export class SqliteRuntimeStore implements RuntimeStore {
         if (mark.usedAtMs !== undefined) statements.useCheckpoint.run({ checkpointId: mark.checkpointId, atMs: mark.usedAtMs });
       }
       for (const record of batch.sessions ?? []) statements.upsertSession.run(sessionToRow(record));
+      for (const mark of batch.sessionMarks ?? []) statements.markSessionActive.run({ runtimeId: mark.runtimeId, atMs: mark.activeAtMs });
       for (const intent of batch.intents ?? []) statements.upsertIntent.run(intentToRow(intent));
       for (const intentId of batch.resolvedIntentIds ?? []) statements.deleteIntent.run(intentId);
       for (const record of batch.idempotencyRecords ?? []) statements.upsertIdempotencyKey.run(idempotencyToRow(record));

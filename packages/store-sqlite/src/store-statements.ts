@@ -7,6 +7,7 @@ import {
   IDEMPOTENCY_COLUMNS,
   INTENT_COLUMNS,
   SESSION_COLUMNS,
+  SESSION_MARK_COLUMNS,
   TREE_OBJECT_COLUMNS,
   type CheckpointRow,
   type StoredCheckpointRow,
@@ -31,7 +32,7 @@ function upsertSql(table: string, key: string, columns: readonly string[]): stri
   );
 }
 
-const SESSIONS = `SELECT ${SESSION_COLUMNS.join(', ')} FROM sessions`;
+const SESSIONS = `SELECT ${[...SESSION_COLUMNS, ...SESSION_MARK_COLUMNS].join(', ')} FROM sessions`;
 const CHECKPOINTS = `SELECT ${[...CHECKPOINT_COLUMNS, ...CHECKPOINT_MARK_COLUMNS].join(', ')} FROM checkpoints`;
 const SNAPSHOTTED = `SELECT ${[...SNAPSHOTTED_CHECKPOINT_COLUMNS, ...CHECKPOINT_MARK_COLUMNS].join(', ')} FROM checkpoints`;
 const EVENTS = `SELECT event_id, ${EVENT_COLUMNS.join(', ')} FROM events`;
@@ -61,6 +62,7 @@ export interface StoreStatements {
   listSnapshottedCheckpointsAfter: Statement<[Cursor], SnapshottedCheckpointRow>;
   pinCheckpoint: Statement<[{ checkpointId: string; pinned: number }]>;
   useCheckpoint: Statement<[{ checkpointId: string; atMs: number }]>;
+  markSessionActive: Statement<[{ runtimeId: string; atMs: number }]>;
   listSnapshotIdsOfRuntime: Statement<[string], { providerId: string; snapshotId: string }>;
   upsertIntent: Statement<[IntentRow]>;
   deleteIntent: Statement<[string]>;
@@ -114,6 +116,7 @@ export const STATEMENT_SQL = {
   listSnapshottedCheckpointsAfter: `${SNAPSHOTTED} WHERE ref_provider_snapshot_id IS NOT NULL AND checkpoint_id > @cursor ORDER BY checkpoint_id LIMIT @limit`,
   pinCheckpoint: 'UPDATE checkpoints SET pinned = @pinned WHERE checkpoint_id = @checkpointId',
   useCheckpoint: 'UPDATE checkpoints SET last_used_at_ms = MAX(COALESCE(last_used_at_ms, @atMs), @atMs) WHERE checkpoint_id = @checkpointId',
+  markSessionActive: 'UPDATE sessions SET last_active_at_ms = MAX(COALESCE(last_active_at_ms, @atMs), @atMs) WHERE runtime_id = @runtimeId',
   listSnapshotIdsOfRuntime:
     'SELECT DISTINCT ref_provider_id AS providerId, ref_provider_snapshot_id AS snapshotId FROM checkpoints ' +
     'WHERE runtime_id = ? AND ref_provider_snapshot_id IS NOT NULL ORDER BY providerId, snapshotId',

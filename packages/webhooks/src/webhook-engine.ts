@@ -1,4 +1,4 @@
-import { LeaseLostError } from '@runtimectl/core';
+import { LeaseLostError, type WebhookAttemptOutcome } from '@runtimectl/core';
 import { DeliveryLease } from './delivery-lease';
 import type { WebhookEngineStore } from './engine-store';
 import { WebhookPump, type PumpReport } from './webhook-pump';
@@ -30,6 +30,8 @@ export interface WebhookEngineOptions {
   pageSize?: number;
   /** Told when a pass failed (the store unreachable…): the next pass retries. Never given secrets. */
   onError?: (error: unknown) => void;
+  /** Told of each delivery attempt once recorded, by webhook id and outcome (the daemon's /metrics). Must not throw. */
+  onAttempt?: (webhookId: string, outcome: WebhookAttemptOutcome) => void;
 }
 
 /** What one pass did. `holder: false`: another node delivers. */
@@ -79,6 +81,7 @@ export class WebhookEngine {
       random: options.random ?? Math.random,
       fetch: options.fetch ?? fetch,
       pageSize: options.pageSize ?? 100,
+      onAttempt: options.onAttempt,
     };
     this.#pumps = options.webhooks.map((webhook) => new WebhookPump(webhook, env));
   }
@@ -104,6 +107,17 @@ export class WebhookEngine {
     else if (failure) throw failure.reason;
     const done = reports.flatMap((report) => (report.status === 'fulfilled' ? [report.value] : []));
     return { holder: true, delivered: done.reduce((sum, r) => sum + r.delivered, 0), failed: done.reduce((sum, r) => sum + r.failed, 0) };
+  }
+
+  /**
+   * Per webhook id, how many events of the log lie after its cursor: not yet delivered nor passed
+   * over (for a webhook filtering by type or runtime, an upper bound: the ones it skips count
+   * until its next pass). 0 before a webhook's first pass (it starts at the end of the log).
+   */
+  async pendingEvents(): Promise<Record<string, number>> {
+    const [last, cursors] = await Promise.all([this.#options.store.lastEventId(), this.#options.store.listWebhookCursors()]);
+    const after = new Map(cursors.map((cursor) => [cursor.webhookId, cursor.afterEventId]));
+    return Object.fromEntries(this.#options.webhooks.map((webhook) => [webhook.id, Math.max(0, last - (after.get(webhook.id) ?? last))]));
   }
 
   /**

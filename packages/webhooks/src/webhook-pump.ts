@@ -1,4 +1,4 @@
-import { toEventView, type NewWebhookDelivery, type RuntimeEvent, type RuntimeFence, type WebhookCursor } from '@runtimectl/core';
+import { toEventView, type NewWebhookDelivery, type WebhookAttemptOutcome, type RuntimeEvent, type RuntimeFence, type WebhookCursor } from '@runtimectl/core';
 import type { WebhookEngineStore } from './engine-store';
 import { backoffDelayMs } from './retry-backoff';
 import { sendEvent, type AttemptResult } from './send-event';
@@ -14,6 +14,8 @@ export interface PumpEnvironment {
   fetch: typeof fetch;
   /** Events read per page. */
   pageSize: number;
+  /** Told of each recorded attempt (metrics). Must not throw. */
+  onAttempt?: ((webhookId: string, outcome: WebhookAttemptOutcome) => void) | undefined;
 }
 
 /** How the engine ends a pass: `stopping` lets an attempt in flight finish, `abandon` cuts it off (unrecorded). */
@@ -144,6 +146,7 @@ export class WebhookPump {
         ? { ...current, afterEventId: event.eventId, lastSuccessAtMs: endMs, failing: false }
         : { ...current, afterEventId: last ? event.eventId : current.afterEventId, lastFailureAtMs: endMs, failing: true };
       await store.recordWebhookProgress({ deliveries: [delivery], cursor: current, fences: [fence] });
+      this.env.onAttempt?.(this.webhook.id, accepted ? 'delivered' : last ? 'gave_up' : 'failed_attempt');
       if (last) return current;
       await sleep(backoffDelayMs(attempt, this.webhook, random), signals.stopping);
     }

@@ -100,6 +100,7 @@ export async function startDaemon(
       intervalMs: config.retention.interval_ms,
     },
     expiry: { keepSnapshots: config.runtimes.expiry_keep_snapshots },
+    idle: { pauseAfterMs: config.runtimes.idle_pause_after_ms ?? null, autoResume: config.runtimes.auto_resume },
     observer: telemetry.observer,
   });
   // Before serving: join the fleet (installation id, node registration, heartbeat) and account
@@ -117,7 +118,7 @@ export async function startDaemon(
   });
   telemetry.recordReconciliation(reconciliation);
   // Off the request path: the engine only reads the event log (and its own cursors).
-  const webhooks = startWebhooks(config, store, service, nodeId, logger);
+  const webhooks = startWebhooks(config, store, service, nodeId, logger, telemetry);
   const app = buildServer({
     service,
     telemetry,

@@ -1,4 +1,5 @@
 import type { RuntimeService, RuntimeStore } from '@runtimectl/core';
+import type { ServerTelemetry } from '@runtimectl/server-http';
 import { WebhookEngine } from '@runtimectl/webhooks';
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../config/load-config';
@@ -15,9 +16,10 @@ function codeOf(error: unknown): string {
 /**
  * Starts delivering the event log to `[[webhooks]]` (nothing when there are none). It runs off
  * the request path, wakes when this node commits events, and delivers on one node of a fleet at a
- * time. `stop` drains within min(5 s, http.shutdown_timeout_ms).
+ * time. `stop` drains within min(5 s, http.shutdown_timeout_ms). `/metrics` counts its attempts
+ * and shows each webhook's pending events.
  */
-export function startWebhooks(config: ResolvedConfig, store: RuntimeStore, service: RuntimeService, nodeId: string, logger: Logger) {
+export function startWebhooks(config: ResolvedConfig, store: RuntimeStore, service: RuntimeService, nodeId: string, logger: Logger, telemetry: ServerTelemetry) {
   const engine = new WebhookEngine({
     store,
     webhooks: config.webhookSettings,
@@ -25,7 +27,9 @@ export function startWebhooks(config: ResolvedConfig, store: RuntimeStore, servi
     leaseMs: config.fleet.lease_ms,
     waitForEvents: (timeoutMs, abort) => service.eventsAppended(timeoutMs, abort),
     onError: (error) => logger.warn({ code: codeOf(error) }, 'webhook delivery pass failed; the next pass retries'),
+    onAttempt: (webhookId, outcome) => telemetry.recordWebhookAttempt(webhookId, outcome),
   });
+  if (config.webhookSettings.length > 0) telemetry.watchWebhooks(() => engine.pendingEvents());
   engine.start();
   return { stop: () => engine.stop(Math.min(WEBHOOK_DRAIN_MS, config.http.shutdown_timeout_ms)) };
 }

@@ -149,6 +149,10 @@ const RuntimesSchema = z.strictObject({
   event_retention_ms: z.int().min(60_000).max(Number.MAX_SAFE_INTEGER).default(7 * 86_400_000),
   /** Whether a runtime closed because its TTL passed (open's expires_at_ms / max_lifetime_ms) keeps its snapshots. */
   expiry_keep_snapshots: z.boolean().default(false),
+  /** Pause a runtime after this long without an operation (where its provider can pause); default never. Runtimes may override it. */
+  idle_pause_after_ms: z.int().min(1_000).max(Number.MAX_SAFE_INTEGER).optional(),
+  /** An operation on a paused runtime resumes it first (default: runtime_paused). Runtimes may override it. */
+  auto_resume: z.boolean().default(false),
 });
 
 /**

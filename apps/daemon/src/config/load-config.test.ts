@@ -209,6 +209,14 @@ describe('loadConfig', () => {
     expect(() => load({ RUNTIMECTL_RETENTION_EXPIRE_UNUSED_AFTER_MS: '1000' })).toThrow(/retention\.expire_unused_after_ms/);
   });
 
+  it('runtimes.idle_pause_after_ms and runtimes.auto_resume set the daemon-wide idle policy (RUNTIMECTL_RUNTIMES_*): off by default; under a second is refused', () => {
+    expect(load().runtimes).toMatchObject({ auto_resume: false });
+    expect(load().runtimes.idle_pause_after_ms).toBeUndefined();
+    const set = load({ RUNTIMECTL_RUNTIMES_AUTO_RESUME: 'true' }, {}, tempFile('i.toml', '[runtimes]\nidle_pause_after_ms = 900000\n'));
+    expect(set.runtimes).toMatchObject({ idle_pause_after_ms: 900_000, auto_resume: true });
+    expect(() => load({ RUNTIMECTL_RUNTIMES_IDLE_PAUSE_AFTER_MS: '10' })).toThrow(/runtimes\.idle_pause_after_ms/);
+  });
+
   it('every documented key is a real setting with a RUNTIMECTL_* variable', () => {
     const sample = { string: 'x', integer: '1', boolean: 'true', json: '{}', list: 'a,b' } as const;
     for (const key of CONFIG_KEYS) {

@@ -15,13 +15,15 @@ import type {
   RuntimeWriteFileResult,
 } from '../wire/data-operations';
 import { recordDirty } from './clean-state';
+import { withAutoResume } from '../idle/auto-resume';
 import { loadServedSession, withLiveBackend, withRuntimeLock } from './runtime-access';
 import type { OperationScope, ServiceContext } from './service-context';
 
 const DEFAULT_SEARCH_LIMIT = 1000;
 
 /**
- * A data operation: shares the runtime's lease, needs an idle runtime with a live backend. One
+ * A data operation: shares the runtime's lease, needs an idle runtime with a live backend (a
+ * paused one that auto-resumes is resumed first, under its own exclusive lease). One
  * that `mutates` the workspace (write_bytes, create_dir_all, temp_path, exec) records the
  * runtime dirty in the store before it reaches the provider; stat, reads, search and export do not.
  */
@@ -32,13 +34,15 @@ export async function onBackend<T>(
   fn: (backend: TrackedBackend) => Promise<T>,
   mutates = false,
 ): Promise<T> {
-  return withRuntimeLock(ctx, runtimeId, 'shared', async (ctx) => {
-    const session = await loadServedSession(ctx, runtimeId);
-    return withLiveBackend(ctx, session, scope, async (backend, binding) => {
-      if (mutates) await recordDirty(ctx, session, binding);
-      return fn(backend);
-    });
-  });
+  return withAutoResume(ctx, runtimeId, scope, () =>
+    withRuntimeLock(ctx, runtimeId, 'shared', async (ctx) => {
+      const session = await loadServedSession(ctx, runtimeId);
+      return withLiveBackend(ctx, session, scope, async (backend, binding) => {
+        if (mutates) await recordDirty(ctx, session, binding);
+        return fn(backend);
+      });
+    }),
+  );
 }
 
 const MUTATES = true;

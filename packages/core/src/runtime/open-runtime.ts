@@ -1,5 +1,6 @@
 import { overrideFromWire } from '../retention/retention-policy';
 import { expiryOf } from '../retention/expiry';
+import { assertIdlePausable } from '../idle/idle-settings';
 import { RuntimeClosedError, RuntimeExistsError } from '../errors/runtime-state-errors';
 import type { SessionRecord } from '../store/records';
 import type { RuntimeOpenRequest, RuntimeOpenResult } from '../wire/runtime-lifecycle';
@@ -25,6 +26,7 @@ export async function openRuntime(ctx: ServiceContext, request: RuntimeOpenReque
   const provider = ctx.registry.get(request.provider ?? ctx.defaultProvider);
   scope.providerId = provider.providerId;
   const providerOptions = validateProviderOptions(provider, request.provider_options);
+  assertIdlePausable(provider, request.idle_pause_after_ms);
   const runtimeId = request.runtime_id ?? ctx.ids.runtimeId();
 
   return withRuntimeLock(ctx, runtimeId, 'exclusive', async (ctx) => {
@@ -50,6 +52,8 @@ export async function openRuntime(ctx: ServiceContext, request: RuntimeOpenReque
       keepSnapshots: false,
       ...(request.retention ? { retention: overrideFromWire(request.retention) } : {}),
       ...expiryOf(request, now),
+      ...(request.idle_pause_after_ms != null ? { idlePauseAfterMs: request.idle_pause_after_ms } : {}),
+      ...(request.auto_resume != null ? { autoResume: request.auto_resume } : {}),
       createdAtMs: now,
       updatedAtMs: now,
       homeNodeId: homeNodeFor(ctx, provider.providerId),

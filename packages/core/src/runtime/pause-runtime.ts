@@ -24,9 +24,10 @@ import { lifecycleEvent } from './lifecycle-events';
  * backend if it is still there (see interrupted-pause.ts). If the release fails, the
  * runtime stays idle and bound to its backend (never "paused but the sandbox still running and
  * unbound"), the pause checkpoint stays in its log as an ordinary checkpoint (kind
- * `checkpoint`, snapshot kept), and the error keeps its code.
+ * `checkpoint`, snapshot kept), and the error keeps its code. `reason` (the idle pass's `idle`)
+ * goes into the `runtime.paused` event; a user's pause has none.
  */
-export async function pauseRuntime(ctx: ServiceContext, request: RuntimePauseRequest, scope: OperationScope): Promise<RuntimePauseResult> {
+export async function pauseRuntime(ctx: ServiceContext, request: RuntimePauseRequest, scope: OperationScope, reason?: 'idle'): Promise<RuntimePauseResult> {
   return withRuntimeLock(ctx, request.runtime_id, 'exclusive', async (ctx) => {
     const session = await loadServedSession(ctx, request.runtime_id);
     scope.providerId = session.providerId;
@@ -76,7 +77,7 @@ export async function pauseRuntime(ctx: ServiceContext, request: RuntimePauseReq
       };
       await ctx.store.commit({
         sessions: [paused],
-        events: [lifecycleEvent('runtime.paused', checkpoint.createdAtMs, { runtimeId: paused.runtimeId, checkpointId: checkpoint.checkpointId })],
+        events: [lifecycleEvent('runtime.paused', checkpoint.createdAtMs, { runtimeId: paused.runtimeId, checkpointId: checkpoint.checkpointId }, reason ? { reason } : {})],
         ...idempotentCompletion(scope, result),
       });
       await leases.releaseAll();

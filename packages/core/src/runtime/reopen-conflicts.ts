@@ -30,6 +30,8 @@ export function reopenConflicts(ctx: ServiceContext, existing: SessionRecord, re
   if (request.retention !== undefined && !sameJsonValue(overrideToWire(overrideFromWire(request.retention)), overrideToWire(existing.retention))) {
     fields.push('retention');
   }
+  if (request.idle_pause_after_ms !== undefined && request.idle_pause_after_ms !== (existing.idlePauseAfterMs ?? null)) fields.push('idle_pause_after_ms');
+  if (request.auto_resume !== undefined && request.auto_resume !== (existing.autoResume ?? null)) fields.push('auto_resume');
   return fields;
 }
 

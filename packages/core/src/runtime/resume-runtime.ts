@@ -47,6 +47,8 @@ export async function resumeRuntime(ctx: ServiceContext, request: RuntimeResumeR
           sessions: [resumed],
           resolvedIntentIds: backend ? [backend.backendId] : [],
           checkpointMarks: [{ checkpointId: checkpoint.checkpointId, usedAtMs: resumed.updatedAtMs }],
+          // Idle time starts again here: time spent paused never counts (idle/idle-pass.ts).
+          sessionMarks: [{ runtimeId: resumed.runtimeId, activeAtMs: resumed.updatedAtMs }],
           events: [lifecycleEvent('runtime.resumed', resumed.updatedAtMs, { runtimeId: resumed.runtimeId, checkpointId: session.pausedCheckpointId })],
           ...idempotentCompletion(scope, result),
         });

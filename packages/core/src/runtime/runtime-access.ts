@@ -72,18 +72,25 @@ export async function withLiveBackend<T>(
   try {
     return await fn(await ctx.backends.backendOf(binding), binding);
   } catch (error) {
-    if (!BackendGoneError.isInstance(error)) throw error;
-    if (isMidPause(session)) {
-      // Interrupted after its backend was released: the pause checkpoint is the resume point.
-      await ctx.store.commit({ sessions: [completePause(session, ctx.clock())] });
-      throw new RuntimePausedError(session.runtimeId);
-    }
-    const reason = `its ${session.providerId} backend is gone (${error.message})`;
-    const now = ctx.clock();
-    await ctx.store.commit({
-      sessions: [{ ...session, status: 'failed', lastError: reason, updatedAtMs: now }],
-      events: [lifecycleEvent('runtime.failed', now, session, { reason })],
-    });
-    throw new RuntimeFailedError(session.runtimeId, reason, error);
+    return await lostBackend(ctx, session, error);
+  } finally {
+    // An operation on the runtime: its idle time starts again (noted in memory, flushed by the policy pass).
+    ctx.activity.note(session.runtimeId, ctx.clock());
   }
+}
+
+async function lostBackend(ctx: ServiceContext, session: SessionRecord, error: unknown): Promise<never> {
+  if (!BackendGoneError.isInstance(error)) throw error;
+  if (isMidPause(session)) {
+    // Interrupted after its backend was released: the pause checkpoint is the resume point.
+    await ctx.store.commit({ sessions: [completePause(session, ctx.clock())] });
+    throw new RuntimePausedError(session.runtimeId);
+  }
+  const reason = `its ${session.providerId} backend is gone (${error.message})`;
+  const now = ctx.clock();
+  await ctx.store.commit({
+    sessions: [{ ...session, status: 'failed', lastError: reason, updatedAtMs: now }],
+    events: [lifecycleEvent('runtime.failed', now, session, { reason })],
+  });
+  throw new RuntimeFailedError(session.runtimeId, reason, error);
 }

@@ -1,4 +1,5 @@
 import { overrideFromWire } from '../retention/retention-policy';
+import { assertIdlePausable } from '../idle/idle-settings';
 import type { SessionRecord } from '../store/records';
 import type { CheckpointListQuery, CheckpointListResult, CheckpointView } from '../wire/checkpoints';
 import type {
@@ -45,17 +46,20 @@ export async function listRuntimes(ctx: ServiceContext, query: RuntimeListQuery)
   return { runtimes: page.items.map((session) => toRuntimeRecord(session, busy)), next_cursor: page.nextCursor };
 }
 
-/** Replaces session_state and/or metadata. A control operation: fails fast while another runs. */
+/** Replaces session_state, metadata and the runtime's own policies. A control operation: fails fast while another runs. */
 export async function updateRuntime(ctx: ServiceContext, request: RuntimeUpdateRequest, scope: OperationScope): Promise<RuntimeUpdateResult> {
   return withRuntimeLock(ctx, request.runtime_id, 'exclusive', async (ctx) => {
     const session = await loadSession(ctx, request.runtime_id);
     assertNotClosed(session);
+    if (ctx.registry.has(session.providerId)) assertIdlePausable(ctx.registry.get(session.providerId), request.idle_pause_after_ms);
     const updated: SessionRecord = {
       ...session,
       ...(request.session_state !== undefined ? { sessionState: request.session_state } : {}),
       ...(request.metadata !== undefined ? { metadata: request.metadata } : {}),
       ...(request.retention !== undefined ? { retention: overrideFromWire(request.retention) } : {}),
       ...(request.expires_at_ms !== undefined ? { expiresAtMs: request.expires_at_ms } : {}),
+      ...(request.idle_pause_after_ms !== undefined ? { idlePauseAfterMs: request.idle_pause_after_ms } : {}),
+      ...(request.auto_resume !== undefined ? { autoResume: request.auto_resume } : {}),
       updatedAtMs: ctx.clock(),
     };
     scope.providerId = session.providerId;

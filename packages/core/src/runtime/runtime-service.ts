@@ -32,6 +32,9 @@ import { resumeRuntime } from './resume-runtime';
 import { applyRetention, readAllSessions, type RetentionPassReport } from '../retention/retention-pass';
 import { closeExpired, type ExpiryPassReport } from '../retention/expiry-pass';
 import { policyScope } from '../fleet/policy-scope';
+import { IdleActivity } from '../idle/idle-activity';
+import { flushActivity, pauseIdle, type IdlePassReport } from '../idle/idle-pass';
+import { idleSettingsOf } from '../idle/idle-settings';
 import { previewRetention } from '../retention/retention-preview';
 import { pinCheckpoint } from '../retention/pin-checkpoint';
 import type { RetentionPolicy } from '../retention/retention-policy';
@@ -57,6 +60,8 @@ export interface CallOptions {
    * server adds them up for `server-timing`). Also reported to the service's observer. Must not throw.
    */
   onProviderCall?: ProviderCallSink;
+  /** Called when the operation first resumed its paused runtime (auto-resume), with how long that took. Must not throw. */
+  onResume?: (durationMs: number) => void;
 }
 
 /** Per-call options of the state-changing operations that honour an Idempotency-Key. */
@@ -102,6 +107,11 @@ export interface RuntimeServiceOptions {
   retention?: Partial<RetentionPolicy> & { intervalMs?: number };
   /** TTLs: whether a runtime closed because it expired keeps its snapshots (default false). */
   expiry?: { keepSnapshots?: boolean };
+  /**
+   * Idle auto-pause and auto-resume (idle/idle-settings.ts): the daemon's `pauseAfterMs` (default
+   * none) and `autoResume` (default false). Runtimes may override both.
+   */
+  idle?: { pauseAfterMs?: number | null; autoResume?: boolean };
   observer?: RuntimeServiceObserver;
 }
 
@@ -180,6 +190,8 @@ export class RuntimeService {
       checkout: checkoutSettingsOf(options.checkout),
       retention: retentionSettingsOf(options.retention),
       expiry: { keepSnapshots: options.expiry?.keepSnapshots ?? false },
+      idle: idleSettingsOf(options.idle),
+      activity: new IdleActivity(),
     };
   }
 
@@ -394,16 +406,21 @@ export class RuntimeService {
 
   /**
    * The policy passes now, as every node runs them every `retention.intervalMs`: closes the
-   * runtimes whose TTL passed, then applies retention — each to the runtimes this node acts for
+   * runtimes whose TTL passed, flushes this node's record of operations and pauses the idle
+   * runtimes, then applies retention — each to the runtimes this node acts for
    * (fleet/policy-scope.ts: a runtime's home node, or the maintenance holder for the others), so
    * every action happens once across a fleet. `holdsMaintenance` defaults to asking the fleet.
    */
-  async applyPolicies(holdsMaintenance?: boolean): Promise<{ expiry: ExpiryPassReport; retention: RetentionPassReport }> {
+  async applyPolicies(holdsMaintenance?: boolean): Promise<{ expiry: ExpiryPassReport; idle: IdlePassReport; retention: RetentionPassReport }> {
     const holder = holdsMaintenance ?? (await this.#membership.holdsMaintenance());
-    // Two operations for the metrics (`expiry`, `retention`): each pass's daemon time on its own.
+    // One operation per pass for the metrics (`expiry`, `idle_pause`, `retention`): each pass's daemon time on its own.
     const expiry = await this.#run('expiry', async (ctx) => closeExpired(ctx, await readAllSessions(ctx), await policyScope(ctx, holder)));
+    const idle = await this.#run('idle_pause', async (ctx) => {
+      await flushActivity(ctx);
+      return pauseIdle(ctx, await readAllSessions(ctx), await policyScope(ctx, holder));
+    });
     const retention = await this.#run('retention', async (ctx) => applyRetention(ctx, await policyScope(ctx, holder)));
-    return { expiry, retention };
+    return { expiry, idle, retention };
   }
 
   /** One retention pass now over every runtime (tests and operators; the policy passes run it on their own). */
@@ -461,7 +478,7 @@ export class RuntimeService {
     fn: (ctx: ServiceContext, scope: OperationScope) => Promise<T>,
     options: OperationOptions = {},
   ): Promise<T> {
-    const scope: OperationScope = { providerId: null, idempotency: options.idempotency };
+    const scope: OperationScope = { providerId: null, idempotency: options.idempotency, onResume: options.onResume };
     // A caller that wants this operation's provider calls gets a view of the backends that reports them.
     const ctx = options.onProviderCall ? { ...this.#ctx, backends: this.#ctx.backends.reportingTo(options.onProviderCall) } : this.#ctx;
     const startedAt = performance.now();

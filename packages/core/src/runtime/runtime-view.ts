@@ -33,6 +33,8 @@ export function toRuntimeDetail(session: SessionRecord, busy: ReadonlySet<string
     last_error: session.lastError,
     retention: overrideToWire(session.retention),
     expires_at_ms: session.expiresAtMs ?? null,
+    idle_pause_after_ms: session.idlePauseAfterMs ?? null,
+    auto_resume: session.autoResume ?? null,
   };
 }
 

@@ -6,6 +6,8 @@ import type { RuntimeStore } from '../store/runtime-store';
 import type { IdGenerator } from './ids';
 import type { RetentionPolicy } from '../retention/retention-policy';
 import type { RuntimeLeases } from './runtime-leases';
+import type { IdleActivity } from '../idle/idle-activity';
+import type { IdleSettings } from '../idle/idle-settings';
 
 export interface ExecSettings {
   /** Applied when a request gives no timeout_ms. */
@@ -64,6 +66,9 @@ export interface ServiceContext {
   checkout: CheckoutSettings;
   retention: RetentionSettings;
   expiry: ExpirySettings;
+  idle: IdleSettings;
+  /** This node's unflushed record of operations per runtime (idle/idle-activity.ts). */
+  activity: IdleActivity;
 }
 
 /** Filled in by an operation so its metrics can be labelled with the provider it used. */
@@ -71,4 +76,6 @@ export interface OperationScope {
   providerId: string | null;
   /** The caller's in-flight Idempotency-Key claim: completed in the operation's own commit. */
   idempotency?: IdempotencyRecord | undefined;
+  /** Told how long an auto-resume before the operation took (idle/auto-resume.ts; `server-timing`'s `resume`). */
+  onResume?: ((durationMs: number) => void) | undefined;
 }

@@ -7,7 +7,8 @@ import { immutableCopy } from './immutable-record';
 import { ProcessFleetState } from './process-fleet-state';
 import { lowerBound, SortedIdIndex } from './sorted-id-index';
 import { markedCheckpoint, snapshottedOf, withMarksOf } from './checkpoint-marks';
-import { idempotencyRecordBytes, isSameClaim, type CheckpointMark, type CheckpointRecord, type SnapshottedCheckpoint, type IdempotencyRecord, type ProviderIntent, type SessionRecord, type StoredRuntimeStatus } from './records';
+import { markedSession, withActivityOf } from './session-marks';
+import { idempotencyRecordBytes, isSameClaim, type CheckpointMark, type CheckpointRecord, type SnapshottedCheckpoint, type IdempotencyRecord, type ProviderIntent, type SessionMark, type SessionRecord, type StoredRuntimeStatus } from './records';
 import type {
   CheckpointListQuery,
   Page,
@@ -139,6 +140,7 @@ export class MemoryRuntimeStore implements RuntimeStore {
     const sessions = (batch.sessions ?? []).map(immutableCopy);
     const checkpoints = (batch.checkpoints ?? []).map(immutableCopy);
     const marks = (batch.checkpointMarks ?? []).map(immutableCopy);
+    const sessionMarks = (batch.sessionMarks ?? []).map(immutableCopy);
     const intents = (batch.intents ?? []).map(immutableCopy);
     const idempotencyRecords = (batch.idempotencyRecords ?? []).map(immutableCopy);
     const events = (batch.events ?? []).map(immutableCopy);
@@ -146,6 +148,7 @@ export class MemoryRuntimeStore implements RuntimeStore {
     for (const record of sessions) this.#putSession(record);
     for (const record of checkpoints) this.#putCheckpoint(record);
     for (const mark of marks) this.#markCheckpoint(mark);
+    for (const mark of sessionMarks) this.#markSession(mark);
     for (const intent of intents) this.#intents.set(intent.intentId, intent);
     for (const id of batch.resolvedIntentIds ?? []) this.#intents.delete(id);
     for (const record of idempotencyRecords) this.#setIdempotency(record);
@@ -299,8 +302,9 @@ export class MemoryRuntimeStore implements RuntimeStore {
     return this.#fleet.storeTimeMs();
   }
 
-  #putSession(record: SessionRecord): void {
-    const previous = this.#sessions.get(record.runtimeId);
+  #putSession(incoming: SessionRecord): void {
+    const previous = this.#sessions.get(incoming.runtimeId);
+    const record = withActivityOf(incoming, previous);
     this.#sessions.set(record.runtimeId, record);
     const id = record.runtimeId;
     reindex(this.#childrenByParent, previous?.parentRuntimeId, record.parentRuntimeId, id);
@@ -329,6 +333,11 @@ export class MemoryRuntimeStore implements RuntimeStore {
   #markCheckpoint(mark: CheckpointMark): void {
     const record = this.#checkpoints.get(mark.checkpointId);
     if (record) this.#checkpoints.set(record.checkpointId, immutableCopy(markedCheckpoint(record, mark)));
+  }
+
+  #markSession(mark: SessionMark): void {
+    const record = this.#sessions.get(mark.runtimeId);
+    if (record) this.#sessions.set(record.runtimeId, immutableCopy(markedSession(record, mark)));
   }
 
   #lookup<T>(records: Map<string, T>, ids: readonly string[]): T[] {

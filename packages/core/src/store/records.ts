@@ -54,6 +54,18 @@ export interface SessionRecord {
   retention?: RetentionOverride | null;
   /** TTL: when the daemon closes it (open's `expires_at_ms` / `max_lifetime_ms`). null/absent: never. */
   expiresAtMs?: number | null;
+  /**
+   * Idle auto-pause: paused after this long without an operation; 0 turns it off for this
+   * runtime. null/absent: the daemon's `idle_pause_after_ms`.
+   */
+  idlePauseAfterMs?: number | null;
+  /** Whether an operation on it while paused resumes it first. null/absent: the daemon's `auto_resume`. */
+  autoResume?: boolean | null;
+  /**
+   * When an operation on it last ran, as far as the nodes have flushed (idle-activity.ts): set
+   * through `StoreBatch.sessionMarks` only, never by the record's upsert. null/absent: none yet.
+   */
+  lastActiveAtMs?: number | null;
 }
 
 /** A provider snapshot as core tracks it (the seed's BackendCheckpointRef). */
@@ -124,6 +136,12 @@ export interface CheckpointMark {
   pinned?: boolean;
   /** Moves `lastUsedAtMs` forward to this time (never back). */
   usedAtMs?: number;
+}
+
+/** A runtime's activity, flushed in a batch: moves `lastActiveAtMs` forward to `activeAtMs` (never back). */
+export interface SessionMark {
+  runtimeId: string;
+  activeAtMs: number;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { EventStore, NewRuntimeEvent } from './event-log';
 import type { WebhookStore } from './webhook-log';
 import type { LeaseStore, NodeStore, RuntimeFence } from './fleet-store';
 import type { TreeObject } from '../manifest/tree-object';
-import type { CheckpointMark, CheckpointRecord, SnapshottedCheckpoint, IdempotencyRecord, ProviderIntent, SessionRecord, StoredRuntimeStatus } from './records';
+import type { CheckpointMark, CheckpointRecord, SnapshottedCheckpoint, IdempotencyRecord, ProviderIntent, SessionMark, SessionRecord, StoredRuntimeStatus } from './records';
 
 export interface Page<T> {
   items: T[];
@@ -79,6 +79,8 @@ export interface StoreBatch {
   checkpoints?: CheckpointRecord[];
   /** Pins and uses of checkpoints, applied after `checkpoints` (which never change marks). */
   checkpointMarks?: CheckpointMark[];
+  /** Runtimes' last activity, applied after `sessions` (which never change it); unknown runtime ids are ignored. */
+  sessionMarks?: SessionMark[];
   /** Intents to record (upserted by intent id). */
   intents?: ProviderIntent[];
   /** Intents the batch accounts for; unknown ids are ignored. */

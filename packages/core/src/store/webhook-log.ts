@@ -23,6 +23,9 @@ export interface WebhookCursor {
 /** What an attempt came to. `retrying`: it failed and will be tried again; `failed`: the last attempt failed, the engine moved on. */
 export type WebhookDeliveryOutcome = 'delivered' | 'retrying' | 'failed';
 
+/** An attempt as the metrics count it: accepted, failed and to be retried, or failed with no attempt left (the event is passed over). */
+export type WebhookAttemptOutcome = 'delivered' | 'failed_attempt' | 'gave_up';
+
 /** One attempt to deliver one event to one webhook, as the engine records it. */
 export interface NewWebhookDelivery {
   webhookId: string;

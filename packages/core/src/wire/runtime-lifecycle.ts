@@ -14,6 +14,10 @@ import {
 import { RetentionSettingsSchema } from './retention-settings';
 
 const EpochMsSchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+/** Idle auto-pause: paused after this long without an operation; 0: never (off for this runtime); null: the daemon's. */
+const IdlePauseAfterMsSchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable();
+/** Whether an operation on it while paused resumes it first; null: the daemon's. */
+const AutoResumeSchema = z.boolean().nullable();
 
 export const ProviderIdSchema = z.string().regex(/^[a-z][a-z0-9-]{0,63}$/, 'a provider id such as "local" or "e2b"');
 
@@ -31,6 +35,8 @@ export const RuntimeOpenRequestSchema = z.strictObject({
   expires_at_ms: EpochMsSchema.optional(),
   /** …or this long after it is opened (with both, the earlier). */
   max_lifetime_ms: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+  idle_pause_after_ms: IdlePauseAfterMsSchema.optional(),
+  auto_resume: AutoResumeSchema.optional(),
 });
 export type RuntimeOpenRequest = z.infer<typeof RuntimeOpenRequestSchema>;
 
@@ -69,6 +75,10 @@ export const RuntimeDetailSchema = z.object({
   retention: RetentionSettingsSchema,
   /** When the daemon closes it (TTL); null: never. */
   expires_at_ms: z.number().int().nullable(),
+  /** The runtime's own idle pause (0: off); null: the daemon's applies. */
+  idle_pause_after_ms: z.number().int().nullable(),
+  /** The runtime's own auto-resume; null: the daemon's applies. */
+  auto_resume: z.boolean().nullable(),
 });
 export type RuntimeDetail = z.infer<typeof RuntimeDetailSchema>;
 
@@ -80,6 +90,10 @@ export const RuntimeUpdateRequestSchema = z.strictObject({
   retention: RetentionSettingsSchema.optional(),
   /** A new TTL (epoch ms), or null for none. */
   expires_at_ms: EpochMsSchema.nullable().optional(),
+  /** The runtime's own idle pause (0: off), or null for the daemon's again. */
+  idle_pause_after_ms: IdlePauseAfterMsSchema.optional(),
+  /** The runtime's own auto-resume, or null for the daemon's again. */
+  auto_resume: AutoResumeSchema.optional(),
 });
 export type RuntimeUpdateRequest = z.infer<typeof RuntimeUpdateRequestSchema>;
 

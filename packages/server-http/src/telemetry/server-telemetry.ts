@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { NodeDirectory } from '../fleet/fleet-options';
-import type { OperationEvent, ProviderCallEvent, ReconcileReport, RuntimeService, RuntimeServiceObserver } from '@runtimectl/core';
+import { webhookMetrics, type WebhookBacklogSource } from './webhook-metrics';
+import type { OperationEvent, ProviderCallEvent, ReconcileReport, RuntimeService, RuntimeServiceObserver, WebhookAttemptOutcome } from '@runtimectl/core';
 
 export interface ServerTelemetryOptions {
   /** Prefix of every metric name. Default `runtimectl_`. */
@@ -48,6 +49,8 @@ export class ServerTelemetry {
   #runtimeSource: RuntimeCountSource | undefined;
   #fleetSource: FleetMetricsSource | undefined;
   readonly #workspaceUsageSources: WorkspaceUsageSource[] = [];
+  #webhookBacklog: WebhookBacklogSource | undefined;
+  readonly #webhooks: ReturnType<typeof webhookMetrics>;
 
   constructor(options: ServerTelemetryOptions = {}) {
     const prefix = options.prefix ?? 'runtimectl_';
@@ -160,6 +163,7 @@ export class ServerTelemetry {
         if (service?.keptAliveBackends) this.set(service.keptAliveBackends());
       },
     });
+    this.#webhooks = webhookMetrics(this.registry, prefix, () => this.#webhookBacklog);
     if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix });
     // The service calls these inside its operations: a metrics failure must never fail one.
     this.observer = {
@@ -189,6 +193,16 @@ export class ServerTelemetry {
   /** Adds a provider's workspace usage to the `workspace_bytes_used` gauge. */
   watchWorkspaceUsage(source: WorkspaceUsageSource): void {
     this.#workspaceUsageSources.push(source);
+  }
+
+  /** Reports each webhook's pending events (`webhook_pending_events`) from `source` at scrape time. */
+  watchWebhooks(source: WebhookBacklogSource): void {
+    this.#webhookBacklog = source;
+  }
+
+  /** A webhook delivery attempt was recorded (`webhook_deliveries_total`). */
+  recordWebhookAttempt(webhook: string, outcome: WebhookAttemptOutcome): void {
+    this.#webhooks.recordAttempt(webhook, outcome);
   }
 
   /** A workspace quota refused a write or stopped a command. */

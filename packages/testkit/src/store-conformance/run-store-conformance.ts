@@ -5,6 +5,7 @@ import { eventLogTests } from './event-log-tests';
 import { fencedCommitTests } from './fenced-commit-tests';
 import { fleetRecordFieldTests } from './fleet-record-field-tests';
 import { idempotencyTests } from './idempotency-tests';
+import { idleFieldTests } from './idle-field-tests';
 import { intentTests } from './intent-tests';
 import { leaseTests } from './lease-tests';
 import { nodeRegistryTests } from './node-registry-tests';
@@ -40,6 +41,7 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
     idempotencyTests(options);
     fleetRecordFieldTests(options);
     retentionFieldTests(options);
+    idleFieldTests(options);
     leaseTests(options);
     fencedCommitTests(options);
     nodeRegistryTests(options);

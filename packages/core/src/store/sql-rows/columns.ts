@@ -1,7 +1,7 @@
 import type { IdempotencyRow, IntentRow } from './control-rows';
 import type { NewEventRow } from './event-rows';
 import type { NodeRow } from './node-rows';
-import type { CheckpointMarkRow, CheckpointRow, SessionRow, SnapshottedCheckpointRow, TreeObjectRow } from './record-rows';
+import type { CheckpointMarkRow, CheckpointRow, SessionMarkRow, SessionRow, SnapshottedCheckpointRow, TreeObjectRow } from './record-rows';
 
 /** The columns of each table, in the order the SQL stores bind and select them. */
 export const SESSION_COLUMNS = [
@@ -31,7 +31,17 @@ export const SESSION_COLUMNS = [
   // Appended by the retention migration (store-sqlite v8, store-postgres v6).
   'retention',
   'expires_at_ms',
+  // Appended by the idle migration (store-sqlite v11, store-postgres v9).
+  'idle_pause_after_ms',
+  'auto_resume',
 ] as const satisfies ReadonlyArray<keyof SessionRow>;
+
+/**
+ * A runtime's last activity: selected with SESSION_COLUMNS, written only by its own UPDATE
+ * (StoreBatch.sessionMarks, one batch per policy pass), never by the session's upsert — a record
+ * read before a mark was set cannot move it back. Added by the idle migration.
+ */
+export const SESSION_MARK_COLUMNS = ['last_active_at_ms'] as const satisfies ReadonlyArray<keyof SessionMarkRow>;
 
 export const CHECKPOINT_COLUMNS = [
   'checkpoint_id',

@@ -6,6 +6,7 @@ export {
   checkpointToRow,
   checkpointFromRow,
   type SessionRow,
+  type SessionMarkRow,
   type CheckpointRow,
   type CheckpointMarkRow,
   type StoredCheckpointRow,
@@ -16,7 +17,7 @@ export {
 export { intentToRow, intentFromRow, idempotencyToRow, idempotencyFromRow, type IntentRow, type IdempotencyRow } from './control-rows';
 export { nodeFromRow, type NodeRow } from './node-rows';
 export { eventToRow, eventFromRow, type EventRow, type NewEventRow } from './event-rows';
-export { SESSION_COLUMNS, CHECKPOINT_COLUMNS, CHECKPOINT_MARK_COLUMNS, SNAPSHOTTED_CHECKPOINT_COLUMNS, INTENT_COLUMNS, IDEMPOTENCY_COLUMNS, NODE_COLUMNS, EVENT_COLUMNS, TREE_OBJECT_COLUMNS } from './columns';
+export { SESSION_COLUMNS, SESSION_MARK_COLUMNS, CHECKPOINT_COLUMNS, CHECKPOINT_MARK_COLUMNS, SNAPSHOTTED_CHECKPOINT_COLUMNS, INTENT_COLUMNS, IDEMPOTENCY_COLUMNS, NODE_COLUMNS, EVENT_COLUMNS, TREE_OBJECT_COLUMNS } from './columns';
 export type { SchemaMigration } from './schema-migration';
 export {
   webhookCursorToRow,

@@ -31,6 +31,15 @@ export interface SessionRow {
   /** JSON of the runtime's own retention settings; null: the daemon's. */
   retention: string | null;
   expires_at_ms: number | null;
+  /** null: the daemon's; 0: off for this runtime. */
+  idle_pause_after_ms: number | null;
+  /** 0 or 1; null: the daemon's. */
+  auto_resume: number | null;
+}
+
+/** A runtime's last activity (SESSION_MARK_COLUMNS): read with the row, never written by its upsert. */
+export interface SessionMarkRow {
+  last_active_at_ms: number | null;
 }
 
 /** A `checkpoints` row; the `ref_*` columns are all null when the checkpoint has no backend ref. */
@@ -128,10 +137,12 @@ export function sessionToRow(record: SessionRecord): SessionRow {
     home_node_id: record.homeNodeId ?? null,
     retention: record.retention ? toJson(record.retention, 'retention') : null,
     expires_at_ms: record.expiresAtMs ?? null,
+    idle_pause_after_ms: record.idlePauseAfterMs ?? null,
+    auto_resume: record.autoResume == null ? null : record.autoResume ? 1 : 0,
   };
 }
 
-export function sessionFromRow(row: SessionRow): SessionRecord {
+export function sessionFromRow(row: SessionRow & Partial<SessionMarkRow>): SessionRecord {
   return {
     runtimeId: row.runtime_id,
     conversationId: row.conversation_id,
@@ -162,6 +173,9 @@ export function sessionFromRow(row: SessionRow): SessionRecord {
     homeNodeId: row.home_node_id,
     ...(row.retention === null ? {} : { retention: fromJson<RetentionOverride>(row.retention) }),
     ...(row.expires_at_ms === null ? {} : { expiresAtMs: row.expires_at_ms }),
+    ...(row.idle_pause_after_ms == null ? {} : { idlePauseAfterMs: row.idle_pause_after_ms }),
+    ...(row.auto_resume == null ? {} : { autoResume: row.auto_resume === 1 }),
+    ...(row.last_active_at_ms == null ? {} : { lastActiveAtMs: row.last_active_at_ms }),
   };
 }
 
