@@ -91,6 +91,7 @@ export {
   type CallOptions,
   type OperationOptions,
 } from './runtime/runtime-service';
+export { MAX_DIFFERING_PATHS, type RestoreVerificationEvent } from './runtime/verify-restore';
 
 export { toEventView } from './runtime/event-queries';
 export { globFiles, grepFiles, type SearchTree } from './search/search-files';

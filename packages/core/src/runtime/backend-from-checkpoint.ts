@@ -4,6 +4,7 @@ import { CheckpointSnapshotDeletedError } from '../errors/snapshot-errors';
 import type { BackendBinding, BackendCheckpointRef, CheckpointRecord } from '../store/records';
 import type { ServiceContext } from './service-context';
 import { unlessSnapshotVanished } from './vanished-snapshot';
+import { verifyRestore } from './verify-restore';
 
 /**
  * The snapshot a backend would start from, leased in `leases` until the caller has committed;
@@ -33,7 +34,8 @@ export async function leaseCheckoutSnapshot(
  * Everything that can be refused is refused before the provider is called (leaseCheckoutSnapshot);
  * a snapshot the provider no longer has is forgotten and answers the same as a deleted one. The
  * snapshot stays leased in `leases` until the caller has committed. A checkpoint without a
- * backend ref yields no backend.
+ * backend ref yields no backend. The restored workspace is verified against the checkpoint's
+ * manifest (verifyRestore: a mismatch releases the backend and fails).
  */
 export async function backendFromCheckpoint(
   ctx: ServiceContext,
@@ -43,5 +45,7 @@ export async function backendFromCheckpoint(
 ): Promise<BackendBinding | null> {
   const ref = await leaseCheckoutSnapshot(ctx, checkpoint, leases);
   if (!ref) return null;
-  return unlessSnapshotVanished(ctx, checkpoint, () => ctx.backends.checkout(runtimeId, ref, checkpoint.session.providerOptions));
+  const binding = await unlessSnapshotVanished(ctx, checkpoint, () => ctx.backends.checkout(runtimeId, ref, checkpoint.session.providerOptions));
+  await verifyRestore(ctx, checkpoint, runtimeId, binding);
+  return binding;
 }

@@ -29,6 +29,7 @@ import { KeepAliveDuty } from '../fleet/keep-alive-duty';
 import { maintainFleet, reconcileAtStart } from '../fleet/maintenance';
 import type { ReconcileReport } from './reconcile';
 import { resumeRuntime } from './resume-runtime';
+import type { RestoreVerificationEvent } from './verify-restore';
 import { applyRetention, readAllSessions, type RetentionPassReport } from '../retention/retention-pass';
 import { closeExpired, type ExpiryPassReport } from '../retention/expiry-pass';
 import { policyScope } from '../fleet/policy-scope';
@@ -72,6 +73,8 @@ export interface OperationOptions extends CallOptions {
 export interface RuntimeServiceObserver {
   providerCall?(event: ProviderCallEvent): void;
   operation?(event: OperationEvent): void;
+  /** A restored workspace (checkout, fork, resume) was compared with its checkpoint's manifest. */
+  restoreVerification?(event: RestoreVerificationEvent): void;
 }
 
 export interface RuntimeServiceOptions {
@@ -180,6 +183,7 @@ export class RuntimeService {
       checkout: checkoutSettingsOf(options.checkout),
       retention: retentionSettingsOf(options.retention),
       expiry: { keepSnapshots: options.expiry?.keepSnapshots ?? false },
+      restores: { observe: (event) => this.#observer.restoreVerification?.(event) },
     };
   }
 

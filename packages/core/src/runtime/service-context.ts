@@ -36,6 +36,12 @@ export interface ExpirySettings {
   keepSnapshots: boolean;
 }
 
+/** Restore verification (verify-restore.ts). */
+export interface RestoreSettings {
+  /** Told of every comparison of a restored workspace with its checkpoint's manifest. Must not throw. */
+  observe: (event: { providerId: string; outcome: 'passed' | 'failed' }) => void;
+}
+
 /** This node of the fleet (RuntimeServiceOptions.node, with its defaults). */
 export interface NodeIdentity {
   nodeId: string;
@@ -64,6 +70,7 @@ export interface ServiceContext {
   checkout: CheckoutSettings;
   retention: RetentionSettings;
   expiry: ExpirySettings;
+  restores: RestoreSettings;
 }
 
 /** Filled in by an operation so its metrics can be labelled with the provider it used. */
