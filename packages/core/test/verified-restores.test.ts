@@ -162,3 +162,86 @@ describe('verified restores (a restored workspace is compared with its checkpoin
     expect(error.code).toBe('checkpoint_verification_failed');
   });
 });
+
+describe('whether a restore is verified (the runtime’s `verify`, else the daemon’s verify_restores, else the provider’s default)', () => {
+  /** A service over a lossy memory provider declaring `declared`, with the daemon's mode `mode`. */
+  function lossyService(declared: 'default' | 'opt_in' | undefined, mode?: 'auto' | 'always' | 'never') {
+    const made = restoringProvider();
+    const { restoreVerification: _memoryDefault, ...undeclared } = made.provider;
+    const provider: BackendProviderV1 = declared === undefined ? undeclared : { ...undeclared, restoreVerification: declared };
+    const store = new MemoryRuntimeStore();
+    const verifications: RestoreVerificationEvent[] = [];
+    const service = new RuntimeService({
+      store,
+      providers: [provider],
+      defaultProvider: 'memory',
+      observer: { restoreVerification: (event) => verifications.push(event) },
+      ...(mode ? { restores: { verify: mode } } : {}),
+    });
+    return { service, state: made.state, verifications };
+  }
+
+  async function lossyCheckout(service: RuntimeService, state: { restore: Restore }, open: { verify?: boolean } = {}) {
+    const { runtime } = await service.open({ conversation_id: 'c', sender_id: 's', ...open });
+    await service.writeFile({ runtime_id: runtime.runtime_id, path: 'a.txt', content_base64: Buffer.from('one').toString('base64') });
+    const { checkpoint_id } = await service.checkpoint({ runtime_id: runtime.runtime_id });
+    state.restore = 'loses_files';
+    return { runtimeId: runtime.runtime_id, outcome: await service.checkout({ checkpoint_id }).then(() => 'created', (error: { code: string }) => error.code) };
+  }
+
+  it('GET /providers says each provider’s default; one that declares none is opt-in', () => {
+    const declared = lossyService('default').service.providers().providers[0]!.capabilities;
+    const undeclared = lossyService(undefined).service.providers().providers[0]!.capabilities;
+    expect(declared.restore_verification).toBe('default');
+    expect(undeclared.restore_verification).toBe('opt_in');
+  });
+
+  it('auto: a provider whose default is on verifies; an opt-in provider does not, and its restore is accepted unchecked', async () => {
+    const on = lossyService('default');
+    expect((await lossyCheckout(on.service, on.state)).outcome).toBe('checkpoint_verification_failed');
+    const off = lossyService('opt_in');
+    expect((await lossyCheckout(off.service, off.state)).outcome).toBe('created');
+    expect(off.verifications).toEqual([]);
+  });
+
+  it('the runtime’s verify wins over the provider’s default, both ways, and is shown and changed by update', async () => {
+    const optIn = lossyService('opt_in');
+    const verified = await lossyCheckout(optIn.service, optIn.state, { verify: true });
+    expect(verified.outcome).toBe('checkpoint_verification_failed');
+    expect((await optIn.service.get(verified.runtimeId)).verify).toBe(true);
+    const byDefault = lossyService('default');
+    expect((await lossyCheckout(byDefault.service, byDefault.state, { verify: false })).outcome).toBe('created');
+    const { runtime } = await byDefault.service.open({ conversation_id: 'c', sender_id: 's' });
+    expect((await byDefault.service.get(runtime.runtime_id)).verify).toBeNull();
+    await byDefault.service.update({ runtime_id: runtime.runtime_id, verify: false });
+    expect((await byDefault.service.get(runtime.runtime_id)).verify).toBe(false);
+    await byDefault.service.update({ runtime_id: runtime.runtime_id, verify: null });
+    expect((await byDefault.service.get(runtime.runtime_id)).verify).toBeNull();
+  });
+
+  it('the daemon’s always verifies opt-in providers and never turns default ones off; a runtime’s own verify still wins', async () => {
+    const always = lossyService('opt_in', 'always');
+    expect((await lossyCheckout(always.service, always.state)).outcome).toBe('checkpoint_verification_failed');
+    const never = lossyService('default', 'never');
+    expect((await lossyCheckout(never.service, never.state)).outcome).toBe('created');
+    const neverButAsked = lossyService('default', 'never');
+    expect((await lossyCheckout(neverButAsked.service, neverButAsked.state, { verify: true })).outcome).toBe('checkpoint_verification_failed');
+  });
+
+  it('a checkout child inherits its source’s verify and so does the check of its own restores; resume follows the runtime’s', async () => {
+    const { service, state } = lossyService('default');
+    const { runtime } = await service.open({ conversation_id: 'c', sender_id: 's', verify: false });
+    await service.writeFile({ runtime_id: runtime.runtime_id, path: 'a.txt', content_base64: Buffer.from('one').toString('base64') });
+    const { checkpoint_id } = await service.checkpoint({ runtime_id: runtime.runtime_id });
+    const child = await service.checkout({ checkpoint_id });
+    expect((await service.get(child.runtime.runtime_id)).verify).toBe(false);
+    await service.pause({ runtime_id: runtime.runtime_id });
+    state.restore = 'loses_files';
+    await service.resume({ runtime_id: runtime.runtime_id });
+    await service.update({ runtime_id: runtime.runtime_id, verify: true });
+    state.restore = 'faithful';
+    await service.pause({ runtime_id: runtime.runtime_id });
+    state.restore = 'loses_files';
+    expect((await rejectionOf(service.resume({ runtime_id: runtime.runtime_id }))).code).toBe('checkpoint_verification_failed');
+  });
+});

@@ -298,6 +298,13 @@ export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
       CREATE INDEX webhook_deliveries_by_time ON webhook_deliveries (at_ms);
     `,
   },
+  {
+    version: 9,
+    description: "verified restores: a runtime's own choice whether checkout and resume verify the restored workspace (null: the default)",
+    sql: `
+      ALTER TABLE sessions ADD COLUMN verify INTEGER CHECK (verify IN (0, 1));
+    `,
+  },
 ];
 
 /** The schema version this code writes and the newest it can open. */

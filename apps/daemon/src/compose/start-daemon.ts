@@ -100,6 +100,7 @@ export async function startDaemon(
       intervalMs: config.retention.interval_ms,
     },
     expiry: { keepSnapshots: config.runtimes.expiry_keep_snapshots },
+    restores: { verify: config.runtimes.verify_restores },
     observer: telemetry.observer,
   });
   // Before serving: join the fleet (installation id, node registration, heartbeat) and account

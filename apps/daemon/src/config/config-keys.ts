@@ -68,6 +68,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { path: 'runtimes.checkout_parallelism', type: 'integer', description: 'provider creates one N-way checkout or fork runs at once, 1-100 (default 8)' },
   { path: 'runtimes.event_retention_ms', type: 'integer', description: 'events older than this are pruned from the event log, at least 60000 (default 604800000: 7 days)' },
   { path: 'runtimes.expiry_keep_snapshots', type: 'boolean', description: 'a runtime closed because its TTL passed keeps its snapshots (default false)' },
+  { path: 'runtimes.verify_restores', type: 'string', description: 'verify restored workspaces against checkpoint manifests: auto (each provider\'s default), always or never; a runtime\'s own verify wins (default auto)' },
   { path: 'runtimes.provider_call_timeout_ms', type: 'integer', description: 'deadline of provider control calls (default 120000)' },
   { path: 'retention.keep_last', type: 'integer', description: 'keep the snapshots of each runtime\'s newest N snapshotted checkpoints (default: no such rule)' },
   { path: 'retention.expire_unused_after_ms', type: 'integer', description: 'delete snapshots unused this long, beyond keep_last\'s window; at least 60000 (default: no such rule)' },

@@ -149,6 +149,8 @@ const RuntimesSchema = z.strictObject({
   event_retention_ms: z.int().min(60_000).max(Number.MAX_SAFE_INTEGER).default(7 * 86_400_000),
   /** Whether a runtime closed because its TTL passed (open's expires_at_ms / max_lifetime_ms) keeps its snapshots. */
   expiry_keep_snapshots: z.boolean().default(false),
+  /** Whether checkout and resume verify restored workspaces for runtimes without their own `verify`: auto = each provider's default. */
+  verify_restores: z.enum(['auto', 'always', 'never']).default('auto'),
 });
 
 /**

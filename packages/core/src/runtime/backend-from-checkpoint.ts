@@ -34,18 +34,19 @@ export async function leaseCheckoutSnapshot(
  * Everything that can be refused is refused before the provider is called (leaseCheckoutSnapshot);
  * a snapshot the provider no longer has is forgotten and answers the same as a deleted one. The
  * snapshot stays leased in `leases` until the caller has committed. A checkpoint without a
- * backend ref yields no backend. The restored workspace is verified against the checkpoint's
- * manifest (verifyRestore: a mismatch releases the backend and fails).
+ * backend ref yields no backend. With `verify` (see verifiesRestores) the restored workspace is
+ * compared with the checkpoint's manifest (verifyRestore: a mismatch releases it and fails).
  */
 export async function backendFromCheckpoint(
   ctx: ServiceContext,
   checkpoint: CheckpointRecord,
   runtimeId: string,
   leases: OperationLeases,
+  verify: boolean,
 ): Promise<BackendBinding | null> {
   const ref = await leaseCheckoutSnapshot(ctx, checkpoint, leases);
   if (!ref) return null;
   const binding = await unlessSnapshotVanished(ctx, checkpoint, () => ctx.backends.checkout(runtimeId, ref, checkpoint.session.providerOptions));
-  await verifyRestore(ctx, checkpoint, runtimeId, binding);
+  if (verify) await verifyRestore(ctx, checkpoint, runtimeId, binding);
   return binding;
 }

@@ -50,6 +50,7 @@ export async function openRuntime(ctx: ServiceContext, request: RuntimeOpenReque
       keepSnapshots: false,
       ...(request.retention ? { retention: overrideFromWire(request.retention) } : {}),
       ...expiryOf(request, now),
+      ...(request.verify !== undefined ? { verify: request.verify } : {}),
       createdAtMs: now,
       updatedAtMs: now,
       homeNodeId: homeNodeFor(ctx, provider.providerId),

@@ -56,6 +56,7 @@ export async function updateRuntime(ctx: ServiceContext, request: RuntimeUpdateR
       ...(request.metadata !== undefined ? { metadata: request.metadata } : {}),
       ...(request.retention !== undefined ? { retention: overrideFromWire(request.retention) } : {}),
       ...(request.expires_at_ms !== undefined ? { expiresAtMs: request.expires_at_ms } : {}),
+      ...(request.verify !== undefined ? { verify: request.verify } : {}),
       updatedAtMs: ctx.clock(),
     };
     scope.providerId = session.providerId;

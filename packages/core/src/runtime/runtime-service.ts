@@ -40,7 +40,7 @@ import { checkoutSettingsOf, retentionSettingsOf } from './service-settings';
 import { randomNodeId } from './ids';
 import { RuntimeLeases } from './runtime-leases';
 import * as queries from './runtime-queries';
-import type { CheckoutSettings, ExecSettings, FileSettings, NodeIdentity, OperationScope, ServiceContext } from './service-context';
+import type { CheckoutSettings, ExecSettings, FileSettings, NodeIdentity, OperationScope, ServiceContext, VerifyRestoresMode } from './service-context';
 
 export interface OperationEvent {
   operation: string;
@@ -106,6 +106,8 @@ export interface RuntimeServiceOptions {
   /** TTLs: whether a runtime closed because it expired keeps its snapshots (default false). */
   expiry?: { keepSnapshots?: boolean };
   observer?: RuntimeServiceObserver;
+  /** Restore verification for runtimes without their own `verify` (default `auto`: each provider's default). */
+  restores?: { verify?: VerifyRestoresMode };
 }
 
 const DEFAULT_LEASE_MS = 15_000;
@@ -183,7 +185,7 @@ export class RuntimeService {
       checkout: checkoutSettingsOf(options.checkout),
       retention: retentionSettingsOf(options.retention),
       expiry: { keepSnapshots: options.expiry?.keepSnapshots ?? false },
-      restores: { observe: (event) => this.#observer.restoreVerification?.(event) },
+      restores: { verify: options.restores?.verify ?? 'auto', observe: (event) => this.#observer.restoreVerification?.(event) },
     };
   }
 

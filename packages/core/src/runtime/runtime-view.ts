@@ -33,6 +33,7 @@ export function toRuntimeDetail(session: SessionRecord, busy: ReadonlySet<string
     last_error: session.lastError,
     retention: overrideToWire(session.retention),
     expires_at_ms: session.expiresAtMs ?? null,
+    verify: session.verify ?? null,
   };
 }
 

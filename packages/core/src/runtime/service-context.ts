@@ -36,8 +36,15 @@ export interface ExpirySettings {
   keepSnapshots: boolean;
 }
 
+export type VerifyRestoresMode = 'auto' | 'always' | 'never';
+
 /** Restore verification (verify-restore.ts). */
 export interface RestoreSettings {
+  /**
+   * The daemon's `verify_restores`, for runtimes without their own `verify`: `auto` follows
+   * each provider's declared default (`restoreVerification`), `always` / `never` override it.
+   */
+  verify: VerifyRestoresMode;
   /** Told of every comparison of a restored workspace with its checkpoint's manifest. Must not throw. */
   observe: (event: { providerId: string; outcome: 'passed' | 'failed' }) => void;
 }

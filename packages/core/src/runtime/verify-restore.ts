@@ -1,4 +1,5 @@
 import { CheckpointVerificationFailedError } from '../errors/verification-errors';
+import { providerCapabilities } from '../provider/capabilities';
 import { buildTrees } from '../manifest/build-trees';
 import { diffTrees, type TreeChange } from '../manifest/diff-trees';
 import type { NewRuntimeEvent } from '../store/event-log';
@@ -14,6 +15,17 @@ export const MAX_DIFFERING_PATHS = 100;
 export interface RestoreVerificationEvent {
   providerId: string;
   outcome: 'passed' | 'failed';
+}
+
+/**
+ * Whether restores for a runtime with these settings (a session, or a checkpoint's snapshot of
+ * one for its checkout children) are verified: its own `verify`, else the daemon's mode, whose
+ * `auto` is the provider's declared default.
+ */
+export function verifiesRestores(ctx: ServiceContext, settings: { providerId: string; verify?: boolean | null }): boolean {
+  if (typeof settings.verify === 'boolean') return settings.verify;
+  if (ctx.restores.verify !== 'auto') return ctx.restores.verify === 'always';
+  return providerCapabilities(ctx.registry.get(settings.providerId)).restore_verification === 'default';
 }
 
 /**

@@ -31,6 +31,8 @@ export const SESSION_COLUMNS = [
   // Appended by the retention migration (store-sqlite v8, store-postgres v6).
   'retention',
   'expires_at_ms',
+  // Appended by the restore-verification migration (store-sqlite v11, store-postgres v9).
+  'verify',
 ] as const satisfies ReadonlyArray<keyof SessionRow>;
 
 export const CHECKPOINT_COLUMNS = [

@@ -31,6 +31,8 @@ export interface SessionRow {
   /** JSON of the runtime's own retention settings; null: the daemon's. */
   retention: string | null;
   expires_at_ms: number | null;
+  /** The runtime's own restore verification (0/1); null: the default. */
+  verify: number | null;
 }
 
 /** A `checkpoints` row; the `ref_*` columns are all null when the checkpoint has no backend ref. */
@@ -128,6 +130,7 @@ export function sessionToRow(record: SessionRecord): SessionRow {
     home_node_id: record.homeNodeId ?? null,
     retention: record.retention ? toJson(record.retention, 'retention') : null,
     expires_at_ms: record.expiresAtMs ?? null,
+    verify: record.verify == null ? null : record.verify ? 1 : 0,
   };
 }
 
@@ -162,6 +165,7 @@ export function sessionFromRow(row: SessionRow): SessionRecord {
     homeNodeId: row.home_node_id,
     ...(row.retention === null ? {} : { retention: fromJson<RetentionOverride>(row.retention) }),
     ...(row.expires_at_ms === null ? {} : { expiresAtMs: row.expires_at_ms }),
+    ...(row.verify === null ? {} : { verify: row.verify === 1 }),
   };
 }
 
