@@ -162,9 +162,8 @@ describe('provider failures', () => {
     expect(unobserved.content_base64).toBe('YQ==');
     expect(checkpointed.calls).toEqual(['checkpoint', 'manifest']);
     expect(reused.calls).toEqual([]);
-    // A checkout verifies the restored workspace: the new backend's manifest is one of its calls.
-    expect(checkedOut.calls).toEqual(['checkout', 'manifest']);
+    expect(checkedOut.calls).toEqual(['checkout']);
     // The service observer still hears every call as it ends, the unobserved read included.
-    expect(observed).toEqual(['create', 'write_bytes', 'exec', 'checkpoint', 'manifest', 'checkout', 'manifest', 'read_bytes']);
+    expect(observed).toEqual(['create', 'write_bytes', 'exec', 'checkpoint', 'manifest', 'checkout', 'read_bytes']);
   });
 });

@@ -3,7 +3,7 @@ import { MemoryRuntimeStore, RuntimeService, type BackendProviderV1, type Restor
 import { createMemoryProvider, delegatingProvider } from '@runtimectl/testkit';
 import { rejectionOf } from './harness';
 
-type Restore = 'faithful' | 'loses_files' | 'alters_a_file';
+type Restore = 'faithful' | 'loses_files' | 'alters_a_file' | 'manifest_fails';
 
 /**
  * A memory provider whose restores can go wrong as hosted sandboxes' do (E2B #884, #1104: files
@@ -19,6 +19,7 @@ function restoringProvider() {
       if (state.restore === 'loses_files') return inner.create(request);
       const backend = await inner.checkout!(request);
       if (state.restore === 'alters_a_file') await backend.writeBytes('a.txt', new TextEncoder().encode('not what was checkpointed'));
+      if (state.restore === 'manifest_fails') return Object.assign(backend, { manifest: () => Promise.reject(new Error('manifest walk failed')) });
       return backend;
     },
   });
@@ -33,6 +34,8 @@ function serviceOver(provider: BackendProviderV1) {
     providers: [provider],
     defaultProvider: 'memory',
     observer: { restoreVerification: (event) => verifications.push(event) },
+    // The memory provider's restores are verified only when asked (see the second describe).
+    restores: { verify: 'always' },
   });
   return { store, service, verifications };
 }
@@ -97,6 +100,18 @@ describe('verified restores (a restored workspace is compared with its checkpoin
     expect(events.map((event) => [event.runtimeId, event.checkpointId, event.data])).toEqual([
       [id, checkpoint_id, { operation: 'checkout', differing_paths: 1, truncated: false }],
     ]);
+  });
+
+  it('a restore whose manifest cannot be taken fails with the provider error and releases the new backend', async () => {
+    const made = restoringProvider();
+    const { service, store, verifications } = serviceOver(made.provider);
+    const id = await workspaceWith(service, { 'a.txt': 'one' });
+    const { checkpoint_id } = await service.checkpoint({ runtime_id: id });
+    made.state.restore = 'manifest_fails';
+    expect((await rejectionOf(service.checkout({ checkpoint_id }))).code).toBe('provider_error');
+    expect(made.inner.liveBackendIds()).toHaveLength(1);
+    expect(await store.listIntents()).toEqual([]);
+    expect(verifications).toEqual([]);
   });
 
   it('at most 100 differing paths are listed, with truncated set', async () => {
@@ -167,7 +182,7 @@ describe('whether a restore is verified (the runtime’s `verify`, else the daem
   /** A service over a lossy memory provider declaring `declared`, with the daemon's mode `mode`. */
   function lossyService(declared: 'default' | 'opt_in' | undefined, mode?: 'auto' | 'always' | 'never') {
     const made = restoringProvider();
-    const { restoreVerification: _memoryDefault, ...undeclared } = made.provider;
+    const { restoreVerification: _memoryOptIn, ...undeclared } = made.provider;
     const provider: BackendProviderV1 = declared === undefined ? undeclared : { ...undeclared, restoreVerification: declared };
     const store = new MemoryRuntimeStore();
     const verifications: RestoreVerificationEvent[] = [];

@@ -13,7 +13,8 @@ async function withLossyRestores() {
   const provider = delegatingProvider(inner, {
     checkout: (request) => (restore.loses ? inner.create(request) : inner.checkout!(request)),
   });
-  const server = createTestServer({ providers: [provider] });
+  // The memory provider verifies only when asked: the daemon's verify_restores = "always".
+  const server = createTestServer({ providers: [provider], service: { restores: { verify: 'always' } } });
   const api = apiClient(server.app);
   await api.post(`${API}/open`, { runtime_id: 'verified', conversation_id: 'c', sender_id: 's' });
   await api.post(`${API}/write-file`, { runtime_id: 'verified', path: 'src/main.ts', content_base64: Buffer.from('kept').toString('base64') });
