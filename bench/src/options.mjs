@@ -2,7 +2,7 @@
 // the same measurements with fewer and shorter rounds (under two minutes on a 2-core machine).
 import { parseArgs } from 'node:util';
 
-export const SECTIONS = ['http-clean', 'http-operations', 'e2b', 'store', 'store-postgres', 'memory', 'local', 'fs', 'events', 'retention', 'startup', 'fleet', 'manifests'];
+export const SECTIONS = ['http-clean', 'http-operations', 'e2b', 'store', 'store-postgres', 'memory', 'local', 'fs', 'events', 'retention', 'startup', 'fleet', 'manifests', 'verify-restores'];
 
 const PROFILES = {
   full: {
@@ -15,6 +15,7 @@ const PROFILES = {
     local: { fileRounds: 9, execRounds: 60 },
     fs: { rounds: 3 },
     manifests: { rounds: 3, diffs: 200 },
+    verifyRestores: { rounds: 5, files: 10_000, mib: 200 },
     events: { rounds: 3, durationSec: 5 },
     retention: { runtimes: 10_000, rounds: 3, passes: 2, durationSec: 5 },
     fleet: { rounds: 5, operations: 40, leaseMs: 5_000, concurrent: 30, snapshotMs: 1_000 },
@@ -31,6 +32,8 @@ const PROFILES = {
     local: { fileRounds: 3, execRounds: 20 },
     fs: { rounds: 1 },
     manifests: { rounds: 1, diffs: 50 },
+    // A fifth of the workspace: writing 200 MiB through the emulator alone takes minutes.
+    verifyRestores: { rounds: 3, files: 2_000, mib: 40 },
     events: { rounds: 1, durationSec: 2 },
     retention: { runtimes: 2_000, rounds: 1, passes: 2, durationSec: 2 },
     fleet: { rounds: 2, operations: 10, leaseMs: 3_000, concurrent: 30, snapshotMs: 500 },

@@ -44,6 +44,8 @@ export class RuntimeExistsError extends RuntimectlApiError {}
 export class SnapshotInUseError extends RuntimectlApiError {}
 export class CheckpointSnapshotDeletedError extends RuntimectlApiError {}
 export class ManifestUnavailableError extends RuntimectlApiError {}
+/** A restored workspace differed from its checkpoint's manifest (`details.differing_paths`). */
+export class CheckpointVerificationFailedError extends RuntimectlApiError {}
 export class PayloadTooLargeError extends RuntimectlApiError {}
 export class IdempotencyKeyReusedError extends RuntimectlApiError {}
 export class IdempotentResponseNotKeptError extends RuntimectlApiError {}
@@ -78,6 +80,7 @@ const ERROR_CLASSES: Record<ErrorCode, new (init: ApiErrorInit) => RuntimectlApi
   snapshot_in_use: SnapshotInUseError,
   checkpoint_snapshot_deleted: CheckpointSnapshotDeletedError,
   manifest_unavailable: ManifestUnavailableError,
+  checkpoint_verification_failed: CheckpointVerificationFailedError,
   payload_too_large: PayloadTooLargeError,
   idempotency_key_reused: IdempotencyKeyReusedError,
   idempotent_response_not_kept: IdempotentResponseNotKeptError,

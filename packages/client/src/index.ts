@@ -23,6 +23,7 @@ export {
   SnapshotInUseError,
   CheckpointSnapshotDeletedError,
   ManifestUnavailableError,
+  CheckpointVerificationFailedError,
   PayloadTooLargeError,
   IdempotencyKeyReusedError,
   IdempotentResponseNotKeptError,

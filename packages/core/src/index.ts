@@ -94,6 +94,8 @@ export {
   type CallOptions,
   type OperationOptions,
 } from './runtime/runtime-service';
+export { MAX_DIFFERING_PATHS, type RestoreVerificationEvent } from './runtime/verify-restore';
+export type { VerifyRestoresMode } from './runtime/service-context';
 
 export { toEventView } from './runtime/event-queries';
 export { globFiles, grepFiles, type SearchTree } from './search/search-files';

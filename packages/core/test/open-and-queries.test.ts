@@ -152,8 +152,8 @@ describe('open, get, list and update', () => {
   it('reports each provider with capabilities derived from its methods: checkpoint everywhere, snapshot where it has one', () => {
     const h = createHarness();
     expect(h.service.providers().providers).toEqual([
-      { provider: 'memory', capabilities: { checkpoint: true, snapshot: true, checkout: true, delete_snapshot: true, pause: true, snapshot_kind: 'filesystem' } },
-      { provider: 'nosnap', capabilities: { checkpoint: true, snapshot: false, checkout: false, delete_snapshot: false, pause: false, snapshot_kind: null } },
+      { provider: 'memory', capabilities: { checkpoint: true, snapshot: true, checkout: true, delete_snapshot: true, pause: true, snapshot_kind: 'filesystem', restore_verification: 'opt_in' } },
+      { provider: 'nosnap', capabilities: { checkpoint: true, snapshot: false, checkout: false, delete_snapshot: false, pause: false, snapshot_kind: null, restore_verification: null } },
     ]);
   });
 

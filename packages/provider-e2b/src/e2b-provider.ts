@@ -41,6 +41,8 @@ export class E2BProvider implements BackendProviderV1 {
   readonly locality = 'fleet' as const;
   /** An E2B snapshot holds the sandbox's memory and processes, not only its files. */
   readonly snapshotKind = 'memory' as const;
+  /** Verifying a restore (one manifest command) measured within 10% of a sandbox create (bench `verify-restores`). */
+  readonly restoreVerification = 'default' as const;
 
   readonly #settings: ResolvedE2BSettings;
   readonly #errors: E2BErrorMapper;

@@ -17,7 +17,7 @@ const codeOf = async (work: Promise<unknown>) => (await runtimectlErrorOf(work))
 
 describe('snapshot calls at E2B', () => {
   it('declares memory snapshots: an E2B snapshot holds the sandbox\'s memory and processes, not only its files', () => {
-    expect(service().providers().providers[0]?.capabilities).toMatchObject({ snapshot: true, snapshot_kind: 'memory' });
+    expect(service().providers().providers[0]?.capabilities).toMatchObject({ snapshot: true, snapshot_kind: 'memory', restore_verification: 'default' });
   });
 
   it('checkpoints of a clean runtime make no snapshot call: N checkpoints, 1 snapshot', async () => {

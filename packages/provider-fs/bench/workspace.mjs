@@ -39,11 +39,12 @@ function text(random, bytes) {
 
 /**
  * Writes the workspace into the existing directory `root`. Returns the relative paths of the
- * 1 MiB files (for `changeOneMiBFile`) and the totals written.
+ * 1 MiB files (for `changeOneMiBFile`) and the totals written. `shape` scales it down (files,
+ * bytes) with the same mix, for quick runs.
  */
-export async function makeWorkspace(root, { seed = 21 } = {}) {
+export async function makeWorkspace(root, { seed = 21, shape = WORKSPACE } = {}) {
   const random = seeded(seed);
-  const small = WORKSPACE.files - WORKSPACE.oneMiBFiles - WORKSPACE.largeFiles;
+  const small = shape.files - WORKSPACE.oneMiBFiles - WORKSPACE.largeFiles;
   const files = [];
   let smallBytes = 0;
   for (let i = 0; i < small; i++) {
@@ -58,7 +59,7 @@ export async function makeWorkspace(root, { seed = 21 } = {}) {
     oneMiB.push(path);
     files.push({ path, size: 2 ** 20 });
   }
-  const largeBytes = WORKSPACE.bytes - smallBytes - WORKSPACE.oneMiBFiles * 2 ** 20;
+  const largeBytes = shape.bytes - smallBytes - WORKSPACE.oneMiBFiles * 2 ** 20;
   for (let i = 0; i < WORKSPACE.largeFiles; i++) {
     const size = i < WORKSPACE.largeFiles - 1 ? Math.floor(largeBytes / WORKSPACE.largeFiles) : largeBytes - Math.floor(largeBytes / WORKSPACE.largeFiles) * (WORKSPACE.largeFiles - 1);
     files.push({ path: i % 8 === 0 ? `logs/large-${i}.log` : `assets/large-${i}.bin`, size });

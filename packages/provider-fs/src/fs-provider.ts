@@ -48,6 +48,8 @@ export class FsProvider implements BackendProviderV1 {
   readonly providerId = PROVIDER_ID;
   /** Files only: processes do not survive checkout, pause and resume. */
   readonly snapshotKind = 'filesystem' as const;
+  /** Verifying a restore measured over 10% of it (bench `verify-restores`): runtimes ask for it. */
+  readonly restoreVerification = 'opt_in' as const;
   readonly #local: LocalProvider;
   readonly #store: SnapshotStore;
 

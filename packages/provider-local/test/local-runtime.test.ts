@@ -36,7 +36,7 @@ describe('local runtimes through core', () => {
       name: 'before refactor',
     });
     expect(service.providers().providers).toEqual([
-      { provider: 'local', capabilities: { checkpoint: true, snapshot: false, checkout: false, delete_snapshot: false, pause: false, snapshot_kind: null } },
+      { provider: 'local', capabilities: { checkpoint: true, snapshot: false, checkout: false, delete_snapshot: false, pause: false, snapshot_kind: null, restore_verification: null } },
     ]);
   });
 

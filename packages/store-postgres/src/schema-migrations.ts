@@ -307,6 +307,13 @@ export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
       ALTER TABLE sessions ADD COLUMN last_active_at_ms BIGINT;
     `,
   },
+  {
+    version: 10,
+    description: "verified restores: a runtime's own choice whether checkout and resume verify the restored workspace (null: the default)",
+    sql: `
+      ALTER TABLE sessions ADD COLUMN verify INTEGER CHECK (verify IN (0, 1));
+    `,
+  },
 ];
 
 /** The schema version this code writes and the newest it can open. */

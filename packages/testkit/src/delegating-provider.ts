@@ -11,6 +11,7 @@ export function delegatingProvider(inner: BackendProviderV1, overrides: Partial<
     providerId: inner.providerId,
     ...(inner.runtimeOptionsSchema ? { runtimeOptionsSchema: inner.runtimeOptionsSchema } : {}),
     ...(inner.snapshotKind ? { snapshotKind: inner.snapshotKind } : {}),
+    ...(inner.restoreVerification ? { restoreVerification: inner.restoreVerification } : {}),
     create: (request) => inner.create(request),
     attach: (request) => inner.attach(request),
     release: (request) => inner.release(request),

@@ -101,6 +101,7 @@ export async function startDaemon(
     },
     expiry: { keepSnapshots: config.runtimes.expiry_keep_snapshots },
     idle: { pauseAfterMs: config.runtimes.idle_pause_after_ms ?? null, autoResume: config.runtimes.auto_resume },
+    restores: { verify: config.runtimes.verify_restores },
     observer: telemetry.observer,
   });
   // Before serving: join the fleet (installation id, node registration, heartbeat) and account

@@ -70,6 +70,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { path: 'runtimes.expiry_keep_snapshots', type: 'boolean', description: 'a runtime closed because its TTL passed keeps its snapshots (default false)' },
   { path: 'runtimes.idle_pause_after_ms', type: 'integer', description: 'pause a runtime after this long without an operation, where its provider can pause; at least 1000 (default: never)' },
   { path: 'runtimes.auto_resume', type: 'boolean', description: 'an operation on a paused runtime resumes it first instead of answering runtime_paused (default false)' },
+  { path: 'runtimes.verify_restores', type: 'string', description: 'verify restored workspaces against checkpoint manifests: auto (each provider\'s default), always or never; a runtime\'s own verify wins (default auto)' },
   { path: 'runtimes.provider_call_timeout_ms', type: 'integer', description: 'deadline of provider control calls (default 120000)' },
   { path: 'retention.keep_last', type: 'integer', description: 'keep the snapshots of each runtime\'s newest N snapshotted checkpoints (default: no such rule)' },
   { path: 'retention.expire_unused_after_ms', type: 'integer', description: 'delete snapshots unused this long, beyond keep_last\'s window; at least 60000 (default: no such rule)' },

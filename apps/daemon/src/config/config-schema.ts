@@ -153,6 +153,8 @@ const RuntimesSchema = z.strictObject({
   idle_pause_after_ms: z.int().min(1_000).max(Number.MAX_SAFE_INTEGER).optional(),
   /** An operation on a paused runtime resumes it first (default: runtime_paused). Runtimes may override it. */
   auto_resume: z.boolean().default(false),
+  /** Whether checkout and resume verify restored workspaces for runtimes without their own `verify`: auto = each provider's default. */
+  verify_restores: z.enum(['auto', 'always', 'never']).default('auto'),
 });
 
 /**

@@ -195,6 +195,13 @@ describe('loadConfig', () => {
     for (const value of ['0', '101']) expect(() => load({ RUNTIMECTL_RUNTIMES_CHECKOUT_PARALLELISM: value })).toThrow(/runtimes\.checkout_parallelism/);
   });
 
+  it('runtimes.verify_restores is auto (each provider\'s default), always or never (RUNTIMECTL_RUNTIMES_VERIFY_RESTORES); anything else is refused', () => {
+    expect(load().runtimes.verify_restores).toBe('auto');
+    expect(load({ RUNTIMECTL_RUNTIMES_VERIFY_RESTORES: 'always' }).runtimes.verify_restores).toBe('always');
+    expect(load({}, {}, tempFile('v.toml', '[runtimes]\nverify_restores = "never"\n')).runtimes.verify_restores).toBe('never');
+    expect(() => load({ RUNTIMECTL_RUNTIMES_VERIFY_RESTORES: 'sometimes' })).toThrow(/runtimes\.verify_restores/);
+  });
+
   it('runtimes.event_retention_ms bounds how long the event log keeps events (default 7 days; RUNTIMECTL_RUNTIMES_EVENT_RETENTION_MS); under a minute is refused', () => {
     expect(load().runtimes.event_retention_ms).toBe(604_800_000);
     expect(load({ RUNTIMECTL_RUNTIMES_EVENT_RETENTION_MS: '3600000' }).runtimes.event_retention_ms).toBe(3_600_000);
@@ -220,7 +227,7 @@ describe('loadConfig', () => {
   it('every documented key is a real setting with a RUNTIMECTL_* variable', () => {
     const sample = { string: 'x', integer: '1', boolean: 'true', json: '{}', list: 'a,b' } as const;
     for (const key of CONFIG_KEYS) {
-      const value = key.path === 'store.kind' ? 'memory' : key.path === 'store.synchronous' ? 'normal' : key.path === 'runtimes.default_provider' ? 'local' : key.path === 'log.level' ? 'info' : key.path === 'providers.local.isolation' || key.path === 'providers.fs.isolation' ? 'none' : key.path === 'fleet.advertise_url' ? 'http://10.0.0.5:7333' : sample[key.type];
+      const value = key.path === 'store.kind' ? 'memory' : key.path === 'store.synchronous' ? 'normal' : key.path === 'runtimes.default_provider' ? 'local' : key.path === 'log.level' ? 'info' : key.path === 'providers.local.isolation' || key.path === 'providers.fs.isolation' ? 'none' : key.path === 'fleet.advertise_url' ? 'http://10.0.0.5:7333' : key.path === 'runtimes.verify_restores' ? 'always' : sample[key.type];
       const env = { [envNameOf(key.path)]: ['http.request_timeout_ms', 'runtimes.event_retention_ms', 'retention.expire_unused_after_ms'].includes(key.path) ? '60000' : key.path.endsWith('_ms') || key.path.endsWith('_bytes') ? '4096' : value };
       if (key.path === 'http.auth.bearer_token') env[envNameOf(key.path)] = 'a-sufficiently-long-token';
       if (key.path === 'http.auth.bearer_token_env') Object.assign(env, { x: 'a-sufficiently-long-token' });

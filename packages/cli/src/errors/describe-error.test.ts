@@ -47,6 +47,21 @@ describe('describeError', () => {
     expect(describeError(error, context).line).toBe('too many sandboxes (provider_capacity); retry in 3 s');
   });
 
+  it('names the first differing paths of a failed restore verification on its one line, exit 1', () => {
+    const differing = ['a.txt', 'b.txt', 'c.txt', 'd.txt'].map((path) => ({ path, change: 'removed' }));
+    const error = apiErrorFor({
+      code: 'checkpoint_verification_failed',
+      status: 502,
+      message: 'the workspace restored from checkpoint rtcp_1 differs from its manifest (4 paths)',
+      details: { checkpoint_id: 'rtcp_1', differing_paths: differing, truncated: false },
+    });
+    const described = describeError(error, context);
+    expect(described.exitCode).toBe(1);
+    expect(described.line.split('\n')).toHaveLength(1);
+    expect(described.line).toContain('(checkpoint_verification_failed: removed a.txt, removed b.txt, removed c.txt, …)');
+    expect(described.details).toMatchObject({ differing_paths: differing });
+  });
+
   it('tells a missing token from a refused one', () => {
     const error = apiErrorFor({ code: 'unauthorized', status: 401, message: 'unauthorized' });
     expect(describeError(error, context).line).toContain('requires a bearer token');

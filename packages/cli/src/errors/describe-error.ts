@@ -86,6 +86,11 @@ function describeApiError(error: RuntimectlApiError, context: ErrorContext): str
       return `${error.message} (checkpoint_snapshot_deleted): its provider snapshot was deleted, so it can no longer be checked out or resumed.`;
     case 'manifest_unavailable':
       return `${error.message} (manifest_unavailable): only checkpoints whose provider records content manifests can be compared.`;
+    case 'checkpoint_verification_failed': {
+      const paths = Array.isArray(details['differing_paths']) ? (details['differing_paths'] as Array<{ path: string; change: string }>) : [];
+      const first = paths.slice(0, 3).map(({ path, change }) => `${change} ${path}`).join(', ');
+      return `${error.message} (checkpoint_verification_failed: ${first}${paths.length > 3 || details['truncated'] === true ? ', …' : ''}): the provider restored a workspace that differs from the checkpoint, so nothing was created and a paused runtime stays paused. Retry; \`--json\` lists every differing path.`;
+    }
     case 'unsupported_backend': {
       const provider = detail('provider');
       const capability = detail('capability');

@@ -44,6 +44,7 @@ const EXIT_CODE_BY_ERROR_CODE: Record<ErrorCode, number> = {
   workspace_quota_exceeded: EXIT_CODES.failed,
   unsupported_backend: EXIT_CODES.failed,
   provider_error: EXIT_CODES.failed,
+  checkpoint_verification_failed: EXIT_CODES.failed,
   provider_timeout: EXIT_CODES.failed,
   store_unavailable: EXIT_CODES.failed,
   runtime_on_other_node: EXIT_CODES.failed,

@@ -24,6 +24,7 @@ function runtime(id: string, options: { status?: RuntimeStatus; createdMinutesAg
     last_error: null,
     retention: {},
     expires_at_ms: null,
+    verify: null,
   };
 }
 

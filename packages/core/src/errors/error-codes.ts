@@ -20,6 +20,7 @@ export const ERROR_CODES = [
   'snapshot_in_use',
   'checkpoint_snapshot_deleted',
   'manifest_unavailable',
+  'checkpoint_verification_failed',
   'idempotent_response_not_kept',
   'payload_too_large',
   'idempotency_key_reused',

@@ -13,6 +13,7 @@ export {
 } from './runtime-state-errors';
 export { SnapshotInUseError, CheckpointSnapshotDeletedError } from './snapshot-errors';
 export { ManifestUnavailableError } from './manifest-errors';
+export { CheckpointVerificationFailedError, type DifferingPath } from './verification-errors';
 export {
   UnsupportedBackendError,
   ProviderError,

@@ -1,3 +1,4 @@
+import type { RestoreVerificationDefault } from '../wire/service-info';
 import type { ReadBytesOptions } from './operation-types';
 import type { z } from 'zod';
 import type { SkippedPath } from '../wire/checkpoints';
@@ -89,6 +90,14 @@ export interface BackendProviderV1 {
    * `filesystem`, the lesser promise.
    */
   readonly snapshotKind?: SnapshotKind;
+  /**
+   * Whether checkout and resume verify the restored workspace against the checkpoint's manifest
+   * by default (`default`: it costs at most 10% of the restore, as measured by the bench's
+   * `verify` section) or only for runtimes that ask (`opt_in`, also when it says nothing). For
+   * `GET /providers` (`restore_verification`); the daemon's `verify_restores` and a runtime's
+   * `verify` override it. Meaningful only with `checkout` and a backend `manifest()`.
+   */
+  readonly restoreVerification?: RestoreVerificationDefault;
 
   /** Creates a new live backend. The caller owns it and must `release` it. */
   create(request: BackendCreateRequest): Promise<ProviderBackend>;

@@ -17,5 +17,6 @@ export function providerCapabilities(provider: BackendProviderV1): ProviderCapab
     delete_snapshot: typeof provider.deleteSnapshot === 'function',
     pause: snapshot && checkout,
     snapshot_kind: snapshot ? (provider.snapshotKind ?? 'filesystem') : null,
+    restore_verification: checkout ? (provider.restoreVerification ?? 'opt_in') : null,
   };
 }

@@ -4,6 +4,7 @@ import { CheckpointSnapshotDeletedError } from '../errors/snapshot-errors';
 import type { BackendBinding, BackendCheckpointRef, CheckpointRecord } from '../store/records';
 import type { ServiceContext } from './service-context';
 import { unlessSnapshotVanished } from './vanished-snapshot';
+import { verifyRestore } from './verify-restore';
 
 /**
  * The snapshot a backend would start from, leased in `leases` until the caller has committed;
@@ -33,15 +34,19 @@ export async function leaseCheckoutSnapshot(
  * Everything that can be refused is refused before the provider is called (leaseCheckoutSnapshot);
  * a snapshot the provider no longer has is forgotten and answers the same as a deleted one. The
  * snapshot stays leased in `leases` until the caller has committed. A checkpoint without a
- * backend ref yields no backend.
+ * backend ref yields no backend. With `verify` (see verifiesRestores) the restored workspace is
+ * compared with the checkpoint's manifest (verifyRestore: a mismatch releases it and fails).
  */
 export async function backendFromCheckpoint(
   ctx: ServiceContext,
   checkpoint: CheckpointRecord,
   runtimeId: string,
   leases: OperationLeases,
+  verify: boolean,
 ): Promise<BackendBinding | null> {
   const ref = await leaseCheckoutSnapshot(ctx, checkpoint, leases);
   if (!ref) return null;
-  return unlessSnapshotVanished(ctx, checkpoint, () => ctx.backends.checkout(runtimeId, ref, checkpoint.session.providerOptions));
+  const binding = await unlessSnapshotVanished(ctx, checkpoint, () => ctx.backends.checkout(runtimeId, ref, checkpoint.session.providerOptions));
+  if (verify) await verifyRestore(ctx, checkpoint, runtimeId, binding);
+  return binding;
 }

@@ -2,6 +2,7 @@ import { OperationLeases } from '../backend/snapshot-guard';
 import type { CheckpointRecord, SessionRecord } from '../store/records';
 import type { RuntimeCheckoutRequest, RuntimeCheckoutResult } from '../wire/checkpoints';
 import { backendFromCheckpoint } from './backend-from-checkpoint';
+import { verifiesRestores } from './verify-restore';
 import { homeNodeFor } from './home-node';
 import { loadCheckpoint, loadServedSession, withRuntimeLock } from './runtime-access';
 import { cleanBinding } from './clean-state';
@@ -65,7 +66,7 @@ export async function underCheckoutLease<T>(
 export async function newCheckoutChild(source: CheckoutSource, request: RuntimeCheckoutRequest): Promise<SessionRecord> {
   const { ctx, checkpoint } = source;
   const childId = ctx.ids.checkoutChildId(checkpoint.runtimeId);
-  const created = await backendFromCheckpoint(ctx, checkpoint, childId, source.leases);
+  const created = await backendFromCheckpoint(ctx, checkpoint, childId, source.leases, verifiesRestores(ctx, checkpoint.session));
   const now = ctx.clock();
   const snapshot = checkpoint.session;
   return {
@@ -87,6 +88,7 @@ export async function newCheckoutChild(source: CheckoutSource, request: RuntimeC
     createdAtMs: now,
     updatedAtMs: now,
     homeNodeId: source.homeNodeId,
+    ...(snapshot.verify != null ? { verify: snapshot.verify } : {}),
   };
 }
 

@@ -17,6 +17,7 @@ export function sessionSnapshotOf(session: SessionRecord): SessionSnapshot {
     providerOptions: session.providerOptions,
     sessionState: session.sessionState,
     metadata: session.metadata,
+    ...(session.verify != null ? { verify: session.verify } : {}),
   };
 }
 

@@ -5,6 +5,7 @@ import type { CheckpointDiffRequest, CheckpointDiffResult, DiffEntry, DiffSummar
 import { onBackend } from './data-operations';
 import { loadCheckpoint } from './runtime-access';
 import type { OperationScope, ServiceContext } from './service-context';
+import { unstoredTreesFirst } from './unstored-trees';
 
 const DEFAULT_DIFF_PAGE = 100;
 
@@ -27,13 +28,7 @@ async function liveTrees(ctx: ServiceContext, runtimeId: string, scope: Operatio
     if (!manifest) throw new ManifestUnavailableError({ runtime_id: runtimeId }, `its provider ${backend.providerId} produces none`);
     return buildTrees(await manifest());
   });
-  const live = new Map(objects.map(({ hash, body }) => [hash, body]));
-  const read: TreeReader = async (hashes) => {
-    const found = await ctx.store.getTreeObjects(hashes.filter((hash) => !live.has(hash)));
-    for (const hash of hashes) if (live.has(hash)) found.set(hash, live.get(hash)!);
-    return found;
-  };
-  return { root, read };
+  return { root, read: unstoredTreesFirst(ctx.store, objects) };
 }
 
 /**

@@ -54,6 +54,7 @@ export async function openRuntime(ctx: ServiceContext, request: RuntimeOpenReque
       ...expiryOf(request, now),
       ...(request.idle_pause_after_ms != null ? { idlePauseAfterMs: request.idle_pause_after_ms } : {}),
       ...(request.auto_resume != null ? { autoResume: request.auto_resume } : {}),
+      ...(request.verify !== undefined ? { verify: request.verify } : {}),
       createdAtMs: now,
       updatedAtMs: now,
       homeNodeId: homeNodeFor(ctx, provider.providerId),

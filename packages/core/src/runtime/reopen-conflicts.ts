@@ -26,6 +26,7 @@ export function reopenConflicts(ctx: ServiceContext, existing: SessionRecord, re
   }
   // A lifetime counts from the open, so a re-open cannot match one; a time must be the runtime's own.
   if (request.max_lifetime_ms !== undefined) fields.push('max_lifetime_ms');
+  if (request.verify !== undefined && request.verify !== (existing.verify ?? null)) fields.push('verify');
   if (request.expires_at_ms !== undefined && request.expires_at_ms !== (existing.expiresAtMs ?? null)) fields.push('expires_at_ms');
   if (request.retention !== undefined && !sameJsonValue(overrideToWire(overrideFromWire(request.retention)), overrideToWire(existing.retention))) {
     fields.push('retention');

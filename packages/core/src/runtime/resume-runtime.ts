@@ -4,6 +4,7 @@ import { CheckpointSnapshotDeletedError } from '../errors/snapshot-errors';
 import type { SessionRecord } from '../store/records';
 import type { RuntimeResumeRequest, RuntimeResumeResult } from '../wire/checkpoints';
 import { backendFromCheckpoint } from './backend-from-checkpoint';
+import { verifiesRestores } from './verify-restore';
 import { assertNotClosed, loadCheckpoint, loadServedSession, withRuntimeLock } from './runtime-access';
 import { cleanBinding } from './clean-state';
 import { toRuntimeRecord } from './runtime-view';
@@ -27,7 +28,7 @@ export async function resumeRuntime(ctx: ServiceContext, request: RuntimeResumeR
     const checkpoint = await loadCheckpoint(ctx, session.pausedCheckpointId);
     const leases = new OperationLeases();
     try {
-      const created = await backendFromCheckpoint(ctx, checkpoint, session.runtimeId, leases).catch(async (error: unknown) => {
+      const created = await backendFromCheckpoint(ctx, checkpoint, session.runtimeId, leases, verifiesRestores(ctx, session)).catch(async (error: unknown) => {
         if (CheckpointSnapshotDeletedError.isInstance(error)) await failIfUnresumable(ctx, session, checkpoint.checkpointId);
         throw error;
       });

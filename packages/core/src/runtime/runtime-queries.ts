@@ -60,6 +60,7 @@ export async function updateRuntime(ctx: ServiceContext, request: RuntimeUpdateR
       ...(request.expires_at_ms !== undefined ? { expiresAtMs: request.expires_at_ms } : {}),
       ...(request.idle_pause_after_ms !== undefined ? { idlePauseAfterMs: request.idle_pause_after_ms } : {}),
       ...(request.auto_resume !== undefined ? { autoResume: request.auto_resume } : {}),
+      ...(request.verify !== undefined ? { verify: request.verify } : {}),
       updatedAtMs: ctx.clock(),
     };
     scope.providerId = session.providerId;

@@ -29,6 +29,7 @@ import { KeepAliveDuty } from '../fleet/keep-alive-duty';
 import { maintainFleet, reconcileAtStart } from '../fleet/maintenance';
 import type { ReconcileReport } from './reconcile';
 import { resumeRuntime } from './resume-runtime';
+import type { RestoreVerificationEvent } from './verify-restore';
 import { applyRetention, readAllSessions, type RetentionPassReport } from '../retention/retention-pass';
 import { closeExpired, type ExpiryPassReport } from '../retention/expiry-pass';
 import { policyScope } from '../fleet/policy-scope';
@@ -42,7 +43,7 @@ import { checkoutSettingsOf, retentionSettingsOf } from './service-settings';
 import { randomNodeId } from './ids';
 import { RuntimeLeases } from './runtime-leases';
 import * as queries from './runtime-queries';
-import type { CheckoutSettings, ExecSettings, FileSettings, NodeIdentity, OperationScope, ServiceContext } from './service-context';
+import type { CheckoutSettings, ExecSettings, FileSettings, NodeIdentity, OperationScope, ServiceContext, VerifyRestoresMode } from './service-context';
 
 export interface OperationEvent {
   operation: string;
@@ -77,6 +78,8 @@ export interface OperationOptions extends CallOptions {
 export interface RuntimeServiceObserver {
   providerCall?(event: ProviderCallEvent): void;
   operation?(event: OperationEvent): void;
+  /** A restored workspace (checkout, fork, resume) was compared with its checkpoint's manifest. */
+  restoreVerification?(event: RestoreVerificationEvent): void;
 }
 
 export interface RuntimeServiceOptions {
@@ -113,6 +116,8 @@ export interface RuntimeServiceOptions {
    */
   idle?: { pauseAfterMs?: number | null; autoResume?: boolean };
   observer?: RuntimeServiceObserver;
+  /** Restore verification for runtimes without their own `verify` (default `auto`: each provider's default). */
+  restores?: { verify?: VerifyRestoresMode };
 }
 
 const DEFAULT_LEASE_MS = 15_000;
@@ -192,6 +197,7 @@ export class RuntimeService {
       expiry: { keepSnapshots: options.expiry?.keepSnapshots ?? false },
       idle: idleSettingsOf(options.idle),
       activity: new IdleActivity(),
+      restores: { verify: options.restores?.verify ?? 'auto', observe: (event) => this.#observer.restoreVerification?.(event) },
     };
   }
 

@@ -35,6 +35,7 @@ export function toRuntimeDetail(session: SessionRecord, busy: ReadonlySet<string
     expires_at_ms: session.expiresAtMs ?? null,
     idle_pause_after_ms: session.idlePauseAfterMs ?? null,
     auto_resume: session.autoResume ?? null,
+    verify: session.verify ?? null,
   };
 }
 

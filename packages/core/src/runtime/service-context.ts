@@ -38,6 +38,19 @@ export interface ExpirySettings {
   keepSnapshots: boolean;
 }
 
+export type VerifyRestoresMode = 'auto' | 'always' | 'never';
+
+/** Restore verification (verify-restore.ts). */
+export interface RestoreSettings {
+  /**
+   * The daemon's `verify_restores`, for runtimes without their own `verify`: `auto` follows
+   * each provider's declared default (`restoreVerification`), `always` / `never` override it.
+   */
+  verify: VerifyRestoresMode;
+  /** Told of every comparison of a restored workspace with its checkpoint's manifest. Must not throw. */
+  observe: (event: { providerId: string; outcome: 'passed' | 'failed' }) => void;
+}
+
 /** This node of the fleet (RuntimeServiceOptions.node, with its defaults). */
 export interface NodeIdentity {
   nodeId: string;
@@ -69,6 +82,7 @@ export interface ServiceContext {
   idle: IdleSettings;
   /** This node's unflushed record of operations per runtime (idle/idle-activity.ts). */
   activity: IdleActivity;
+  restores: RestoreSettings;
 }
 
 /** Filled in by an operation so its metrics can be labelled with the provider it used. */

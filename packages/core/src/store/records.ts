@@ -52,6 +52,8 @@ export interface SessionRecord {
   homeNodeId?: string | null;
   /** The runtime's own retention settings over the daemon's (retention-policy.ts). null/absent: the daemon's. */
   retention?: RetentionOverride | null;
+  /** Whether its restores are verified against the checkpoint's manifest (open's `verify`). null/absent: the daemon's and provider's default. */
+  verify?: boolean | null;
   /** TTL: when the daemon closes it (open's `expires_at_ms` / `max_lifetime_ms`). null/absent: never. */
   expiresAtMs?: number | null;
   /**
@@ -89,6 +91,8 @@ export interface SessionSnapshot {
   providerOptions: Record<string, unknown>;
   sessionState: JsonValue;
   metadata: Metadata;
+  /** The runtime's `verify` when it had one: a checkout child inherits it. */
+  verify?: boolean | null;
 }
 
 export interface CheckpointRecord {

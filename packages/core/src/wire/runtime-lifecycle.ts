@@ -31,6 +31,8 @@ export const RuntimeOpenRequestSchema = z.strictObject({
   session_state: SessionStateSchema.optional(),
   /** The runtime's own snapshot retention over the daemon's. */
   retention: RetentionSettingsSchema.optional(),
+  /** Verify checkout and resume from its checkpoints against their manifests (absent: the daemon's and provider's default). */
+  verify: z.boolean().optional(),
   /** TTL: the daemon closes the runtime at this time (epoch ms)… */
   expires_at_ms: EpochMsSchema.optional(),
   /** …or this long after it is opened (with both, the earlier). */
@@ -73,6 +75,8 @@ export const RuntimeDetailSchema = z.object({
   last_error: z.string().nullable(),
   /** The runtime's own retention settings (fields absent: the daemon's apply). */
   retention: RetentionSettingsSchema,
+  /** Its own restore verification; null: the daemon's and provider's default. */
+  verify: z.boolean().nullable(),
   /** When the daemon closes it (TTL); null: never. */
   expires_at_ms: z.number().int().nullable(),
   /** The runtime's own idle pause (0: off); null: the daemon's applies. */
@@ -88,6 +92,8 @@ export const RuntimeUpdateRequestSchema = z.strictObject({
   metadata: MetadataSchema.optional(),
   /** Replaces the runtime's own retention settings (`{}`: the daemon's again). */
   retention: RetentionSettingsSchema.optional(),
+  /** Its own restore verification, or null for the default again. */
+  verify: z.boolean().nullable().optional(),
   /** A new TTL (epoch ms), or null for none. */
   expires_at_ms: EpochMsSchema.nullable().optional(),
   /** The runtime's own idle pause (0: off), or null for the daemon's again. */

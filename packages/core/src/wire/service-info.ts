@@ -8,6 +8,10 @@ export type HealthResult = z.infer<typeof HealthResultSchema>;
 export const SnapshotKindSchema = z.enum(['filesystem', 'memory']);
 export type SnapshotKind = z.infer<typeof SnapshotKindSchema>;
 
+/** Whether a provider's restores are verified unless a runtime or the daemon says otherwise. */
+export const RestoreVerificationDefaultSchema = z.enum(['default', 'opt_in']);
+export type RestoreVerificationDefault = z.infer<typeof RestoreVerificationDefaultSchema>;
+
 export const ProviderCapabilitiesSchema = z.object({
   /** `POST /checkpoint` works (always true: without a snapshot it records lineage and session state). */
   checkpoint: z.boolean(),
@@ -21,6 +25,11 @@ export const ProviderCapabilitiesSchema = z.object({
    * resume), `memory` (memory and processes too), null without snapshots.
    */
   snapshot_kind: SnapshotKindSchema.nullable(),
+  /**
+   * Whether checkout and resume verify the restored workspace against the checkpoint's manifest
+   * by default (`default`) or only when a runtime asks (`opt_in`); null without checkout.
+   */
+  restore_verification: RestoreVerificationDefaultSchema.nullable(),
 });
 export type ProviderCapabilities = z.infer<typeof ProviderCapabilitiesSchema>;
 

@@ -31,6 +31,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = Object.freeze({
   internal: 500,
   unsupported_backend: 501,
   provider_error: 502,
+  checkpoint_verification_failed: 502,
   store_unavailable: 503,
   runtime_on_other_node: 503,
   provider_timeout: 504,

@@ -46,6 +46,7 @@ export class ServerTelemetry {
   readonly #providerCallSeconds: Histogram<'provider' | 'call' | 'outcome'>;
   readonly #reconciled: Counter<'action'>;
   readonly #quotaRefusals: Counter<'operation'>;
+  readonly #restoreVerifications: Counter<'provider' | 'outcome'>;
   #runtimeSource: RuntimeCountSource | undefined;
   #fleetSource: FleetMetricsSource | undefined;
   readonly #workspaceUsageSources: WorkspaceUsageSource[] = [];
@@ -98,6 +99,12 @@ export class ServerTelemetry {
       name: `${prefix}workspace_quota_refusals_total`,
       help: 'Workspace quota refusals: write (a write-file refused) or exec (a command stopped).',
       labelNames: ['operation'],
+      registers,
+    });
+    this.#restoreVerifications = new Counter({
+      name: `${prefix}restore_verifications_total`,
+      help: 'Restored workspaces (checkout, fork, resume) compared with their checkpoint manifest, by provider and outcome (passed or failed).',
+      labelNames: ['provider', 'outcome'],
       registers,
     });
     const usageSources = this.#workspaceUsageSources;
@@ -175,6 +182,11 @@ export class ServerTelemetry {
       operation: (event) => {
         try {
           this.#onOperation(event);
+        } catch {}
+      },
+      restoreVerification: (event) => {
+        try {
+          this.#restoreVerifications.inc({ provider: event.providerId, outcome: event.outcome });
         } catch {}
       },
     };

@@ -60,6 +60,7 @@ export function serviceApiTests(context: ApiSuiteContext): void {
           delete_snapshot: true,
           pause: true,
           snapshot_kind: expect.stringMatching(/^(filesystem|memory)$/),
+          restore_verification: expect.stringMatching(/^(default|opt_in)$/),
         });
       }
       if (options.unsupportedProvider !== undefined) {
@@ -69,6 +70,7 @@ export function serviceApiTests(context: ApiSuiteContext): void {
           checkout: false,
           pause: false,
           snapshot_kind: null,
+          restore_verification: null,
         });
       }
     }, testMs);

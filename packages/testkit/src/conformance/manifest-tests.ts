@@ -90,5 +90,17 @@ export function manifestTests(options: ProviderConformanceOptions): void {
       expect(changed).toStrictEqual(['manifest/src/main file.ts']);
       expect(buildTrees(after).root).not.toBe(buildTrees(before).root);
     });
+
+    test("a restored workspace's manifest equals the checkpoint's: checkout of a snapshot gives the same root (what verified restores compare)", async (context) => {
+      const { backend, request } = await harness.createBackend();
+      const provider = harness.provider;
+      context.skip(!backend.manifest || !provider.checkpoint || !provider.checkout, `provider ${provider.providerId} has no manifest or no snapshots to restore, so this does not apply`);
+      await writeTree(backend);
+      const checkpointed = buildTrees(await backend.manifest!()).root;
+      const { snapshotId } = await provider.checkpoint!(backend, { labels: harness.snapshotLabels(request) });
+      const { backend: restored } = await harness.checkoutBackend(snapshotId);
+      expect(await manifestOf(restored)).toStrictEqual(await manifestOf(backend));
+      expect(buildTrees(await restored.manifest!()).root).toBe(checkpointed);
+    });
   });
 }

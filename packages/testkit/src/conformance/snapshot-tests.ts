@@ -5,7 +5,7 @@ import type { ProviderConformanceOptions } from './conformance-options';
 import { base64, expectRuntimectlError, fromBase64, text, utf8 } from './expect-helpers';
 
 /** The yes-or-no capabilities (not `snapshot_kind`, which says what a snapshot holds). */
-type Capability = Exclude<keyof ProviderCapabilities, 'snapshot_kind'>;
+type Capability = Exclude<keyof ProviderCapabilities, 'snapshot_kind' | 'restore_verification'>;
 
 /**
  * Snapshots. Which tests run is read from `providerCapabilities(provider)` — from the methods the

@@ -76,6 +76,12 @@ export class MemoryProvider implements BackendProviderV1 {
    * (its exec is not a shell and starts no process), so there is no memory or process to keep.
    */
   readonly snapshotKind?: 'filesystem';
+  /**
+   * Restores are verified only when asked: a restore here copies a tree in memory (about a
+   * millisecond), so hashing every file to verify it costs many times the restore (bench
+   * `verify-restores`, bench/RESULTS.md).
+   */
+  readonly restoreVerification?: 'opt_in';
   readonly checkpoint?: (backend: ProviderBackend, request: BackendSnapshotRequest) => Promise<ProviderSnapshot>;
   readonly checkout?: (request: BackendCheckoutRequest) => Promise<ProviderBackend>;
   readonly deleteSnapshot?: (snapshotId: string) => Promise<{ deleted: boolean }>;
@@ -92,6 +98,7 @@ export class MemoryProvider implements BackendProviderV1 {
     this.providerId = settings.providerId ?? 'memory';
     if (settings.snapshots !== false) {
       this.snapshotKind = 'filesystem';
+      this.restoreVerification = 'opt_in';
       this.checkpoint = (backend, request) => this.#checkpoint(backend, request);
       this.checkout = (request) => this.#checkout(request);
       this.deleteSnapshot = (snapshotId) => this.#deleteSnapshot(snapshotId);

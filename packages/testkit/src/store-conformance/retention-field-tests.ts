@@ -50,6 +50,13 @@ export function retentionFieldTests(options: StoreConformanceOptions): void {
       expect((await harness.store.getSession('rt-2'))?.expiresAtMs ?? null).toBeNull();
     });
 
+    test("a runtime's own restore verification round-trips, false included; absent reads back as null", async () => {
+      await harness.store.commit({ sessions: [sessionRecord('rt-on', { verify: true }), sessionRecord('rt-off', { verify: false }), sessionRecord('rt-default')] });
+      expect((await harness.store.getSession('rt-on'))?.verify).toBe(true);
+      expect((await harness.store.getSession('rt-off'))?.verify).toBe(false);
+      expect((await harness.store.getSession('rt-default'))?.verify ?? null).toBeNull();
+    });
+
     test('listSnapshottedCheckpoints pages every checkpoint whose snapshot exists, by id, across runtimes; a cleared one drops out', async () => {
       const records = Array.from({ length: 23 }, (_, index) =>
         checkpointRecord(checkpointIdOf(index + 1), index % 2 ? 'rt-1' : 'rt-2', { backendRef: backendRef(index % 3 === 0 ? null : `snap-${index}`) }),

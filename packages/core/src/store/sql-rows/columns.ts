@@ -34,6 +34,8 @@ export const SESSION_COLUMNS = [
   // Appended by the idle migration (store-sqlite v11, store-postgres v9).
   'idle_pause_after_ms',
   'auto_resume',
+  // Appended by the restore-verification migration (store-sqlite v12, store-postgres v10).
+  'verify',
 ] as const satisfies ReadonlyArray<keyof SessionRow>;
 
 /**

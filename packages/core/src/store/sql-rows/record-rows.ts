@@ -35,6 +35,8 @@ export interface SessionRow {
   idle_pause_after_ms: number | null;
   /** 0 or 1; null: the daemon's. */
   auto_resume: number | null;
+  /** The runtime's own restore verification (0/1); null: the default. */
+  verify: number | null;
 }
 
 /** A runtime's last activity (SESSION_MARK_COLUMNS): read with the row, never written by its upsert. */
@@ -139,6 +141,7 @@ export function sessionToRow(record: SessionRecord): SessionRow {
     expires_at_ms: record.expiresAtMs ?? null,
     idle_pause_after_ms: record.idlePauseAfterMs ?? null,
     auto_resume: record.autoResume == null ? null : record.autoResume ? 1 : 0,
+    verify: record.verify == null ? null : record.verify ? 1 : 0,
   };
 }
 
@@ -176,6 +179,7 @@ export function sessionFromRow(row: SessionRow & Partial<SessionMarkRow>): Sessi
     ...(row.idle_pause_after_ms == null ? {} : { idlePauseAfterMs: row.idle_pause_after_ms }),
     ...(row.auto_resume == null ? {} : { autoResume: row.auto_resume === 1 }),
     ...(row.last_active_at_ms == null ? {} : { lastActiveAtMs: row.last_active_at_ms }),
+    ...(row.verify === null ? {} : { verify: row.verify === 1 }),
   };
 }
 
