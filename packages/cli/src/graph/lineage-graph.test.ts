@@ -24,6 +24,8 @@ function runtime(id: string, options: { status?: RuntimeStatus; createdMinutesAg
     last_error: null,
     retention: {},
     expires_at_ms: null,
+    idle_pause_after_ms: null,
+    auto_resume: null,
     verify: null,
   };
 }
