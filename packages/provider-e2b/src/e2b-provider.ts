@@ -41,8 +41,13 @@ export class E2BProvider implements BackendProviderV1 {
   readonly locality = 'fleet' as const;
   /** An E2B snapshot holds the sandbox's memory and processes, not only its files. */
   readonly snapshotKind = 'memory' as const;
-  /** Verifying a restore (one manifest command) measured within 10% of a sandbox create (bench `verify-restores`). */
-  readonly restoreVerification = 'default' as const;
+  /**
+   * Opt-in, though a check costs within 10% of a sandbox create (bench `verify-restores`): the
+   * sandbox's processes keep running across a snapshot, so a job writing files between the
+   * snapshot and its manifest (or between a restore and its check) fails a restore that lost
+   * nothing (test: runtime-semantics "background job").
+   */
+  readonly restoreVerification = 'opt_in' as const;
 
   readonly #settings: ResolvedE2BSettings;
   readonly #errors: E2BErrorMapper;

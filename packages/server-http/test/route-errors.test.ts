@@ -43,6 +43,15 @@ describe('error responses', () => {
     });
   });
 
+  it('a TTL beyond 100 years is 400 invalid_request: open time plus it would pass what a millisecond count holds exactly', async () => {
+    const hundredYearsMs = 100 * 365.25 * 24 * 3600 * 1000;
+    const tooLong = await api.post('/api/v1/runtimes/open', { conversation_id: 'conv', sender_id: 'me', max_lifetime_ms: Number.MAX_SAFE_INTEGER });
+    expectError(tooLong, 400, 'invalid_request');
+    expect(tooLong.body.details.issues[0]).toMatchObject({ path: ['max_lifetime_ms'] });
+    const longest = await api.post('/api/v1/runtimes/open', { conversation_id: 'conv', sender_id: 'me', max_lifetime_ms: hundredYearsMs });
+    expect(longest.status).toBe(200);
+  });
+
   it('a missing field, bad base64, a bad query and a bad path parameter are 400 invalid_request', async () => {
     const missing = await api.post('/api/v1/runtimes/open', { sender_id: 'me' });
     expectError(missing, 400, 'invalid_request');

@@ -15,7 +15,7 @@ export class CheckpointVerificationFailedError extends RuntimectlError {
   constructor(checkpointId: string, differingPaths: readonly DifferingPath[], truncated: boolean) {
     super(
       'checkpoint_verification_failed',
-      `the workspace restored from checkpoint ${checkpointId} differs from its manifest (${differingPaths.length}${truncated ? '+' : ''} paths)`,
+      `the workspace restored from checkpoint ${checkpointId} differs from its manifest (${differingPaths.length}${truncated ? '+' : ''} ${differingPaths.length === 1 && !truncated ? 'path' : 'paths'})`,
       { details: { checkpoint_id: checkpointId, differing_paths: differingPaths.map(({ path, change }) => ({ path, change })), truncated } },
     );
   }

@@ -14,6 +14,8 @@ import {
 import { RetentionSettingsSchema } from './retention-settings';
 
 const EpochMsSchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+/** 100 years: a longer lifetime is no TTL, and open time plus one near 2^53 would not be counted exactly. */
+export const MAX_LIFETIME_MS = 100 * 365.25 * 24 * 3600 * 1000;
 /** Idle auto-pause: paused after this long without an operation; 0: never (off for this runtime); null: the daemon's. */
 const IdlePauseAfterMsSchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable();
 /** Whether an operation on it while paused resumes it first; null: the daemon's. */
@@ -36,7 +38,7 @@ export const RuntimeOpenRequestSchema = z.strictObject({
   /** TTL: the daemon closes the runtime at this time (epoch ms)… */
   expires_at_ms: EpochMsSchema.optional(),
   /** …or this long after it is opened (with both, the earlier). */
-  max_lifetime_ms: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+  max_lifetime_ms: z.number().int().min(1).max(MAX_LIFETIME_MS).optional(),
   idle_pause_after_ms: IdlePauseAfterMsSchema.optional(),
   auto_resume: AutoResumeSchema.optional(),
 });
