@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, constants, copyFileSync, createReadStream, createWriteStream, fchmodSync, futimesSync, openSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, copyFileSync, createReadStream, createWriteStream, fchmodSync, futimesSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { open, readdir, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -102,7 +102,7 @@ export class BlobStore {
         this.#clones = false;
       }
     }
-    if (size <= WHOLE_CONTENT_BYTES) return writeVerified(readFileSync(blob), target, mode, mtime);
+    if (size <= WHOLE_CONTENT_BYTES) return writeVerified(readIntoScratch(blob, size), target, mode, mtime);
     const hashing = new Hashing();
     await pipeline(createReadStream(blob), hashing, createWriteStream(target, { flags: 'wx', mode: 0o600 }));
     await finish(target, mode, mtime);
@@ -193,6 +193,29 @@ interface StoredBlob {
   path: string;
   compressed: boolean;
   size: number;
+}
+
+/**
+ * The one buffer raw blobs up to WHOLE_CONTENT_BYTES are read into for a copy — used only by
+ * synchronous code, never across an await — so a checkout of 200 MiB does not allocate (and the
+ * garbage collector then sweep) 200 MiB of buffers, one per file.
+ */
+const scratch = Buffer.allocUnsafe(WHOLE_CONTENT_BYTES);
+
+/** The first `size` bytes of `path` (fewer when it is shorter), in `scratch`: valid until the next call. */
+function readIntoScratch(path: string, size: number): Buffer {
+  const fd = openSync(path, 'r');
+  try {
+    let read = 0;
+    while (read < size) {
+      const bytes = readSync(fd, scratch, read, size - read, read);
+      if (bytes === 0) break;
+      read += bytes;
+    }
+    return scratch.subarray(0, read);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Writes `content` to the new file `target` with exactly `mode` and `mtime`; returns the content's hash. */
