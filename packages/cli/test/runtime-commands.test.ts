@@ -41,6 +41,22 @@ describe('open, ls, show', () => {
     expect(detail.provider).toBe('memory');
   });
 
+  it('open sets the lifecycle policies (TTL, idle pause, auto-resume, verify) with durations, and show prints them', async () => {
+    const opened = await runCli(['open', '--id', 'policed', '--max-lifetime', '2h', '--idle-pause-after', '15m', '--auto-resume', '--no-verify'], shared.at);
+    expect(opened).toMatchObject({ code: 0, stderr: '' });
+    const detail = expectShape(RuntimeDetailSchema, await runCliJson(['show', 'policed'], shared.at));
+    expect(detail).toMatchObject({ idle_pause_after_ms: 900_000, auto_resume: true, verify: false });
+    expect(detail.expires_at_ms! - detail.runtime.created_at_ms).toBe(7_200_000);
+    const shown = await runCli(['show', 'policed'], shared.at);
+    expect(shown.stdout).toMatch(/idle pause\s+after 15m/);
+    expect(shown.stdout).toMatch(/auto-resume\s+on/);
+    expect(shown.stdout).toMatch(/verify restores\s+off/);
+    expect(shown.stdout).toMatch(/expires\s+in (1|2) hours?/);
+    const bad = await runCli(['open', '--idle-pause-after', 'soon'], shared.at);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/expected a duration/);
+  });
+
   it('open without --id gets a generated id and defaults the conversation to runtimectl', async () => {
     const opened = await runCliJson<{ runtime: { runtime_id: string; conversation_id: string } }>(['open', '--provider', 'local'], shared.at);
     expect(opened.runtime.runtime_id).toMatch(/^rt_[0-9a-f]{32}$/);

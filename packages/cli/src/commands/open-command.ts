@@ -1,7 +1,7 @@
 import { userInfo } from 'node:os';
 import type { Command } from 'commander';
 import type { CliIo } from '../cli-io';
-import { parseMetadataPairs } from '../options/parse-options';
+import { durationMs, parseMetadataPairs } from '../options/parse-options';
 import { metadataOption } from '../options/shared-options';
 import { formatStatus } from '../output/render-records';
 import { contextOf, withExamples } from './command-support';
@@ -12,7 +12,14 @@ interface OpenOptions {
   sender?: string;
   provider?: string;
   metadata?: string[];
+  maxLifetime?: number;
+  idlePauseAfter?: number;
+  autoResume?: boolean;
+  verify?: boolean;
 }
+
+/** 100 years, as the daemon caps `max_lifetime_ms`. */
+const MAX_LIFETIME_MS = 100 * 365.25 * 86_400_000;
 
 export function registerOpenCommand(program: Command, io: CliIo): void {
   const command = program
@@ -23,6 +30,12 @@ export function registerOpenCommand(program: Command, io: CliIo): void {
     .option('--sender <id>', 'sender id (default: your user name)')
     .option('--provider <provider>', "provider to run on (default: the daemon's default; see `runtimectl providers`)")
     .addOption(metadataOption())
+    .option('--max-lifetime <duration>', 'close the runtime this long after it opens (90s, 15m, 2h, 7d; a TTL)', durationMs(1, MAX_LIFETIME_MS))
+    .option('--idle-pause-after <duration>', "pause it after this long without an operation (0: never; default: the daemon's)", durationMs(0, Number.MAX_SAFE_INTEGER))
+    .option('--auto-resume', 'an operation on it while paused resumes it first')
+    .option('--no-auto-resume', "answer runtime_paused instead (default: the daemon's setting)")
+    .option('--verify', 'verify checkouts and resumes against the checkpoint\'s manifest')
+    .option('--no-verify', "do not verify them (default: the daemon's and provider's setting)")
     .action(async (options: OpenOptions, cmd: Command) => {
       const ctx = contextOf(cmd, io);
       const metadata = parseMetadataPairs(options.metadata);
@@ -32,6 +45,10 @@ export function registerOpenCommand(program: Command, io: CliIo): void {
         sender_id: options.sender ?? defaultSender(io.env),
         ...(options.provider ? { provider: options.provider } : {}),
         ...(metadata ? { metadata } : {}),
+        ...(options.maxLifetime !== undefined ? { max_lifetime_ms: options.maxLifetime } : {}),
+        ...(options.idlePauseAfter !== undefined ? { idle_pause_after_ms: options.idlePauseAfter } : {}),
+        ...(options.autoResume !== undefined ? { auto_resume: options.autoResume } : {}),
+        ...(options.verify !== undefined ? { verify: options.verify } : {}),
       });
       ctx.emit(result, {
         human: ({ runtime, created }) =>
@@ -39,7 +56,7 @@ export function registerOpenCommand(program: Command, io: CliIo): void {
         quiet: ({ runtime }) => [runtime.runtime_id],
       });
     });
-  withExamples(command, 'runtimectl open --id demo --provider memory -m team=infra -m priority=2', 'RT=$(runtimectl open --quiet)');
+  withExamples(command, 'runtimectl open --id demo --provider memory -m team=infra -m priority=2', 'runtimectl open --provider fs --max-lifetime 8h --idle-pause-after 15m --auto-resume', 'RT=$(runtimectl open --quiet)');
 }
 
 function defaultSender(env: NodeJS.ProcessEnv): string {

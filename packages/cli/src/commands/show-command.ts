@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { CliIo } from '../cli-io';
 import { formatTable } from '../output/format-table';
 import { formatMetadata, formatStatus } from '../output/render-records';
+import { formatDuration } from '../output/format-duration';
 import { formatRelativeTime } from '../output/relative-time';
 import { contextOf, withExamples } from './command-support';
 
@@ -30,6 +31,12 @@ export function registerShowCommand(program: Command, io: CliIo): void {
         [label('checked out from'), detail.forked_from_checkpoint_id ?? '-'],
         [label('metadata'), formatMetadata(detail.metadata)],
       ];
+      const setting = (own: boolean | null | undefined, on: string) => (own == null ? 'default' : own ? on : 'off');
+      if (detail.expires_at_ms != null) rows.push([label('expires'), formatRelativeTime(detail.expires_at_ms, nowMs)]);
+      const idle = detail.idle_pause_after_ms;
+      rows.push([label('idle pause'), idle == null ? 'default' : idle === 0 ? 'off' : `after ${formatDuration(idle)}`]);
+      rows.push([label('auto-resume'), setting(detail.auto_resume, 'on')]);
+      rows.push([label('verify restores'), setting(detail.verify, 'on')]);
       if (detail.last_error) rows.push([label('last error'), ctx.colors.red(detail.last_error)]);
       ctx.emit(detail, {
         human: () => formatTable(null, rows, ctx.colors),

@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { daemonUrl, integerIn, keyValuePair, parseEnvPairs, parseMetadataPairs } from './parse-options';
+import { formatDuration } from '../output/format-duration';
+import { daemonUrl, durationMs, integerIn, keyValuePair, parseEnvPairs, parseMetadataPairs } from './parse-options';
 
 describe('parseMetadataPairs', () => {
   it('parses values as JSON when they parse and keeps the rest as text', () => {
@@ -55,5 +56,18 @@ describe('daemonUrl', () => {
     expect(daemonUrl('https://runtimes.example.com/')).toBe('https://runtimes.example.com/');
     expect(() => daemonUrl('127.0.0.1:7333')).toThrow(InvalidArgumentError);
     expect(() => daemonUrl('localhost')).toThrow(/expected a URL such as/);
+  });
+});
+
+describe('durationMs and formatDuration', () => {
+  it('reads one unit (a bare number is milliseconds) and prints the largest exact unit back', () => {
+    const parse = durationMs(0, 10 * 86_400_000);
+    expect(['1500', '500ms', '90s', '15m', '2h', '7d', '0'].map(parse)).toEqual([1_500, 500, 90_000, 900_000, 7_200_000, 604_800_000, 0]);
+    expect([1_500, 90_000, 900_000, 7_200_000, 604_800_000, 5_400_000].map(formatDuration)).toEqual(['1500ms', '90s', '15m', '2h', '7d', '90m']);
+  });
+
+  it('refuses other shapes and values out of range as usage errors', () => {
+    const parse = durationMs(1, 86_400_000);
+    for (const bad of ['soon', '1.5h', '-5s', '2 h', '1h30m', '0', '2d', '']) expect(() => parse(bad), bad).toThrow(InvalidArgumentError);
   });
 });

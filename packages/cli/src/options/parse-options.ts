@@ -34,6 +34,23 @@ function jsonOrText(text: string): JsonValue {
   }
 }
 
+const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/**
+ * A commander argParser for a duration in milliseconds from `1500`, `500ms`, `90s`, `15m`, `2h` or
+ * `7d` (one unit; a bare number is milliseconds), within [minMs, maxMs].
+ */
+export function durationMs(minMs: number, maxMs: number): (value: string) => number {
+  return (value) => {
+    const match = /^(\d+)(ms|s|m|h|d)?$/.exec(value.trim());
+    const ms = match ? Number(match[1]) * DURATION_UNITS_MS[match[2] ?? 'ms']! : Number.NaN;
+    if (!Number.isSafeInteger(ms) || ms < minMs || ms > maxMs) {
+      throw new InvalidArgumentError(`expected a duration such as 90s, 15m, 2h or 7d (a bare number is milliseconds) from ${minMs} ms, got "${value}"`);
+    }
+    return ms;
+  };
+}
+
 /** A commander argParser for whole numbers in [min, max]. */
 export function integerIn(min: number, max: number): (value: string) => number {
   return (value) => {
