@@ -196,14 +196,14 @@ describe.concurrent('write and cat', () => {
 });
 
 describe.concurrent('providers, health, close', () => {
-  it('providers lists capabilities as a table (SNAPSHOT says of what: filesystem or memory) and as the API response', async () => {
+  it('providers lists capabilities as a table (SNAPSHOT says of what: filesystem or memory; VERIFY whether restores are verified by default) and as the API response', async () => {
     const human = await runCli(['providers'], shared.at);
     expect(human.stdout.split('\n')).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/^PROVIDER\s+CHECKPOINT\s+SNAPSHOT\s+CHECKOUT\s+PAUSE\s+DELETE-SNAPSHOT$/),
-        expect.stringMatching(/^local\s+yes\s+no\s+no\s+no\s+no$/),
-        expect.stringMatching(/^fs\s+yes\s+filesystem\s+yes\s+yes\s+yes$/),
-        expect.stringMatching(/^memory\s+yes\s+filesystem\s+yes\s+yes\s+yes$/),
+        expect.stringMatching(/^PROVIDER\s+CHECKPOINT\s+SNAPSHOT\s+CHECKOUT\s+PAUSE\s+DELETE-SNAPSHOT\s+VERIFY$/),
+        expect.stringMatching(/^local\s+yes\s+no\s+no\s+no\s+no\s+-$/),
+        expect.stringMatching(/^fs\s+yes\s+filesystem\s+yes\s+yes\s+yes\s+opt-in$/),
+        expect.stringMatching(/^memory\s+yes\s+filesystem\s+yes\s+yes\s+yes\s+opt-in$/),
       ]),
     );
     const json = expectShape(ProviderListResultSchema, await runCliJson(['providers'], shared.at));

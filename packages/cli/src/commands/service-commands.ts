@@ -14,7 +14,7 @@ export function registerProvidersCommand(program: Command, io: CliIo): void {
       ctx.emit(result, {
         human: ({ providers }) =>
           formatTable(
-            ['PROVIDER', 'CHECKPOINT', 'SNAPSHOT', 'CHECKOUT', 'PAUSE', 'DELETE-SNAPSHOT'],
+            ['PROVIDER', 'CHECKPOINT', 'SNAPSHOT', 'CHECKOUT', 'PAUSE', 'DELETE-SNAPSHOT', 'VERIFY'],
             providers.map(({ provider, capabilities }) => [
               provider,
               yesNo(capabilities.checkpoint),
@@ -22,6 +22,8 @@ export function registerProvidersCommand(program: Command, io: CliIo): void {
               yesNo(capabilities.checkout),
               yesNo(capabilities.pause),
               yesNo(capabilities.delete_snapshot),
+              // Whether checkout and resume verify the restored workspace unless a runtime says otherwise.
+              capabilities.restore_verification === 'default' ? ctx.colors.green('default') : capabilities.restore_verification === 'opt_in' ? 'opt-in' : ctx.colors.dim('-'),
             ]),
             ctx.colors,
           ),
