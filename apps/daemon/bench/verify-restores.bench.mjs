@@ -10,7 +10,10 @@
 //     provider snapshot: the second checkpoint of a clean runtime reuses it), each child closed;
 //   - resume of the runtime paused with verify off, then on (pause of a clean runtime reuses the
 //     snapshot, so every resume restores the same one).
-// Reports the medians and the on/off ratio of each. Not a test:
+// Reports the medians and the on/off ratio of each. Beside them, per provider, the content
+// manifest's cost at checkpoint (issue 22): per round one file of the workspace changed, then a
+// checkpoint, on the service above and on a second one whose provider hides `manifest()` (and any
+// manifest a snapshot carries), so it records none. Not a test:
 //   node apps/daemon/bench/verify-restores.bench.mjs [--json out.json]   (after building)
 // Environment: BENCH_ROUNDS (default 5), BENCH_FILES (default 10000), BENCH_MIB (default 200),
 // BENCH_PROVIDERS (default memory,fs,e2b), BENCH_DIR (scratch parent).
@@ -52,6 +55,59 @@ async function filesOf(root) {
     files.push({ path: relative(root, path), content: await promisify(readFile)(path) });
   }
   return files;
+}
+
+/** `provider` as one without manifests: its backends have no `manifest()`, its snapshots carry none. */
+function withoutManifests(provider) {
+  const bare = (backend) =>
+    new Proxy(backend, {
+      get: (target, key) => {
+        if (key === 'manifest') return undefined;
+        const value = Reflect.get(target, key, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+      has: (target, key) => key !== 'manifest' && key in target,
+    });
+  return new Proxy(provider, {
+    get: (target, key) => {
+      const value = Reflect.get(target, key, target);
+      if (typeof value !== 'function') return value;
+      if (key === 'create' || key === 'attach' || key === 'checkout') return async (...args) => bare(await value.apply(target, args));
+      if (key === 'checkpoint') return async (backend, request) => ({ ...(await value.call(target, backend, request)), manifest: undefined });
+      return value.bind(target);
+    },
+  });
+}
+
+/**
+ * The manifest's cost at checkpoint: per round (after a warm-up) one file changed, then a timed
+ * checkpoint, on `service` (manifests) and on `bare` (none), alternating which goes first.
+ */
+async function measureManifestCost(service, bare, files) {
+  const open = async (on) => (await on.open({ conversation_id: 'bench', sender_id: 'bench' })).runtime.runtime_id;
+  const runtimes = [];
+  for (const on of [service, bare]) {
+    const runtimeId = await open(on);
+    for (const { path, content } of files) await on.writeFile({ runtime_id: runtimeId, path, content_base64: content.toString('base64') });
+    await on.checkpoint({ runtime_id: runtimeId });
+    runtimes.push({ on, runtimeId, samples: [] });
+  }
+  const [withManifest, without] = runtimes;
+  const changed = files[Math.floor(files.length / 2)].path;
+  for (let round = 0; round <= ROUNDS; round++) {
+    for (const arm of round % 2 ? [without, withManifest] : [withManifest, without]) {
+      await arm.on.writeFile({ runtime_id: arm.runtimeId, path: changed, content_base64: Buffer.from(`round ${round} ${randomBytes(8).toString('hex')}`).toString('base64') });
+      const ms = await timed(() => arm.on.checkpoint({ runtime_id: arm.runtimeId }));
+      if (round > 0) arm.samples.push(ms);
+    }
+  }
+  const manifestRoots = await Promise.all(runtimes.map(async ({ on, runtimeId }) => (await on.checkpoint({ runtime_id: runtimeId })).manifest_root));
+  if (!manifestRoots[0] || manifestRoots[1] !== null) throw new Error(`expected a manifest on one arm only, got ${JSON.stringify(manifestRoots)}`);
+  return {
+    checkpointWithManifest: withManifest.samples,
+    checkpointWithout: without.samples,
+    manifestRatio: median(withManifest.samples.map((value, index) => value / without.samples[index])),
+  };
 }
 
 /** Runs the rounds on one service; `verified` counts the comparisons it made (a check that they ran). */
@@ -123,17 +179,21 @@ try {
       };
     } else throw new Error(`unknown provider ${name}`);
     const service = new RuntimeService({ store: new MemoryRuntimeStore(), providers: [provider], defaultProvider: provider.providerId, observer });
+    // Its own installation: each service's reconcile releases what its installation owns and its store does not know.
+    const bare = new RuntimeService({ store: new MemoryRuntimeStore(), providers: [withoutManifests(provider)], defaultProvider: provider.providerId, installationId: 'bench-without-manifests' });
     log(`${name}: measuring…`);
     // Started: its lease heartbeat keeps a long restore (E2B's) from losing the runtime's lease.
     await service.start();
+    await bare.start();
     try {
-      report.providers[name] = await measure(service, files, verified);
+      report.providers[name] = { ...(await measure(service, files, verified)), ...(await measureManifestCost(service, bare, files)) };
     } finally {
+      await bare.stop();
       await service.stop();
       await stop();
     }
     const result = report.providers[name];
-    log(`${name}: checkout ${result.checkoutOffMs.toFixed(0)} → ${result.checkoutOnMs.toFixed(0)} ms (${result.checkoutRatio.toFixed(2)}×), resume ${result.resumeOffMs.toFixed(0)} → ${result.resumeOnMs.toFixed(0)} ms (${result.resumeRatio.toFixed(2)}×)`);
+    log(`${name}: checkout ${result.checkoutOffMs.toFixed(0)} → ${result.checkoutOnMs.toFixed(0)} ms (${result.checkoutRatio.toFixed(2)}×), resume ${result.resumeOffMs.toFixed(0)} → ${result.resumeOnMs.toFixed(0)} ms (${result.resumeRatio.toFixed(2)}×), checkpoint with its manifest ${result.manifestRatio.toFixed(2)}× without`);
   }
   const json = JSON.stringify(report, null, 2);
   if (args.json) writeFileSync(args.json, json);

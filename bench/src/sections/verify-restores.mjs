@@ -33,9 +33,19 @@ export async function measureVerifyRestores({ profile, tmpRoot }) {
         }),
       );
     }
+    rows.push(
+      figureRow({
+        id: `verify-restores.${provider}.manifest-at-checkpoint`,
+        measurement: `${provider}: checkpoint with its content manifest, one file changed (${report.workspace.files} files / ${Math.round(report.workspace.bytes / 2 ** 20)} MiB)`,
+        rounds: result.checkpointWithManifest,
+        unit: 'ms',
+        reference: { label: 'the same checkpoint on a provider without manifests', rounds: result.checkpointWithout },
+        ratio: { label: 'of the checkpoint without it', rounds: result.checkpointWithManifest.map((value, index) => value / result.checkpointWithout[index]), unit: '×' },
+      }),
+    );
   }
   const details = [
-    `\`BENCH_ROUNDS=${rounds} BENCH_FILES=${files} BENCH_MIB=${mib} node apps/daemon/bench/verify-restores.bench.mjs\`: per provider one RuntimeService (memory store) and the fs benchmark's workspace mix scaled to ${files} files / ${mib} MiB, written through write-file; per round (after a warm-up round, order flipped every round) a checkout of a checkpoint taken with verify off and of one with verify on (same snapshot), each child closed, and a resume of a runtime paused with verify off, then on. E2B runs against the in-process emulator with its create latency set to the seed's 2340 ms. A provider whose verification costs at most 10% of its restore verifies by default (\`restore_verification: "default"\`); the others are opt-in.`,
+    `\`BENCH_ROUNDS=${rounds} BENCH_FILES=${files} BENCH_MIB=${mib} node apps/daemon/bench/verify-restores.bench.mjs\`: per provider one RuntimeService (memory store) and the fs benchmark's workspace mix scaled to ${files} files / ${mib} MiB, written through write-file; per round (after a warm-up round, order flipped every round) a checkout of a checkpoint taken with verify off and of one with verify on (same snapshot), each child closed, and a resume of a runtime paused with verify off, then on. E2B runs against the in-process emulator with its create latency set to the seed's 2340 ms. The manifest rows: per round one file changed and a checkpoint, on that service and on one whose provider hides \`manifest()\` (so it records none), alternating which goes first. A provider whose verification costs at most 10% of its restore verifies by default (\`restore_verification: "default"\`); the others are opt-in.`,
   ];
   return { rows, details, raw: report };
 }
