@@ -10,7 +10,9 @@ export const PAUSE_RESUME_CYCLES = 5;
 /**
  * Pause and resume, again and again, through core: after each of K cycles every file written so
  * far (in nested directories, empty ones, and one written between the cycles) reads back with
- * its bytes, and nothing else appeared. Needs the `pause` capability (skips saying so without it).
+ * its bytes, and nothing else appeared; where the pause checkpoint has a content manifest, the
+ * resumed workspace's manifest equals it (a diff of the two is empty). Needs the `pause`
+ * capability (skips saying so without it).
  */
 export function pauseResumeCycleTests(options: ProviderConformanceOptions): void {
   conformanceArea(options, 'pause and resume cycles', ({ harness, test }) => {
@@ -28,9 +30,13 @@ export function pauseResumeCycleTests(options: ProviderConformanceOptions): void
       for (const [path, content] of expected) await service.writeFile({ runtime_id: id, path, content_base64: base64(content) });
       await service.mkdir({ runtime_id: id, path: 'empty/dir' });
       for (let cycle = 1; cycle <= PAUSE_RESUME_CYCLES; cycle += 1) {
-        await service.pause({ runtime_id: id, name: `cycle ${cycle}` });
+        const paused = await service.pause({ runtime_id: id, name: `cycle ${cycle}` });
         expect((await service.get(id)).runtime.status).toBe('paused');
         await service.resume({ runtime_id: id });
+        if ((await service.getCheckpoint(paused.checkpoint_id)).manifest_root) {
+          const diff = await service.diff({ from_checkpoint_id: paused.checkpoint_id, to_runtime_id: id });
+          expect(diff.entries, `the workspace resumed ${cycle} times against its pause checkpoint's manifest`).toEqual([]);
+        }
         for (const [path, content] of expected) {
           const read = text(fromBase64((await service.readFile({ runtime_id: id, path })).content_base64));
           expect(read, `${path} after resume ${cycle}`).toBe(content);
