@@ -202,7 +202,7 @@ describe.concurrent('providers, health, close', () => {
       expect.arrayContaining([
         expect.stringMatching(/^PROVIDER\s+CHECKPOINT\s+SNAPSHOT\s+CHECKOUT\s+PAUSE\s+DELETE-SNAPSHOT\s+VERIFY$/),
         expect.stringMatching(/^local\s+yes\s+no\s+no\s+no\s+no\s+-$/),
-        expect.stringMatching(/^fs\s+yes\s+filesystem\s+yes\s+yes\s+yes\s+opt-in$/),
+        expect.stringMatching(/^fs\s+yes\s+filesystem\s+yes\s+yes\s+yes\s+default$/),
         expect.stringMatching(/^memory\s+yes\s+filesystem\s+yes\s+yes\s+yes\s+opt-in$/),
       ]),
     );

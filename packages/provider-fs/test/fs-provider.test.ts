@@ -46,7 +46,7 @@ describe('fs provider', () => {
     const { provider } = await fsProvider();
     // Declared, not left to core's default for providers that say nothing (also filesystem).
     expect(provider.snapshotKind).toBe('filesystem');
-    expect(providerCapabilities(provider)).toMatchObject({ snapshot: true, pause: true, snapshot_kind: 'filesystem', restore_verification: 'opt_in' });
+    expect(providerCapabilities(provider)).toMatchObject({ snapshot: true, pause: true, snapshot_kind: 'filesystem', restore_verification: 'default' });
   });
 
   it('checks out what real shell commands wrote, and commands run in the checked-out workspace', async () => {
