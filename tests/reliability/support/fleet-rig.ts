@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { E2BEmulatorAdminClient } from '@runtimectl/e2b-emulator';
-import { freePort, startTestPostgres, type TestPostgres } from '@runtimectl/testkit/postgres-server';
+import { createTestSchema, type TestSchema } from '@runtimectl/testkit/postgres';
+import { freePort, withinDeadline } from '@runtimectl/testkit/server-process';
 import { e2bDaemonEnv } from './e2b-rig';
 import { Api } from './http';
 import { startPausableProxy, type PausableProxy } from './pausable-proxy';
@@ -39,7 +40,7 @@ export interface FleetNode {
 }
 
 /**
- * N `runtimed` nodes on ONE PostgreSQL schema (one embedded server per test file) and one E2B
+ * N `runtimed` nodes on ONE PostgreSQL schema (the run's server, a schema per rig) and one E2B
  * emulator process: the fleet of issue 20 on one machine. Each node has its own state directory,
  * node id and fixed port (`fleet.advertise_url` = its own URL), all with the same E2B key, token
  * and installation. Fleet settings are passed as RUNTIMECTL_FLEET_* variables; a daemon without
@@ -47,7 +48,8 @@ export interface FleetNode {
  * ignores them.
  */
 export interface FleetRig {
-  postgres: TestPostgres;
+  /** The run's PostgreSQL (see vitest.config.ts) and the rig's own schema on it. */
+  postgres: TestSchema & { port: number };
   schema: string;
   emulator: EmulatorProcess;
   admin: E2BEmulatorAdminClient;
@@ -72,8 +74,9 @@ export async function startFleetRig(options: FleetRigOptions = {}): Promise<Flee
   const count = options.nodes ?? 3;
   const leaseMs = options.leaseMs ?? 3000;
   const apiKey = `e2b_${randomBytes(20).toString('hex')}`;
-  const schema = `fleet_${randomBytes(6).toString('hex')}`;
-  const postgres = await startTestPostgres();
+  const created = await withinDeadline({ server: 'the fleet rig', phase: 'create its schema', deadlineMs: START_TIMEOUT_MS }, () => createTestSchema('fleet'));
+  const postgres = { ...created, port: Number(new URL(created.url).port) };
+  const schema = postgres.schema;
   const proxies = new Map<number, PausableProxy>();
   const nodes: FleetNode[] = [];
   let emulator: EmulatorProcess | undefined;
@@ -108,7 +111,7 @@ export async function startFleetRig(options: FleetRigOptions = {}): Promise<Flee
     for (const node of nodes) rmSync(node.stateDir, { recursive: true, force: true });
     await Promise.all([...proxies.values()].map((proxy) => proxy.close()));
     await emulator?.stop();
-    await postgres.remove();
+    await postgres.drop();
     return codes;
   };
 
