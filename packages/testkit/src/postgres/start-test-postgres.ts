@@ -6,7 +6,7 @@ import { freePort } from '../server-process/free-port';
 import { runProcessToEnd } from '../server-process/run-process-to-end';
 import { startServerProcess, type ServerProcess } from '../server-process/start-server-process';
 import { withinDeadline } from '../server-process/within-deadline';
-import { embeddedPostgresBinaries, type PostgresBinaries } from './postgres-binaries';
+import { binariesReachableBy, embeddedPostgresBinaries, type PostgresBinaries } from './postgres-binaries';
 import { postgresUserIds, type UserIds } from './postgres-user';
 
 export { freePort };
@@ -78,8 +78,9 @@ export async function startTestPostgres(options: TestPostgresOptions = {}): Prom
   const step = <T>(phase: string, work: () => Promise<T>, begunAtMs = startedAtMs) =>
     withinDeadline({ server: SERVER, phase, deadlineMs, startedAtMs: begunAtMs, output: () => server?.tail.text() ?? '(not started yet)' }, work);
   try {
-    const binaries = { ...(await step('find the binaries', embeddedPostgresBinaries)), ...options.binaries };
+    const found = { ...(await step('find the binaries', embeddedPostgresBinaries)), ...options.binaries };
     const ids: Partial<UserIds> = process.getuid?.() === 0 ? await step('create the postgres user', postgresUserIds) : {};
+    const binaries = ids.uid === undefined ? found : await step('reach the binaries', async () => binariesReachableBy(found, ids as UserIds));
     const port = await freePort();
     const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
     const passwordFile = join(parent, 'password');
