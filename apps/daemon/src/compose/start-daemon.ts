@@ -121,6 +121,7 @@ export async function startDaemon(
       homes: store,
       forward: config.fleet.forward,
       forwardTimeoutMs: forwardTimeoutMsOf(config),
+      ...(config.fleetSecret ? { secret: config.fleetSecret } : {}),
     },
     webhooks: createWebhookDirectory(store, config.webhookSettings),
     config: {

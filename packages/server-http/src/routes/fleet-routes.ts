@@ -16,7 +16,15 @@ function withinDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
 
-/** `GET /nodes` (the fleet's nodes) and `GET /ready` (public: this node can reach its store). */
+/** The path of the peer handshake under the API prefix (see `GET /fleet/hello`). */
+export const PEER_HELLO_PATH = '/fleet/hello';
+
+/**
+ * `GET /nodes` (the fleet's nodes), `GET /ready` (public: this node can reach its store) and
+ * `GET /fleet/hello`, the handshake another node sends, signed, before it forwards a request
+ * here: its signed answer proves this node is the one at this address (internal, not in the
+ * OpenAPI document).
+ */
 export const fleetRoutes: FastifyPluginAsyncZod<{ fleet: FleetOptions }> = async (app, { fleet }) => {
   const readyTimeoutMs = fleet.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
 
@@ -32,6 +40,8 @@ export const fleetRoutes: FastifyPluginAsyncZod<{ fleet: FleetOptions }> = async
     },
     async () => ({ nodes: (await fleet.directory.nodes()).map(toNodeView) }),
   );
+
+  app.get(PEER_HELLO_PATH, { config: { runtimectl: { peer: true } }, schema: { hide: true } }, async () => ({ node_id: fleet.nodeId }));
 
   app.get(
     '/ready',
