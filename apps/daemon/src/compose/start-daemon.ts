@@ -14,6 +14,7 @@ import { describeLocalIsolation } from './local-isolation';
 import { loadInstallationId } from './installation-id';
 import { listenBeforeJoining } from './listen-before-joining';
 import { loadNodeId } from './node-id';
+import { makeStateOwnerOnly, stateLocationsOf } from './owner-only-state';
 import { MEMORY_STORE_WARNING, releaseNonDurableState } from './release-non-durable-state';
 import { startWebhooks } from './start-webhooks';
 
@@ -74,6 +75,8 @@ export async function startDaemon(
   logger: Logger = pino({ level: config.log.level }, turnBatchedDestination(2)),
 ): Promise<RunningDaemon> {
   assertSafeBind(config.http.host, config.bearerToken !== undefined, config.http.allow_insecure_bind);
+  // Before anything writes there: what an older build left world-readable is tightened first.
+  makeStateOwnerOnly(stateLocationsOf(config));
   const nodeId = config.fleet.node_id ?? loadNodeId(config.stateDir);
   const telemetry = createServerTelemetry();
   const providers = await createProviders(config, telemetry);
