@@ -26,8 +26,7 @@ interface Node {
  * served by the node that opened it; the other forwards to it). Leases of a minute: a node
  * stopped with SIGTERM still reads as alive to the other for the rest of the test.
  */
-async function twoNodes(schema: TestSchema): Promise<[Node, Node]> {
-  const secret = randomBytes(32).toString('hex');
+async function twoNodes(schema: TestSchema, secret: string): Promise<[Node, Node]> {
   const start = async (nodeId: string): Promise<Node> => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
@@ -51,7 +50,8 @@ describe('a fleet node forwarding to a peer', () => {
   it('a squatter at a stopped peer\'s advertised URL never receives the caller\'s token or request, and the caller gets 503 node_unreachable', async () => {
     const schema = await createTestSchema('peer_auth');
     cleanups.push(() => schema.drop());
-    const [a, b] = await twoNodes(schema);
+    const secret = randomBytes(32).toString('hex');
+    const [a, b] = await twoNodes(schema, secret);
     const opened = await callDaemon(b.url, '/runtimes/open', { runtime_id: 'on-b', conversation_id: 'c', sender_id: 's' }, AUTH);
     expect(opened.status).toBe(200);
     // Through node-a while node-b runs: forwarded, answered by node-b.
@@ -70,5 +70,7 @@ describe('a fleet node forwarding to a peer', () => {
     expect(seen).not.toContain(TOKEN);
     expect(seen).not.toContain('marker-7d1f0c');
     expect(seen).not.toContain('on-b');
+    expect(seen).not.toContain(secret);
+    for (const node of [a, b]) expect(node.process.stderr(), `${node.nodeId}'s log`).not.toContain(secret);
   });
 });
