@@ -1,7 +1,7 @@
 import type { RuntimeService, WebhookDirectory } from '@runtimectl/core';
 import type { FastifyPluginAsync } from 'fastify';
-import { API_PREFIX } from './api-prefix';
 import { validatorCompiler } from 'fastify-type-provider-zod';
+import { API_PREFIX } from './api-prefix';
 import type { FleetOptions } from './fleet/fleet-options';
 import { installForwardingHook } from './fleet/forwarding-hook';
 import { installPeerAuthHooks } from './fleet/peer-auth-hooks';

@@ -42,3 +42,6 @@ export interface FleetOptions {
 }
 
 export const FORWARDED_BY_HEADER = 'x-runtimectl-forwarded-by';
+
+/** The peer handshake's route under the API prefix (`GET /fleet/hello`: see fleetRoutes and provePeer). */
+export const PEER_HELLO_PATH = '/fleet/hello';

@@ -1,10 +1,9 @@
 import { API_PREFIX } from '../api-prefix';
-import { FORWARDED_BY_HEADER } from './fleet-options';
+import { FORWARDED_BY_HEADER, PEER_HELLO_PATH } from './fleet-options';
 import { FLEET_SIGNATURE_HEADER } from './fleet-signature';
 import { answeredByPeer, fetchFailureOf, signedPeerRequest, type PeerSelf, type PeerTarget } from './forward-request';
 
-/** The handshake's route (see fleetRoutes). */
-export const PEER_HELLO_URL = `${API_PREFIX}/fleet/hello`;
+const PEER_HELLO_URL = `${API_PREFIX}${PEER_HELLO_PATH}`;
 
 /**
  * Asks whatever listens at the target's URL to prove it is the target node, before anything of a

@@ -1,6 +1,6 @@
 import { NodeListResultSchema, ReadyResultSchema, StoreUnavailableError } from '@runtimectl/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { FleetOptions } from '../fleet/fleet-options';
+import { PEER_HELLO_PATH, type FleetOptions } from '../fleet/fleet-options';
 import { toNodeView } from '../fleet/node-view';
 import '../route-config';
 import { ERROR_RESPONSES } from './route-options';
@@ -15,9 +15,6 @@ function withinDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
   });
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
-
-/** The path of the peer handshake under the API prefix (see `GET /fleet/hello`). */
-export const PEER_HELLO_PATH = '/fleet/hello';
 
 /**
  * `GET /nodes` (the fleet's nodes), `GET /ready` (public: this node can reach its store) and
