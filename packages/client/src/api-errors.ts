@@ -58,6 +58,7 @@ export class ProviderTimeoutError extends RuntimectlApiError {}
 export class StoreUnavailableError extends RuntimectlApiError {}
 export class LeaseLostError extends RuntimectlApiError {}
 export class RuntimeOnOtherNodeError extends RuntimectlApiError {}
+export class NodeUnreachableError extends RuntimectlApiError {}
 export class InternalServerError extends RuntimectlApiError {}
 export class WebhookNotFoundError extends RuntimectlApiError {}
 
@@ -92,6 +93,7 @@ const ERROR_CLASSES: Record<ErrorCode, new (init: ApiErrorInit) => RuntimectlApi
   store_unavailable: StoreUnavailableError,
   lease_lost: LeaseLostError,
   runtime_on_other_node: RuntimeOnOtherNodeError,
+  node_unreachable: NodeUnreachableError,
   internal: InternalServerError,
 };
 

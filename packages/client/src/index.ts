@@ -35,5 +35,6 @@ export {
   StoreUnavailableError,
   LeaseLostError,
   RuntimeOnOtherNodeError,
+  NodeUnreachableError,
   InternalServerError,
 } from './api-errors';

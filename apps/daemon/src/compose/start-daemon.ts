@@ -12,7 +12,9 @@ import { describeTarget } from '@runtimectl/store-postgres';
 import { createStore } from './create-store';
 import { describeLocalIsolation } from './local-isolation';
 import { loadInstallationId } from './installation-id';
+import { listenBeforeJoining } from './listen-before-joining';
 import { loadNodeId } from './node-id';
+import { makeStateOwnerOnly, stateLocationsOf } from './owner-only-state';
 import { MEMORY_STORE_WARNING, releaseNonDurableState } from './release-non-durable-state';
 import { startWebhooks } from './start-webhooks';
 
@@ -64,15 +66,17 @@ function forwardTimeoutMsOf(config: ResolvedConfig): number {
 }
 
 /**
- * The composition root: config → providers → store → service → server → listen. Logs (pino
- * JSON) go to stderr so stdout carries only the start banner, one write per event-loop turn
- * (see turnBatchedDestination).
+ * The composition root: config → providers → store → service → server → listen → join the
+ * fleet → serve. Logs (pino JSON) go to stderr so stdout carries only the start banner, one
+ * write per event-loop turn (see turnBatchedDestination).
  */
 export async function startDaemon(
   config: ResolvedConfig,
   logger: Logger = pino({ level: config.log.level }, turnBatchedDestination(2)),
 ): Promise<RunningDaemon> {
   assertSafeBind(config.http.host, config.bearerToken !== undefined, config.http.allow_insecure_bind);
+  // Before anything writes there: what an older build left world-readable is tightened first.
+  makeStateOwnerOnly(stateLocationsOf(config));
   const nodeId = config.fleet.node_id ?? loadNodeId(config.stateDir);
   const telemetry = createServerTelemetry();
   const providers = await createProviders(config, telemetry);
@@ -104,22 +108,6 @@ export async function startDaemon(
     restores: { verify: config.runtimes.verify_restores },
     observer: telemetry.observer,
   });
-  // Before serving: join the fleet (installation id, node registration, heartbeat) and account
-  // for whatever a crash left at the providers.
-  const reconciliation = await service.reconcile().catch(async (error: unknown) => {
-    await service.stop();
-    await store.close();
-    throw error;
-  });
-  logger.info({ reconciliation }, describeReconciliation(reconciliation));
-  const localIsolation = await isolationProbe.catch(async (error: unknown) => {
-    await service.stop();
-    await store.close();
-    throw error;
-  });
-  telemetry.recordReconciliation(reconciliation);
-  // Off the request path: the engine only reads the event log (and its own cursors).
-  const webhooks = startWebhooks(config, store, service, nodeId, logger, telemetry);
   const app = buildServer({
     service,
     telemetry,
@@ -136,6 +124,7 @@ export async function startDaemon(
       homes: store,
       forward: config.fleet.forward,
       forwardTimeoutMs: forwardTimeoutMsOf(config),
+      ...(config.fleetSecret ? { secret: config.fleetSecret } : {}),
     },
     webhooks: createWebhookDirectory(store, config.webhookSettings),
     config: {
@@ -150,14 +139,32 @@ export async function startDaemon(
       ...(config.bearerToken ? { auth: { bearerToken: config.bearerToken } } : {}),
     },
   });
+  // The address first: a daemon that cannot have it must not join the fleet (see listenBeforeJoining).
+  const gate = await listenBeforeJoining(app, config.http.host, config.http.port).catch(async (error: unknown) => {
+    await app.close();
+    await service.stop();
+    await store.close();
+    throw error;
+  });
+  // Then join the fleet (installation id, node registration, heartbeat) and account for whatever
+  // a crash left at the providers, before the held requests are served.
+  let reconciliation: ReconcileReport;
+  let localIsolation: string | undefined;
   try {
-    await app.listen({ host: config.http.host, port: config.http.port });
+    reconciliation = await service.reconcile();
+    logger.info({ reconciliation }, describeReconciliation(reconciliation));
+    localIsolation = await isolationProbe;
   } catch (error) {
-    await webhooks.stop();
+    gate.abandon();
+    await app.close();
     await service.stop();
     await store.close();
     throw error;
   }
+  telemetry.recordReconciliation(reconciliation);
+  // Off the request path: the engine only reads the event log (and its own cursors).
+  const webhooks = startWebhooks(config, store, service, nodeId, logger, telemetry);
+  gate.open();
   const address = app.server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;

@@ -79,6 +79,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { path: 'fleet.advertise_url', type: 'string', description: 'URL other nodes forward this node\'s runtimes\' requests to (default none: no forwarding here)' },
   { path: 'fleet.lease_ms', type: 'integer', description: 'a runtime lease and a node\'s liveness lapse this long after renewal (default 15000, at least 1000)' },
   { path: 'fleet.forward', type: 'boolean', description: 'forward requests for runtimes home on another node there (default true)' },
+  { path: 'fleet.secret_env', type: 'string', description: 'variable holding the secret fleet nodes authenticate each other with, 32+ characters; required with store.kind postgres (default RUNTIMECTL_FLEET_SECRET)' },
   { path: 'log.level', type: 'string', description: 'fatal, error, warn, info, debug, trace or silent (default info)' },
 ];
 

@@ -186,6 +186,8 @@ const FleetSchema = z.strictObject({
   lease_ms: z.int().min(1_000).max(600_000).default(15_000),
   /** Forward requests for runtimes home on another node there; false: answer runtime_on_other_node. */
   forward: z.boolean().default(true),
+  /** The variable holding the fleet's shared secret (nodes authenticate each other with it; required on PostgreSQL). */
+  secret_env: z.string().regex(ENV_NAME, 'an environment variable name').default('RUNTIMECTL_FLEET_SECRET'),
 });
 
 const LogSchema = z.strictObject({

@@ -48,6 +48,7 @@ const EXIT_CODE_BY_ERROR_CODE: Record<ErrorCode, number> = {
   provider_timeout: EXIT_CODES.failed,
   store_unavailable: EXIT_CODES.failed,
   runtime_on_other_node: EXIT_CODES.failed,
+  node_unreachable: EXIT_CODES.failed,
   internal: EXIT_CODES.failed,
 };
 

@@ -31,6 +31,7 @@ export const ERROR_CODES = [
   'provider_timeout',
   'lease_lost',
   'runtime_on_other_node',
+  'node_unreachable',
   'store_unavailable',
   'internal',
 ] as const;

@@ -23,4 +23,4 @@ export {
   ProviderCapacityError,
 } from './provider-errors';
 export { StoreSchemaError, StoreUnavailableError } from './store-errors';
-export { LeaseLostError, RuntimeOnOtherNodeError } from './fleet-errors';
+export { LeaseLostError, NodeUnreachableError, RuntimeOnOtherNodeError } from './fleet-errors';

@@ -34,5 +34,6 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = Object.freeze({
   checkpoint_verification_failed: 502,
   store_unavailable: 503,
   runtime_on_other_node: 503,
+  node_unreachable: 503,
   provider_timeout: 504,
 });
