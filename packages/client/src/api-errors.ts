@@ -51,6 +51,8 @@ export class IdempotencyKeyReusedError extends RuntimectlApiError {}
 export class IdempotentResponseNotKeptError extends RuntimectlApiError {}
 export class WorkspaceQuotaExceededError extends RuntimectlApiError {}
 export class ProviderCapacityError extends RuntimectlApiError {}
+/** 429: the daemon has as many event streams open as it allows (in all, or from this address: `details.scope`). */
+export class TooManyEventStreamsError extends RuntimectlApiError {}
 export class UnsupportedBackendError extends RuntimectlApiError {}
 export class ProviderError extends RuntimectlApiError {}
 export class ProviderTimeoutError extends RuntimectlApiError {}
@@ -87,6 +89,7 @@ const ERROR_CLASSES: Record<ErrorCode, new (init: ApiErrorInit) => RuntimectlApi
   idempotent_response_not_kept: IdempotentResponseNotKeptError,
   workspace_quota_exceeded: WorkspaceQuotaExceededError,
   provider_capacity: ProviderCapacityError,
+  too_many_event_streams: TooManyEventStreamsError,
   unsupported_backend: UnsupportedBackendError,
   provider_error: ProviderError,
   provider_timeout: ProviderTimeoutError,

@@ -29,6 +29,7 @@ export {
   IdempotentResponseNotKeptError,
   WorkspaceQuotaExceededError,
   ProviderCapacityError,
+  TooManyEventStreamsError,
   UnsupportedBackendError,
   ProviderError,
   ProviderTimeoutError,

@@ -142,6 +142,12 @@ async function startLocked(config: ResolvedConfig, logger: Logger, lock: StateDi
       ...(config.fleetSecret ? { secret: config.fleetSecret } : {}),
     },
     webhooks: createWebhookDirectory(store, config.webhookSettings),
+    events: {
+      maxStreams: config.http.max_event_streams,
+      maxStreamsPerAddress: config.http.max_event_streams_per_address,
+      maxLifetimeMs: config.http.event_stream_max_lifetime_ms,
+      writeTimeoutMs: config.http.event_stream_write_timeout_ms,
+    },
     config: {
       version: DAEMON_VERSION,
       bodyLimitBytes: config.http.body_limit_bytes,

@@ -52,6 +52,11 @@ const HttpSchema = z
   keep_alive_timeout_ms: z.int().min(100).max(3_600_000).default(5_000),
   max_connections: z.int().min(1).max(1_000_000).default(4_096),
   max_connections_per_address: z.int().min(1).max(1_000_000).default(256),
+  /** Event streams (GET /events) last: capped in all and per address, ended after a lifetime, cut off when their reader stalls. */
+  max_event_streams: z.int().min(1).max(1_000_000).default(128),
+  max_event_streams_per_address: z.int().min(1).max(1_000_000).default(32),
+  event_stream_max_lifetime_ms: z.int().min(1_000).max(7 * 86_400_000).default(3_600_000),
+  event_stream_write_timeout_ms: z.int().min(100).max(3_600_000).default(30_000),
   auth: AuthSchema.optional(),
 })
   .refine((http) => http.headers_timeout_ms <= http.request_timeout_ms, {

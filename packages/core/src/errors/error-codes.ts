@@ -25,6 +25,7 @@ export const ERROR_CODES = [
   'payload_too_large',
   'idempotency_key_reused',
   'provider_capacity',
+  'too_many_event_streams',
   'workspace_quota_exceeded',
   'unsupported_backend',
   'provider_error',

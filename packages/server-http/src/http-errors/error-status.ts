@@ -28,6 +28,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = Object.freeze({
   workspace_quota_exceeded: 413,
   idempotency_key_reused: 422,
   provider_capacity: 429,
+  too_many_event_streams: 429,
   internal: 500,
   unsupported_backend: 501,
   provider_error: 502,
