@@ -39,6 +39,8 @@ export class SessionBusyError extends RuntimectlApiError {}
 export class RuntimePausedError extends RuntimectlApiError {}
 export class RuntimeNotPausedError extends RuntimectlApiError {}
 export class RuntimeClosedError extends RuntimectlApiError {}
+/** 409: the runtime's TTL has passed (`details.expires_at_ms`); the daemon is closing it. */
+export class RuntimeExpiredError extends RuntimectlApiError {}
 export class RuntimeFailedError extends RuntimectlApiError {}
 export class RuntimeExistsError extends RuntimectlApiError {}
 export class SnapshotInUseError extends RuntimectlApiError {}
@@ -78,6 +80,7 @@ const ERROR_CLASSES: Record<ErrorCode, new (init: ApiErrorInit) => RuntimectlApi
   runtime_paused: RuntimePausedError,
   runtime_not_paused: RuntimeNotPausedError,
   runtime_closed: RuntimeClosedError,
+  runtime_expired: RuntimeExpiredError,
   runtime_failed: RuntimeFailedError,
   runtime_exists: RuntimeExistsError,
   snapshot_in_use: SnapshotInUseError,

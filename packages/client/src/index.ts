@@ -18,6 +18,7 @@ export {
   RuntimePausedError,
   RuntimeNotPausedError,
   RuntimeClosedError,
+  RuntimeExpiredError,
   RuntimeFailedError,
   RuntimeExistsError,
   SnapshotInUseError,

@@ -1,3 +1,4 @@
+import { MIN_IDLE_PAUSE_AFTER_MS } from '@runtimectl/core';
 import { POSTGRES_SCHEMA_NAME, POSTGRES_SCHEMA_NAME_RULE } from '@runtimectl/store-postgres';
 import { z } from 'zod';
 import { WebhooksSchema } from './webhook-schema';
@@ -155,7 +156,7 @@ const RuntimesSchema = z.strictObject({
   /** Whether a runtime closed because its TTL passed (open's expires_at_ms / max_lifetime_ms) keeps its snapshots. */
   expiry_keep_snapshots: z.boolean().default(false),
   /** Pause a runtime after this long without an operation (where its provider can pause); default never. Runtimes may override it. */
-  idle_pause_after_ms: z.int().min(1_000).max(Number.MAX_SAFE_INTEGER).optional(),
+  idle_pause_after_ms: z.int().min(MIN_IDLE_PAUSE_AFTER_MS).max(Number.MAX_SAFE_INTEGER).optional(),
   /** An operation on a paused runtime resumes it first (default: runtime_paused). Runtimes may override it. */
   auto_resume: z.boolean().default(false),
   /** Whether checkout and resume verify restored workspaces for runtimes without their own `verify`: auto = each provider's default. */

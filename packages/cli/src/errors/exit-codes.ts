@@ -33,6 +33,7 @@ const EXIT_CODE_BY_ERROR_CODE: Record<ErrorCode, number> = {
   runtime_paused: EXIT_CODES.conflict,
   runtime_not_paused: EXIT_CODES.conflict,
   runtime_closed: EXIT_CODES.conflict,
+  runtime_expired: EXIT_CODES.conflict,
   runtime_failed: EXIT_CODES.conflict,
   runtime_exists: EXIT_CODES.conflict,
   lease_lost: EXIT_CODES.conflict,

@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   'runtime_paused',
   'runtime_not_paused',
   'runtime_closed',
+  'runtime_expired',
   'runtime_failed',
   'runtime_exists',
   'snapshot_in_use',

@@ -17,6 +17,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = Object.freeze({
   runtime_paused: 409,
   runtime_not_paused: 409,
   runtime_closed: 409,
+  runtime_expired: 409,
   runtime_failed: 409,
   runtime_exists: 409,
   lease_lost: 409,
