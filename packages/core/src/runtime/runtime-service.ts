@@ -35,6 +35,7 @@ import { closeExpired, type ExpiryPassReport } from '../retention/expiry-pass';
 import { policyScope } from '../fleet/policy-scope';
 import { PolicySchedule } from '../fleet/policy-schedule';
 import { IdleActivity } from '../idle/idle-activity';
+import { AutoResumes } from '../idle/auto-resume';
 import { flushActivity, pauseIdle, type IdlePassReport } from '../idle/idle-pass';
 import { idleSettingsOf } from '../idle/idle-settings';
 import { previewRetention } from '../retention/retention-preview';
@@ -199,6 +200,7 @@ export class RuntimeService {
       expiry: { keepSnapshots: options.expiry?.keepSnapshots ?? false },
       idle: idleSettingsOf(options.idle),
       activity: new IdleActivity(),
+      autoResumes: new AutoResumes(),
       restores: { verify: options.restores?.verify ?? 'auto', observe: (event) => this.#observer.restoreVerification?.(event) },
     };
     this.#policies = new PolicySchedule(this.#ctx.retention.intervalMs, () => this.applyPolicies());
