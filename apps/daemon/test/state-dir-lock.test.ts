@@ -20,7 +20,7 @@ describe('one daemon per state directory', () => {
     const first = await start(QUICK);
     for (const store of [[], ['--store', 'memory'], ['--store', 'postgres']]) {
       // An unreachable database: were the store opened before the state directory is checked, this would say so instead.
-      const refused = await runtimedRefusal([...QUICK, '--port', '0', ...store], { RUNTIMECTL_DATABASE_URL: 'postgres://runtimectl@127.0.0.1:1/none' }, first.stateDir);
+      const refused = await runtimedRefusal([...QUICK, '--port', '0', ...store], { RUNTIMECTL_DATABASE_URL: 'postgres://runtimectl@127.0.0.1:1/none', RUNTIMECTL_FLEET_SECRET: 'f'.repeat(64) }, first.stateDir);
       expect(refused.code, `store ${store.join(' ') || 'sqlite'}: ${refused.stderr}`).not.toBe(0);
       expect(refused.code).not.toBeNull();
       expect(refused.stderr.trim().split('\n')).toEqual([

@@ -1,4 +1,4 @@
-import { mkdtempSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -25,12 +25,15 @@ describe('lockStateDir', () => {
     second.release();
   });
 
-  it('creates the state directory 0700 and its lock file 0600', async () => {
+  it('creates the state directory 0700 and its lock file 0600, tightening a lock file left wider', async () => {
     const stateDir = freshDir();
     const lock = await lockStateDir(stateDir);
     expect(lock.path).toBe(join(stateDir, STATE_DIR_LOCK_FILE));
     expect(statSync(stateDir).mode & 0o777).toBe(0o700);
     expect(statSync(lock.path).mode & 0o777).toBe(0o600);
     lock.release();
+    chmodSync(lock.path, 0o644);
+    (await lockStateDir(stateDir)).release();
+    expect(statSync(lock.path).mode & 0o777).toBe(0o600);
   });
 });

@@ -1,4 +1,4 @@
-import { closeSync, constants, ftruncateSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, fchmodSync, ftruncateSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -55,6 +55,8 @@ export async function lockStateDir(stateDir: string): Promise<StateDirLock> {
     if (!locked) closeSync(fd);
   }
   if (!locked) throw new StateDirInUseError(stateDir, await holderPidOf(path));
+  // Owner-only as all state is, one an older build left wider included.
+  fchmodSync(fd, 0o600);
   ftruncateSync(fd, 0);
   writeSync(fd, `${process.pid}\n`, 0);
   let open = true;
