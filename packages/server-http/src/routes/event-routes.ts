@@ -135,6 +135,7 @@ async function stream(context: StreamContext, request: FastifyRequest, reply: Fa
   context.open.add(abort);
   reply.raw.on('close', () => abort.abort());
   const lifetime = setTimeout(() => abort.abort(), options.maxLifetimeMs);
+  lifetime.unref();
   const writeText = (text: string) => write(reply, text, abort.signal, options.writeTimeoutMs);
   reply.hijack();
   reply.raw.writeHead(200, {
