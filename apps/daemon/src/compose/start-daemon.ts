@@ -17,6 +17,7 @@ import { loadNodeId } from './node-id';
 import { makeStateOwnerOnly, stateLocationsOf } from './owner-only-state';
 import { MEMORY_STORE_WARNING, releaseNonDurableState } from './release-non-durable-state';
 import { startWebhooks } from './start-webhooks';
+import { lockStateDir, type StateDirLock } from './state-dir-lock';
 
 function describeReconciliation(report: ReconcileReport): string {
   const parts = [
@@ -45,7 +46,7 @@ export interface RunningDaemon {
    * Stops accepting, lets in-flight requests finish (bounded by http.shutdown_timeout_ms), and
    * closes the store. With a durable store backends are not released: they stay bound for the
    * next start. With the memory store, which forgets them, every runtime is closed first
-   * (sandboxes released, snapshots deleted at the providers).
+   * (sandboxes released, snapshots deleted at the providers). Lets the state directory go last.
    */
   close(): Promise<void>;
 }
@@ -75,8 +76,22 @@ export async function startDaemon(
   logger: Logger = pino({ level: config.log.level }, turnBatchedDestination(2)),
 ): Promise<RunningDaemon> {
   assertSafeBind(config.http.host, config.bearerToken !== undefined, config.http.allow_insecure_bind);
-  // Before anything writes there: what an older build left world-readable is tightened first.
+  // Before anything writes there: what an older build left world-readable is tightened first
+  // (and a state directory that is not runtimed's own is refused before the lock file is made).
   makeStateOwnerOnly(stateLocationsOf(config));
+  // Before anything reads the state (node id, providers' roots, the store): a second daemon on
+  // it would reconcile away the first one's work.
+  const lock = await lockStateDir(config.stateDir);
+  try {
+    return await startLocked(config, logger, lock);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+/** startDaemon's work once the state directory is this process's; `close()` lets it go last. */
+async function startLocked(config: ResolvedConfig, logger: Logger, lock: StateDirLock): Promise<RunningDaemon> {
   const nodeId = config.fleet.node_id ?? loadNodeId(config.stateDir);
   const telemetry = createServerTelemetry();
   const providers = await createProviders(config, telemetry);
@@ -127,6 +142,12 @@ export async function startDaemon(
       ...(config.fleetSecret ? { secret: config.fleetSecret } : {}),
     },
     webhooks: createWebhookDirectory(store, config.webhookSettings),
+    events: {
+      maxStreams: config.http.max_event_streams,
+      maxStreamsPerAddress: config.http.max_event_streams_per_address,
+      maxLifetimeMs: config.http.event_stream_max_lifetime_ms,
+      writeTimeoutMs: config.http.event_stream_write_timeout_ms,
+    },
     config: {
       version: DAEMON_VERSION,
       bodyLimitBytes: config.http.body_limit_bytes,
@@ -184,13 +205,17 @@ export async function startDaemon(
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
-      const deadline = new Promise<void>((resolve) => setTimeout(resolve, config.http.shutdown_timeout_ms).unref());
-      await Promise.race([app.close(), deadline]);
-      if (!durable) await releaseNonDurableState(service, logger);
-      // After the last operation's events; before the store closes (it writes the cursors).
-      await webhooks.stop();
-      await service.stop();
-      await store.close();
+      try {
+        const deadline = new Promise<void>((resolve) => setTimeout(resolve, config.http.shutdown_timeout_ms).unref());
+        await Promise.race([app.close(), deadline]);
+        if (!durable) await releaseNonDurableState(service, logger);
+        // After the last operation's events; before the store closes (it writes the cursors).
+        await webhooks.stop();
+        await service.stop();
+        await store.close();
+      } finally {
+        lock.release();
+      }
     })());
   return { url, service, app, nodeId, banner, reconciliation, close };
 }

@@ -118,6 +118,10 @@ describe('loadConfig', () => {
       keep_alive_timeout_ms: 5_000,
       max_connections: 4_096,
       max_connections_per_address: 256,
+      max_event_streams: 128,
+      max_event_streams_per_address: 32,
+      event_stream_max_lifetime_ms: 3_600_000,
+      event_stream_write_timeout_ms: 30_000,
     });
     expect(load({ RUNTIMECTL_HTTP_MAX_CONNECTIONS_PER_ADDRESS: '32' }).http.max_connections_per_address).toBe(32);
     expect(() => load({ RUNTIMECTL_HTTP_REQUEST_TIMEOUT_MS: '5000' })).toThrow(/http\.headers_timeout_ms: must not exceed request_timeout_ms/);

@@ -8,6 +8,7 @@ export {
   RuntimePausedError,
   RuntimeNotPausedError,
   RuntimeClosedError,
+  RuntimeExpiredError,
   RuntimeFailedError,
   RuntimeExistsError,
 } from './runtime-state-errors';
