@@ -116,6 +116,26 @@ describe.skipIf(!probe.available)('a namespace sandbox', () => {
     expect(result.stdout).toBe('alive\n');
   });
 
+  it('counts the processes commands left running — background jobs, their children, setsid ones — never its own init, and 0 once they ended', async () => {
+    const counted = await NamespaceSandbox.start(spec);
+    try {
+      // Its init and the init's timer run from the start: nothing of a command yet.
+      expect(await counted.runningProcesses()).toBe(0);
+      await inside(counted, workspace, 'true');
+      expect(await counted.runningProcesses(), 'a command that ended leaves nothing').toBe(0);
+      await inside(counted, workspace, '(sleep 60; true) >/dev/null 2>&1 & setsid sleep 60 </dev/null >/dev/null 2>&1 & echo $! > counted.pid');
+      // The subshell and its sleep, and the setsid sleep.
+      expect(await counted.runningProcesses()).toBe(3);
+      await inside(counted, workspace, 'kill -9 $(cat counted.pid); pkill -9 -f "sleep 60" || true');
+      const deadline = Date.now() + 5_000;
+      while ((await counted.runningProcesses()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await counted.runningProcesses(), 'killed jobs (reaped by the init) count no more').toBe(0);
+    } finally {
+      await counted.kill(5_000);
+    }
+    expect(await counted.runningProcesses(), 'a sandbox that is gone runs nothing').toBe(0);
+  });
+
   it('kills everything inside, setsid children too, when the holder is killed', async () => {
     const doomed = await NamespaceSandbox.start(spec);
     const marker = `${40_000 + Math.floor(Math.random() * 9_000)}.5`;
