@@ -124,7 +124,7 @@ describe('provider failures', () => {
     const id = await h.open();
     await h.service.checkpoint({ runtime_id: id });
     await rejectionOf(h.service.resume({ runtime_id: id }));
-    expect(calls).toEqual(['memory:create:ok', 'memory:checkpoint:ok', 'memory:manifest:ok']);
+    expect(calls).toEqual(['memory:create:ok', 'memory:background_processes:ok', 'memory:checkpoint:ok', 'memory:manifest:ok']);
     expect(operations).toEqual(['open:memory:ok', 'checkpoint:memory:ok', 'resume:memory:runtime_not_paused']);
   });
 
@@ -160,10 +160,10 @@ describe('provider failures', () => {
     await h.service.checkout({ checkpoint_id }, checkedOut.options);
     const unobserved = await h.service.readFile({ runtime_id: id, path: 'a.txt' });
     expect(unobserved.content_base64).toBe('YQ==');
-    expect(checkpointed.calls).toEqual(['checkpoint', 'manifest']);
+    expect(checkpointed.calls).toEqual(['background_processes', 'checkpoint', 'manifest']);
     expect(reused.calls).toEqual([]);
     expect(checkedOut.calls).toEqual(['checkout']);
     // The service observer still hears every call as it ends, the unobserved read included.
-    expect(observed).toEqual(['create', 'write_bytes', 'exec', 'checkpoint', 'manifest', 'checkout', 'read_bytes']);
+    expect(observed).toEqual(['create', 'write_bytes', 'exec', 'background_processes', 'checkpoint', 'manifest', 'checkout', 'read_bytes']);
   });
 });

@@ -314,6 +314,13 @@ export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
       ALTER TABLE sessions ADD COLUMN verify INTEGER CHECK (verify IN (0, 1));
     `,
   },
+  {
+    version: 11,
+    description: "background processes: how many processes of the backend's commands ran as a checkpoint's snapshot was taken (only 0 lets a runtime be clean)",
+    sql: `
+      ALTER TABLE checkpoints ADD COLUMN ref_background_processes INTEGER CHECK (ref_background_processes >= 0);
+    `,
+  },
 ];
 
 /** The schema version this code writes and the newest it can open. */

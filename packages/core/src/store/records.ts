@@ -81,6 +81,14 @@ export interface BackendCheckpointRef {
   /** Set when delete-snapshot or close removed the provider snapshot. */
   snapshotDeletedAtMs: number | null;
   createdAtMs: number;
+  /**
+   * How many processes of the backend's commands were alive right before the snapshot was taken
+   * (`ProviderBackend.backgroundProcesses`, counted under the runtime's exclusive lock). 0: the
+   * snapshot is exactly the workspace from then until the next mutating operation, so a clean
+   * runtime may reuse it and a backend started from it starts clean. null/absent: the provider
+   * could not tell (or the ref is older than the count) — never taken as 0.
+   */
+  backgroundProcesses?: number | null;
 }
 
 /** What a checkpoint captures of the session, restored on checkout. */

@@ -117,6 +117,17 @@ export function recordRoundTripTests(options: StoreConformanceOptions): void {
       expect(await harness.store.getCheckpoint(checkpoint.checkpointId)).toStrictEqual(checkpoint);
     });
 
+    test("a backend ref's count of background processes at its snapshot (0, some, unknown) round-trips unchanged", async () => {
+      const counts = [0, 3, null];
+      const checkpoints = counts.map((count, index) =>
+        checkpointRecord(checkpointIdOf(index + 1), 'rt-1', { backendRef: backendRef(`snap-count-${index}`, { backgroundProcesses: count }) }),
+      );
+      await harness.store.commit({ sessions: [sessionRecord('rt-1')], checkpoints });
+      for (const checkpoint of checkpoints) expect(await harness.store.getCheckpoint(checkpoint.checkpointId)).toStrictEqual(checkpoint);
+      const listed = await harness.store.listCheckpointsBySnapshot('memory', 'snap-count-0');
+      expect(listed.map((checkpoint) => checkpoint.backendRef?.backgroundProcesses)).toEqual([0]);
+    });
+
     test('getSession and getCheckpoint of unknown ids resolve undefined, on an empty store and after commits', async () => {
       expect(await harness.store.getSession('rt-unknown')).toBeUndefined();
       expect(await harness.store.getCheckpoint(checkpointIdOf(404))).toBeUndefined();

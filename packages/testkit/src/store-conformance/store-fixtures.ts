@@ -65,6 +65,7 @@ export function backendRef(providerSnapshotId: string | null, overrides: Partial
     providerSnapshotNames: providerSnapshotId ? [`snapshot ${providerSnapshotId}`] : [],
     snapshotDeletedAtMs: null,
     createdAtMs: CREATED_AT_MS,
+    backgroundProcesses: null,
     ...overrides,
   };
 }

@@ -63,6 +63,8 @@ export const CHECKPOINT_COLUMNS = [
   'ref_created_at_ms',
   // Appended by the manifests' migration (store-sqlite v9, store-postgres v7).
   'manifest_root',
+  // Appended by the background-processes migration (store-sqlite v13, store-postgres v11).
+  'ref_background_processes',
 ] as const satisfies ReadonlyArray<keyof CheckpointRow>;
 
 /**

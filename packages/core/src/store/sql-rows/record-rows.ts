@@ -63,6 +63,8 @@ export interface CheckpointRow {
   ref_created_at_ms: number | null;
   /** null for checkpoints without a manifest, and rows older than manifests. */
   manifest_root: string | null;
+  /** `backendRef.backgroundProcesses`; null without a ref, when unknown, and in rows older than the count. */
+  ref_background_processes: number | null;
 }
 
 /** A `tree_objects` row: a manifest tree's hash and canonical encoding (see manifest/tree-object.ts). */
@@ -202,6 +204,7 @@ export function checkpointToRow(record: CheckpointRecord): CheckpointRow {
     ref_snapshot_deleted_at_ms: ref?.snapshotDeletedAtMs ?? null,
     ref_created_at_ms: ref?.createdAtMs ?? null,
     manifest_root: record.manifestRoot ?? null,
+    ref_background_processes: ref?.backgroundProcesses ?? null,
   };
 }
 
@@ -228,6 +231,7 @@ export function checkpointFromRow(row: StoredCheckpointRow): CheckpointRecord {
             providerSnapshotNames: fromJson<string[]>(row.ref_provider_snapshot_names!),
             snapshotDeletedAtMs: row.ref_snapshot_deleted_at_ms,
             createdAtMs: row.ref_created_at_ms!,
+            backgroundProcesses: row.ref_background_processes,
           },
     manifestRoot: row.manifest_root,
   };
