@@ -28,9 +28,9 @@ describe('local provider: background processes', () => {
     await backend.exec({ ...exec, command: 'echo done' });
     expect(await backend.backgroundProcesses!(), 'a command that ended leaves nothing').toBe(0);
     const seconds = uniqueSleep();
-    await backend.exec({ ...exec, command: `sleep ${seconds} >/dev/null 2>&1 & setsid sleep ${seconds} </dev/null >/dev/null 2>&1 &` });
+    await backend.exec({ ...exec, command: `sleep ${seconds} >/dev/null 2>&1 & echo $! > jobs.pid; setsid sleep ${seconds} </dev/null >/dev/null 2>&1 & echo $! >> jobs.pid` });
     expect(await backend.backgroundProcesses!()).toBe(2);
-    await backend.exec({ ...exec, command: `pkill -9 -f "sleep ${seconds}"` });
+    await backend.exec({ ...exec, command: 'kill -9 $(cat jobs.pid)' });
     expect(await eventually(async () => (await backend.backgroundProcesses!()) === 0, 5_000)).toBe(true);
   });
 
