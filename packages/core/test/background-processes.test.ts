@@ -11,12 +11,17 @@ function harnessCounting(count: MemoryProviderSettings['backgroundProcesses']) {
   return createHarness({ provider: { backgroundProcesses: count } });
 }
 
+/** An exec: the only operation that may leave processes running (here, as the count setting says). */
+async function execOn(h: ReturnType<typeof createHarness>, id: string): Promise<void> {
+  await h.service.exec({ runtime_id: id, command: 'echo started' });
+}
+
 describe('background processes and the clean state (issue 39)', () => {
   it('a checkpoint taken while processes run leaves the runtime dirty: the next one snapshots again and says so', async () => {
     let running = 2;
     const h = harnessCounting(() => running);
     const id = await h.open();
-    await h.write(id, 'a.txt', 'a');
+    await execOn(h, id);
     const first = await h.service.checkpoint({ runtime_id: id });
     expect(first).toMatchObject({ reused_backend_snapshot: false, background_processes: 2 });
     const second = await h.service.checkpoint({ runtime_id: id });
@@ -38,7 +43,7 @@ describe('background processes and the clean state (issue 39)', () => {
       return 0;
     });
     const id = await h.open();
-    await h.write(id, 'a.txt', 'a');
+    await execOn(h, id);
     await h.service.checkpoint({ runtime_id: id });
     expect(asked).toBe(1);
     for (let index = 0; index < 3; index += 1) expect((await h.service.checkpoint({ runtime_id: id })).reused_backend_snapshot).toBe(true);
@@ -53,7 +58,7 @@ describe('background processes and the clean state (issue 39)', () => {
       return 0;
     });
     const id = await h.open();
-    await h.write(id, 'a.txt', 'a');
+    await execOn(h, id);
     await h.service.checkpoint({ runtime_id: id });
     expect(h.provider.calls.checkpoint).toBe(1);
     expect(snapshotsSeenByCount, 'when counted, the snapshot had not been asked for').toEqual([0]);
@@ -63,7 +68,7 @@ describe('background processes and the clean state (issue 39)', () => {
     for (const count of [false, () => null] as const) {
       const h = harnessCounting(count);
       const id = await h.open();
-      await h.write(id, 'a.txt', 'a');
+      await execOn(h, id);
       for (let index = 0; index < 3; index += 1) {
         const checkpoint = await h.service.checkpoint({ runtime_id: id });
         expect(checkpoint.reused_backend_snapshot).toBe(false);
@@ -77,6 +82,7 @@ describe('background processes and the clean state (issue 39)', () => {
     for (const answer of [-1, 1.5, Number.NaN]) {
       const h = harnessCounting(() => answer);
       const id = await h.open();
+      await execOn(h, id);
       await h.service.checkpoint({ runtime_id: id });
       expect((await h.service.checkpoint({ runtime_id: id })).reused_backend_snapshot).toBe(false);
     }
@@ -86,6 +92,7 @@ describe('background processes and the clean state (issue 39)', () => {
     let running = 1;
     const h = harnessCounting(() => running);
     const id = await h.open();
+    await execOn(h, id);
     const busy = await h.service.checkpoint({ runtime_id: id });
     running = 0;
     const quiet = await h.service.checkpoint({ runtime_id: id });
@@ -99,6 +106,7 @@ describe('background processes and the clean state (issue 39)', () => {
     let running = 3;
     const h = harnessCounting(() => running);
     const id = await h.open();
+    await execOn(h, id);
     const paused = await h.service.pause({ runtime_id: id });
     expect(paused.background_processes).toBe(3);
     // A checkpoint of the paused runtime names the pause snapshot, taken while they ran.
@@ -112,6 +120,7 @@ describe('background processes and the clean state (issue 39)', () => {
   it('fork answers the background processes of its checkpoint', async () => {
     const h = harnessCounting(() => 1);
     const id = await h.open();
+    await execOn(h, id);
     const fork = await h.service.forkRuntime({ runtime_id: id, count: 2 });
     expect(fork).toMatchObject({ reused_backend_snapshot: false, background_processes: 1 });
   });
@@ -119,12 +128,59 @@ describe('background processes and the clean state (issue 39)', () => {
   it("a clean checkpoint recorded before counts existed (its ref has none) is not reused: the runtime's next checkpoint snapshots", async () => {
     const h = harnessCounting(() => 0);
     const id = await h.open();
+    await execOn(h, id);
     const first = await h.service.checkpoint({ runtime_id: id });
     const stored = (await h.store.getCheckpoint(first.checkpoint_id))!;
     const { backgroundProcesses: _count, ...olderRef } = stored.backendRef!;
     await h.store.commit({ checkpoints: [{ ...stored, backendRef: olderRef }] });
     expect((await h.service.checkpoint({ runtime_id: id })).reused_backend_snapshot).toBe(false);
     expect((await h.service.checkpoint({ runtime_id: id })).reused_backend_snapshot).toBe(true);
+  });
+
+  it('a fresh runtime runs nothing: its checkpoints ask for no count until an exec ran', async () => {
+    let asked = 0;
+    const h = harnessCounting(() => {
+      asked += 1;
+      return 0;
+    });
+    const id = await h.open();
+    await h.write(id, 'a.txt', 'a');
+    expect((await h.service.checkpoint({ runtime_id: id })).reused_backend_snapshot).toBe(false);
+    expect((await h.service.checkpoint({ runtime_id: id })).reused_backend_snapshot).toBe(true);
+    expect(asked, 'no exec, no process: nothing to count').toBe(0);
+    await execOn(h, id);
+    await h.service.checkpoint({ runtime_id: id });
+    expect(asked).toBe(1);
+  });
+
+  it('after a checkpoint counted none, file writes alone need no count: only an exec may start a process', async () => {
+    let asked = 0;
+    const h = harnessCounting(() => {
+      asked += 1;
+      return 0;
+    });
+    const id = await h.open();
+    await execOn(h, id);
+    await h.service.checkpoint({ runtime_id: id });
+    expect(asked).toBe(1);
+    await h.write(id, 'a.txt', 'a');
+    await h.service.mkdir({ runtime_id: id, path: 'dir' });
+    expect((await h.service.checkpoint({ runtime_id: id })).reused_backend_snapshot).toBe(false);
+    expect(asked, 'writes since a count of none').toBe(1);
+    await execOn(h, id);
+    await h.write(id, 'a.txt', 'b');
+    await h.service.checkpoint({ runtime_id: id });
+    expect(asked, 'an exec since').toBe(2);
+  });
+
+  it('a provider that cannot count gets reuse until its first exec, never after', async () => {
+    const h = harnessCounting(false);
+    const id = await h.open();
+    await h.write(id, 'a.txt', 'a');
+    await h.service.checkpoint({ runtime_id: id });
+    expect((await h.service.checkpoint({ runtime_id: id })).reused_backend_snapshot, 'nothing ever ran').toBe(true);
+    await execOn(h, id);
+    for (let index = 0; index < 2; index += 1) expect((await h.service.checkpoint({ runtime_id: id })).reused_backend_snapshot).toBe(false);
   });
 
   it('an exec core stopped waiting for at its deadline, still running at the provider, keeps the runtime dirty', async () => {

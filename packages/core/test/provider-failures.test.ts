@@ -124,7 +124,7 @@ describe('provider failures', () => {
     const id = await h.open();
     await h.service.checkpoint({ runtime_id: id });
     await rejectionOf(h.service.resume({ runtime_id: id }));
-    expect(calls).toEqual(['memory:create:ok', 'memory:background_processes:ok', 'memory:checkpoint:ok', 'memory:manifest:ok']);
+    expect(calls).toEqual(['memory:create:ok', 'memory:checkpoint:ok', 'memory:manifest:ok']);
     expect(operations).toEqual(['open:memory:ok', 'checkpoint:memory:ok', 'resume:memory:runtime_not_paused']);
   });
 

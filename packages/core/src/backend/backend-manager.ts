@@ -101,7 +101,7 @@ export class BackendManager {
     return { live: this.#live, attaching: this.#attaching, calls: this.#calls, unfencedStore: this.#unfencedStore };
   }
 
-  /** Creates a fresh backend for `runtimeId`. The caller persists the returned binding. */
+  /** Creates a fresh backend for `runtimeId` (nothing of its commands running yet). The caller persists the returned binding. */
   async create(runtimeId: string, providerId: string, providerOptions: Record<string, unknown>): Promise<BackendBinding> {
     const provider = this.options.registry.get(providerId);
     const backendId = this.options.ids.backendId();
@@ -109,7 +109,7 @@ export class BackendManager {
     const backend = await this.#intended(this.#intent('backend', providerId, runtimeId, backendId, backendId), () =>
       this.#control(provider, 'create', () => provider.create(request), this.#releaseLate(provider, backendId)),
     );
-    return this.#register(providerId, backendId, backend, null);
+    return { ...this.#register(providerId, backendId, backend, null), nothingRunning: true };
   }
 
   /**
@@ -162,7 +162,8 @@ export class BackendManager {
    * backend as it is) without a provider call, else counts the backend's background processes
    * and then asks the provider for a snapshot (providers without snapshots get a ref with no
    * provider snapshot id); the count, taken first so that nothing that ran during the snapshot
-   * is missed, goes into the ref (`backgroundProcesses`). A reused snapshot is leased in
+   * is missed, goes into the ref (`backgroundProcesses`) — not asked of the provider when the
+   * binding says nothing can be running (`nothingRunning`). A reused snapshot is leased in
    * `leases` until the caller commits.
    */
   async checkpoint(
@@ -180,7 +181,7 @@ export class BackendManager {
       }
     }
     const backend = await this.backendOf(binding);
-    const backgroundProcesses = await backend.backgroundProcesses();
+    const backgroundProcesses = await backend.backgroundProcesses(binding.nothingRunning === true);
     const provider = this.options.registry.get(binding.providerId);
     const refId = this.options.ids.backendCheckpointId();
     const request = {

@@ -95,9 +95,12 @@ export class TrackedBackend {
    * What may still change the workspace without an API call: the provider's count of live
    * processes of the backend's commands (`ProviderBackend.backgroundProcesses`, under the
    * file-operation deadline) plus this process's mutating calls still running at the provider.
-   * null when the provider cannot tell (no such method, its answer, or no count at all).
+   * null when the provider cannot tell (no such method, its answer, or no count at all). With
+   * `nothingStarted` (no exec since none could run) the provider is not asked: there is nothing
+   * for it to count.
    */
-  async backgroundProcesses(): Promise<number | null> {
+  async backgroundProcesses(nothingStarted = false): Promise<number | null> {
+    if (nothingStarted) return this.mutations.count;
     const inner = this.inner;
     if (!inner.backgroundProcesses) return null;
     const counted = await this.#read('background_processes', () => inner.backgroundProcesses!());

@@ -19,12 +19,14 @@ export function takenAtRest(ref: BackendCheckpointRef | null | undefined): boole
 }
 
 /**
- * `binding` as the capture `checkpoint` leaves it: clean as of that checkpoint when its snapshot
- * was taken at rest (the snapshot is the workspace until the next mutation), else dirty (a
- * process may still change the workspace: the next checkpoint snapshots again).
+ * `binding` as the capture `checkpoint` leaves it: clean as of that checkpoint, with nothing
+ * running, when its snapshot was taken at rest (the snapshot is the workspace until the next
+ * mutation), else dirty (a process may still change the workspace: the next checkpoint counts
+ * and snapshots again).
  */
 export function bindingAfterCapture(binding: BackendBinding, checkpoint: { checkpointId: string; backendRef: BackendCheckpointRef | null }): BackendBinding {
-  return { ...binding, cleanCheckpointId: takenAtRest(checkpoint.backendRef) ? checkpoint.checkpointId : null };
+  const atRest = takenAtRest(checkpoint.backendRef);
+  return { ...binding, cleanCheckpointId: atRest ? checkpoint.checkpointId : null, nothingRunning: atRest };
 }
 
 /**
@@ -39,13 +41,20 @@ export async function reusableRefOf(ctx: ServiceContext, binding: BackendBinding
   return ref;
 }
 
+/** What a mutating operation may leave behind: changed files only (file API), or processes too (exec). */
+export type Mutation = 'files' | 'processes';
+
 /**
  * Before a mutating operation reaches the provider: commits the runtime dirty when the store
- * says clean (under the caller's shared lease, so its fence guards it); nothing when already dirty.
- * Conservative: an operation the provider then refuses up front still leaves the runtime dirty
- * (its next checkpoint makes a snapshot), since another operation may have written meanwhile.
+ * says clean, and — for an exec, which may leave processes running — no longer known to run
+ * nothing (under the caller's shared lease, so its fence guards it); no store write when that
+ * is recorded already. Conservative: an operation the provider then refuses up front still
+ * leaves the runtime dirty (its next checkpoint makes a snapshot), since another operation may
+ * have written meanwhile.
  */
-export async function recordDirty(ctx: ServiceContext, session: SessionRecord, binding: BackendBinding): Promise<void> {
-  if (!binding.cleanCheckpointId) return;
-  await ctx.store.commit({ sessions: [{ ...session, backend: { ...binding, cleanCheckpointId: null } }] });
+export async function recordDirty(ctx: ServiceContext, session: SessionRecord, binding: BackendBinding, mutation: Mutation): Promise<void> {
+  const startsProcesses = mutation === 'processes' && binding.nothingRunning === true;
+  if (!binding.cleanCheckpointId && !startsProcesses) return;
+  const backend = { ...binding, cleanCheckpointId: null, ...(startsProcesses ? { nothingRunning: false } : {}) };
+  await ctx.store.commit({ sessions: [{ ...session, backend }] });
 }

@@ -20,6 +20,14 @@ export interface BackendBinding {
    * unknown, the next checkpoint must ask the provider for a snapshot.
    */
   cleanCheckpointId?: string | null;
+  /**
+   * true: no process of the backend's commands can be running — it was created empty, or its
+   * last snapshot was taken with none counted (`BackendCheckpointRef.backgroundProcesses === 0`),
+   * and no exec ran since (only exec starts processes; file writes do not). Its next checkpoint
+   * then needs no count from the provider. Cleared, before it reaches the provider, by the first
+   * exec. null/absent/false: something may run; the next checkpoint counts.
+   */
+  nothingRunning?: boolean | null;
 }
 
 /** The runtime as stored (the seed's SessionRecord; v1: runtime id == session id). */

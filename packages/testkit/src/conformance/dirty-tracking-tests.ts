@@ -1,4 +1,4 @@
-import { expect, type TestContext } from 'vitest';
+import { expect } from 'vitest';
 import { providerCapabilities, type RuntimeService } from '@runtimectl/core';
 import { conformanceArea } from './conformance-area';
 import type { ProviderConformanceOptions } from './conformance-options';
@@ -24,24 +24,18 @@ const MUTATING: Array<[string, Operation]> = [
   ['exec with a non-zero exit', (service, runtime_id) => service.exec({ runtime_id, command: 'exit 3' })],
 ];
 
-const CANNOT_CONFIRM =
-  'its backends cannot confirm that nothing of their commands runs (backgroundProcesses is missing or does not answer 0): core never records its runtimes clean, so no checkpoint reuses a snapshot';
-
 /**
  * Dirty tracking as core applies it over this provider: a `RuntimeService` (memory store) drives
  * the provider, and whether the next checkpoint reuses the previous one shows whether core saw the
  * runtime as dirty. Works for providers without snapshots too (core's tracker decides reuse).
- * Reuse needs the provider to confirm, by its backends' `backgroundProcesses` answering 0, that
- * nothing of their commands runs: for a provider that cannot, the tests expecting reuse skip
- * saying so and one proves that no checkpoint reuses. temp_path marks dirty as well, but
- * `RuntimeService` exposes no temp operation to drive it.
+ * Before any exec nothing of the runtime's commands can run, so these hold for every provider;
+ * after an exec, reuse needs the provider to confirm, by its backends' `backgroundProcesses`
+ * answering 0, that nothing runs — for a provider that cannot, one test proves no checkpoint
+ * reuses any more. temp_path marks dirty as well, but `RuntimeService` exposes no temp operation
+ * to drive it.
  */
 export function dirtyTrackingTests(options: ProviderConformanceOptions): void {
   conformanceArea(options, 'dirty tracking through core', ({ harness, test }) => {
-    /** Skips the test when the provider cannot confirm a quiet backend (then nothing is ever reused). */
-    async function needsConfirmation(context: TestContext): Promise<void> {
-      context.skip(!(await harness.confirmsQuietBackends()), CANNOT_CONFIRM);
-    }
 
     /** A runtime with a seed file and directory, just checkpointed: clean, with a ref to reuse. */
     async function checkpointedRuntime(): Promise<{ service: RuntimeService; runtimeId: string }> {
@@ -55,8 +49,7 @@ export function dirtyTrackingTests(options: ProviderConformanceOptions): void {
       return { service, runtimeId };
     }
 
-    test('the first checkpoint of a runtime is new, the next one of a clean runtime reuses it', async (context) => {
-      await needsConfirmation(context);
+    test('the first checkpoint of a runtime is new, the next one of a clean runtime reuses it', async () => {
       const { service, runtimeId } = await checkpointedRuntime();
       const snapshotCalls = harness.calls.checkpoint;
       const second = await service.checkpoint({ runtime_id: runtimeId });
@@ -71,8 +64,7 @@ export function dirtyTrackingTests(options: ProviderConformanceOptions): void {
     });
 
     for (const [name, operation] of READ_ONLY) {
-      test(`${name} leaves the runtime clean: the next checkpoint reuses the snapshot`, async (context) => {
-        await needsConfirmation(context);
+      test(`${name} leaves the runtime clean: the next checkpoint reuses the snapshot`, async () => {
         const { service, runtimeId } = await checkpointedRuntime();
         const snapshotCalls = harness.calls.checkpoint;
         await operation(service, runtimeId);
@@ -103,18 +95,21 @@ export function dirtyTrackingTests(options: ProviderConformanceOptions): void {
       expect((await service.checkpoint({ runtime_id: runtimeId })).reused_backend_snapshot).toBe(false);
     });
 
-    test('a new checkpoint after a write makes the runtime clean again', async (context) => {
-      await needsConfirmation(context);
+    test('a new checkpoint after a write makes the runtime clean again', async () => {
       const { service, runtimeId } = await checkpointedRuntime();
       await service.writeFile({ runtime_id: runtimeId, path: 'seed.txt', content_base64: base64('changed') });
       expect((await service.checkpoint({ runtime_id: runtimeId })).reused_backend_snapshot).toBe(false);
       expect((await service.checkpoint({ runtime_id: runtimeId })).reused_backend_snapshot).toBe(true);
     });
 
-    test('a provider that cannot confirm a quiet backend never has a checkpoint reuse a snapshot ("when it cannot confirm, it snapshots")', async (context) => {
-      context.skip(await harness.confirmsQuietBackends(), 'its backends confirm that nothing runs, so core may reuse');
+    test('after an exec, a checkpoint reuses again exactly when the provider confirms nothing runs ("when it cannot confirm, it snapshots")', async () => {
       const { service, runtimeId } = await checkpointedRuntime();
-      for (let index = 0; index < 2; index += 1) expect((await service.checkpoint({ runtime_id: runtimeId })).reused_backend_snapshot).toBe(false);
+      await service.exec({ runtime_id: runtimeId, command: 'echo done' });
+      expect((await service.checkpoint({ runtime_id: runtimeId })).reused_backend_snapshot).toBe(false);
+      const confirms = await harness.confirmsQuietBackends();
+      for (let index = 0; index < 2; index += 1) {
+        expect((await service.checkpoint({ runtime_id: runtimeId })).reused_backend_snapshot, `confirms nothing runs: ${confirms}`).toBe(confirms);
+      }
     });
   });
 }

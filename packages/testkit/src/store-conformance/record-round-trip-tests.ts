@@ -51,6 +51,14 @@ export function recordRoundTripTests(options: StoreConformanceOptions): void {
       expect((await harness.store.getSession('rt-bound'))?.backend).toStrictEqual(backend);
     });
 
+    test("a binding's clean checkpoint and whether nothing of its commands runs (true, false, unknown) round-trip", async () => {
+      const bound = [true, false, null].map((nothingRunning, index) =>
+        sessionRecord(`rt-running-${index}`, { backend: backendBinding(`bkd_running_${index}`, { nothingRunning, cleanCheckpointId: nothingRunning ? 'rtcp_clean' : null }) }),
+      );
+      await harness.store.commit({ sessions: bound });
+      for (const session of bound) expect((await harness.store.getSession(session.runtimeId))?.backend).toStrictEqual(session.backend);
+    });
+
     for (const [label, value] of JSON_SAMPLES) {
       test(`session_state, metadata and provider options holding ${label} round-trip`, async () => {
         const session = sessionRecord('rt-json', { sessionState: value, metadata: { value }, providerOptions: { value } });

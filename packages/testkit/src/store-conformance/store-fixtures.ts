@@ -52,6 +52,7 @@ export function backendBinding(backendId: string, overrides: Partial<BackendBind
     resource: { sandboxId: `sbx-${backendId}`, port: 49_152, secure: true, region: null },
     sourceSnapshotId: null,
     cleanCheckpointId: null,
+    nothingRunning: null,
     ...overrides,
   };
 }

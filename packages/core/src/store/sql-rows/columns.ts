@@ -36,6 +36,8 @@ export const SESSION_COLUMNS = [
   'auto_resume',
   // Appended by the restore-verification migration (store-sqlite v12, store-postgres v10).
   'verify',
+  // Appended by the background-processes migration (store-sqlite v13, store-postgres v11).
+  'backend_nothing_running',
 ] as const satisfies ReadonlyArray<keyof SessionRow>;
 
 /**
