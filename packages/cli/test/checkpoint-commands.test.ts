@@ -131,6 +131,21 @@ describe.concurrent('checkpoint, checkout, fork, pause, resume, delete-snapshot'
     expect(resumedHuman).toMatchObject({ code: 0, stdout: 'resumed pr (idle)\n' });
   });
 
+  it('checkpoint and pause say when background processes were running as their snapshot was taken (fs: real jobs)', async () => {
+    await shared.openRuntime('bg', 'fs');
+    await shared.client.exec({ runtime_id: 'bg', command: 'sleep 60 >/dev/null 2>&1 &' });
+    const note = ' (1 background process was running: the snapshot holds what they had written by then)';
+    const checkpoint = await runCli(['checkpoint', 'bg'], shared.at);
+    expect(checkpoint).toMatchObject({ code: 0, stderr: '' });
+    expect(checkpoint.stdout).toMatch(/^checkpoint rtcp_[0-9a-f]{32} of bg/);
+    expect(checkpoint.stdout.endsWith(`${note}\n`)).toBe(true);
+    const json = expectShape(RuntimeCheckpointResultSchema, await runCliJson(['checkpoint', 'bg'], shared.at));
+    expect(json).toMatchObject({ reused_backend_snapshot: false, background_processes: 1 });
+    const paused = await runCli(['pause', 'bg'], shared.at);
+    expect(paused.stdout).toMatch(/^paused bg at rtcp_[0-9a-f]{32} \(1 background process was running/);
+    await shared.client.close({ runtime_id: 'bg' });
+  });
+
   it('resume of a runtime that is not paused is a conflict (exit 5)', async () => {
     await shared.openRuntime('np');
     const result = await runCli(['resume', 'np'], shared.at);

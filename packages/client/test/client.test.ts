@@ -33,7 +33,12 @@ beforeAll(async () => {
   const store = new MemoryRuntimeStore();
   const service = new RuntimeService({
     store,
-    providers: [createMemoryProvider({ execHandler }), createMemoryProvider({ providerId: 'nosnap', snapshots: false })],
+    providers: [
+      createMemoryProvider({ execHandler }),
+      createMemoryProvider({ providerId: 'nosnap', snapshots: false }),
+      // As if its commands had left two jobs running: every snapshot is taken while they run.
+      createMemoryProvider({ providerId: 'busy', backgroundProcesses: () => 2 }),
+    ],
     defaultProvider: 'memory',
     // The service is the fleet node the server is: the runtimes it opens are home there.
     node: { nodeId: 'node-1', leaseMs: 15_000 },
@@ -93,6 +98,15 @@ describe('RuntimectlClient against a real server', () => {
     await client.close({ runtime_id: id, cascade: true });
   });
 
+  it('checkpoint, fork and pause answers say how many background processes ran as their snapshot was taken', async () => {
+    const { runtime } = await client.open({ conversation_id: 'c', sender_id: 's', provider: 'busy' });
+    const id = runtime.runtime_id;
+    expect(await client.checkpoint({ runtime_id: id })).toMatchObject({ reused_backend_snapshot: false, background_processes: 2 });
+    expect(await client.fork({ runtime_id: id })).toMatchObject({ reused_backend_snapshot: false, background_processes: 2 });
+    expect((await client.pause({ runtime_id: id })).background_processes).toBe(2);
+    await client.close({ runtime_id: id, cascade: true });
+  });
+
   it('checkout with count answers one result per child; fork checkpoints once and checks it out count ways', async () => {
     const id = await openRuntime();
     await client.writeFileBytes(id, 'notes.txt', 'v1');
@@ -112,7 +126,7 @@ describe('RuntimectlClient against a real server', () => {
 
   it('covers the remaining routes: health, providers, list, update, stat, mkdir, search, export, pause, resume, delete-snapshot', async () => {
     expect(await client.health()).toEqual({ status: 'ok', version: '0.0.0-test' });
-    expect((await client.providers()).providers.map((p) => p.provider)).toEqual(['memory', 'nosnap']);
+    expect((await client.providers()).providers.map((p) => p.provider)).toEqual(['memory', 'nosnap', 'busy']);
     const id = await openRuntime();
     expect((await client.list({ limit: 500 })).runtimes.some((r) => r.runtime_id === id)).toBe(true);
     await client.update({ runtime_id: id, session_state: { turn: 3 } });

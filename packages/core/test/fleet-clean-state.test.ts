@@ -48,12 +48,14 @@ describe('clean/dirty state in the store', () => {
     await running;
   });
 
-  it('an already-dirty runtime costs no store write per data operation', async () => {
+  it('an already-dirty runtime costs no store write per data operation (once an exec has recorded it may run processes)', async () => {
     const { node, store } = createFleet();
     const a = node('node-a');
     const id = await openOn(a);
     await a.checkpoint({ runtime_id: id });
     await writeOn(a, id, 'first.txt', '1');
+    // A write leaves a runtime that ran nothing still running nothing; the first exec records that may change.
+    await a.exec({ runtime_id: id, command: 'true' });
     const commits = store.commits.length;
     await writeOn(a, id, 'second.txt', '2');
     await a.exec({ runtime_id: id, command: 'true' });

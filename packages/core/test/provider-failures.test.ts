@@ -160,10 +160,10 @@ describe('provider failures', () => {
     await h.service.checkout({ checkpoint_id }, checkedOut.options);
     const unobserved = await h.service.readFile({ runtime_id: id, path: 'a.txt' });
     expect(unobserved.content_base64).toBe('YQ==');
-    expect(checkpointed.calls).toEqual(['checkpoint', 'manifest']);
+    expect(checkpointed.calls).toEqual(['background_processes', 'checkpoint', 'manifest']);
     expect(reused.calls).toEqual([]);
     expect(checkedOut.calls).toEqual(['checkout']);
     // The service observer still hears every call as it ends, the unobserved read included.
-    expect(observed).toEqual(['create', 'write_bytes', 'exec', 'checkpoint', 'manifest', 'checkout', 'read_bytes']);
+    expect(observed).toEqual(['create', 'write_bytes', 'exec', 'background_processes', 'checkpoint', 'manifest', 'checkout', 'read_bytes']);
   });
 });

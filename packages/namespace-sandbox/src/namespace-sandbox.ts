@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { identify, isRunning, type ProcessIdentity } from './process-start';
+import { countSandboxProcesses } from './sandbox-processes';
 import { holderInit } from './setup-script';
 import { nsenterArgs, unshareArgs, type SandboxSpec } from './sandbox-spec';
 import { StartSlots } from './start-slots';
@@ -113,6 +114,15 @@ export class NamespaceSandbox {
 
   isRunning(): Promise<boolean> {
     return isRunning(this.record);
+  }
+
+  /**
+   * How many processes commands started in the sandbox are alive (background jobs, `setsid`
+   * children, commands still running; not zombies, not the sandbox's own init): 0 when nothing
+   * they started can still change its files. 0 once the sandbox is gone. See countSandboxProcesses.
+   */
+  runningProcesses(): Promise<number> {
+    return countSandboxProcesses(this.record);
   }
 
   /** How to run `command` (argv) at `cwd` inside the sandbox. */

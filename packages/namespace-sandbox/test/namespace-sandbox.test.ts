@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HolderFile, NamespaceSandbox, probeNamespaceSandbox, type SandboxSpec } from '../src/index';
+import { countByHostScan } from '../src/sandbox-processes';
 import { unshareArgs } from '../src/sandbox-spec';
 
 const scratch = await mkdtemp(join(tmpdir(), 'namespace-sandbox-test-'));
@@ -114,6 +115,32 @@ describe.skipIf(!probe.available)('a namespace sandbox', () => {
     await inside(sandbox, workspace, 'sleep 60 >/dev/null 2>&1 & echo $! > bg.pid');
     const result = await inside(sandbox, workspace, 'kill -0 $(cat bg.pid) && echo alive');
     expect(result.stdout).toBe('alive\n');
+  });
+
+  it('counts the processes commands left running — background jobs, their children, setsid ones — never its own init, and 0 once they ended', async () => {
+    const counted = await NamespaceSandbox.start(spec);
+    try {
+      // Its init and the init's timer run from the start: nothing of a command yet.
+      expect(await counted.runningProcesses()).toBe(0);
+      await inside(counted, workspace, 'true');
+      expect(await counted.runningProcesses(), 'a command that ended leaves nothing').toBe(0);
+      await inside(counted, workspace, '(sleep 60; true) >/dev/null 2>&1 & echo $! > counted.pid; setsid sleep 60 </dev/null >/dev/null 2>&1 & echo $! >> counted.pid');
+      // The subshell and its sleep, and the setsid sleep; read from the host, every process looked at, the same.
+      expect(await counted.runningProcesses()).toBe(3);
+      expect(await countByHostScan(counted.record)).toBe(3);
+      // The subshell's sleep is its child: killing the subshell leaves it, reparented to PID 1.
+      await inside(counted, workspace, 'kill -9 $(cat counted.pid)');
+      const orphaned = Date.now() + 5_000;
+      while ((await counted.runningProcesses()) > 1 && Date.now() < orphaned) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await counted.runningProcesses(), 'the orphan, now a child of PID 1 but not in its session').toBe(1);
+      await inside(counted, workspace, `for pid in /proc/[0-9]*; do [ "$(tr '\\0' ' ' < $pid/cmdline 2>/dev/null)" = 'sleep 60 ' ] && kill -9 \${pid#/proc/}; done; true`);
+      const deadline = Date.now() + 5_000;
+      while ((await counted.runningProcesses()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await counted.runningProcesses(), 'killed jobs (reaped by the init) count no more').toBe(0);
+    } finally {
+      await counted.kill(5_000);
+    }
+    expect(await counted.runningProcesses(), 'a sandbox that is gone runs nothing').toBe(0);
   });
 
   it('kills everything inside, setsid children too, when the holder is killed', async () => {

@@ -25,6 +25,7 @@ import type { E2BErrorMapper } from './e2b-errors';
 import { mayMeanSandboxGone, PROVIDER_ID, sandboxGoneError } from './e2b-errors';
 import type { ResolvedE2BSettings } from './e2b-settings';
 import { runCommand } from './exec/run-command';
+import { BACKGROUND_PROCESSES_SCRIPT, parseBackgroundProcesses } from './exec/background-processes';
 import { runScript } from './exec/run-script';
 import { readStreamAtMost } from './bounded-read';
 import { streamFile } from './file-stream';
@@ -57,6 +58,8 @@ const TEMP_AFFIX = /^[A-Za-z0-9._-]{0,64}$/;
 const SEARCH_COMMAND_TIMEOUT_MS = 120_000;
 /** A manifest hashes the whole workspace in one command: as long as a search may take. */
 const MANIFEST_COMMAND_TIMEOUT_MS = 120_000;
+/** Counting background processes reads one small file per process in the sandbox. */
+const COUNT_COMMAND_TIMEOUT_MS = 30_000;
 
 /**
  * One E2B sandbox as a runtimectl backend. Files go through envd's file API (`sandbox.files`),
@@ -214,6 +217,24 @@ export class E2BBackend implements ProviderBackend {
     } catch (error) {
       throw new ProviderError(PROVIDER_ID, 'manifest', (error as Error).message, error);
     }
+  }
+
+  /**
+   * Processes the runtime's commands left running in the sandbox — background jobs, `nohup` and
+   * `setsid` ones, their children, commands still running — counted by one command: those
+   * carrying the marker the exec wrapper gives every command (see BACKGROUND_PROCESSES_SCRIPT).
+   * null when the sandbox cannot count (a template without grep). An E2B snapshot keeps them
+   * running, and a checkout or resume restores them.
+   */
+  async backgroundProcesses(): Promise<number | null> {
+    const ran = await this.#call('background_processes', undefined, () =>
+      runScript(this.sandbox, BACKGROUND_PROCESSES_SCRIPT, {
+        requestTimeoutMs: this.context.settings.requestTimeoutMs,
+        streamTimeoutMs: COUNT_COMMAND_TIMEOUT_MS,
+      }),
+    );
+    if (ran.kind === 'timed_out') throw new ProviderTimeoutError(PROVIDER_ID, 'background_processes', COUNT_COMMAND_TIMEOUT_MS);
+    return ran.exitCode === 0 ? parseBackgroundProcesses(ran.stdout) : null;
   }
 
   #searchTree(grepQuery?: string) {

@@ -169,3 +169,38 @@ describe('restores of a sandbox whose processes keep writing', () => {
     await runtimes.close({ runtime_id: runtime.runtime_id });
   });
 });
+
+describe('background processes (issue 39)', () => {
+  it('a runtime that ran no command checkpoints with no count (only its manifest command), reuses with no call at all; a job keeps it dirty', async () => {
+    const runtimes = service();
+    const { runtime } = await runtimes.open({ conversation_id: 'c', sender_id: 's' });
+    const id = runtime.runtime_id;
+    await runtimes.writeFile({ runtime_id: id, path: 'state.txt', content_base64: text('v1') });
+    await emulator.reset();
+    expect((await runtimes.checkpoint({ runtime_id: id })).background_processes).toBeUndefined();
+    const afterFirst = await emulator.state();
+    expect(afterFirst.calls, 'one snapshot; one command, the manifest: nothing can run, so nothing is counted').toMatchObject({ snapshot: 1, process: 1 });
+    const processCallsAfterFirst = afterFirst.calls.process;
+    expect((await runtimes.checkpoint({ runtime_id: id })).reused_backend_snapshot).toBe(true);
+    expect((await emulator.state()).calls, 'a reuse calls nothing, not even the count').toMatchObject({ snapshot: 1, process: processCallsAfterFirst });
+    await runtimes.exec({ runtime_id: id, command: '(sleep 30) >/dev/null 2>&1 &' });
+    const beforeBusy = (await emulator.state()).calls.process;
+    const busy = await runtimes.checkpoint({ runtime_id: id });
+    expect(busy.reused_backend_snapshot).toBe(false);
+    expect(busy.background_processes ?? 0).toBeGreaterThanOrEqual(1);
+    expect((await emulator.state()).calls.process - beforeBusy, 'after an exec: the count, then the manifest').toBe(2);
+    expect((await runtimes.checkpoint({ runtime_id: id })).reused_backend_snapshot).toBe(false);
+    await runtimes.close({ runtime_id: id });
+  });
+
+  it('counts what a command started even when the request or the sandbox sets the marker variable itself, and never the count', async () => {
+    const runtimes = service();
+    const { runtime } = await runtimes.open({ conversation_id: 'c', sender_id: 's', provider_options: { envs: { RUNTIMECTL_EXEC: '1' } } });
+    const id = runtime.runtime_id;
+    await runtimes.exec({ runtime_id: id, command: 'true' });
+    expect((await runtimes.checkpoint({ runtime_id: id })).background_processes, 'nothing runs: the count does not count itself').toBeUndefined();
+    await runtimes.exec({ runtime_id: id, command: 'sleep 30 >/dev/null 2>&1 &', env: { RUNTIMECTL_EXEC: '0' } });
+    expect((await runtimes.checkpoint({ runtime_id: id })).background_processes).toBe(1);
+    await runtimes.close({ runtime_id: id });
+  });
+});

@@ -177,6 +177,16 @@ export class LocalBackend implements ProviderBackend {
   }
 
   /**
+   * Processes the workspace's commands left running (background jobs, `setsid` children, commands
+   * still running), counted in the workspace's namespace sandbox (its PID namespace: nothing
+   * started there can leave it); null with isolation `none`, where host processes cannot be
+   * counted exactly. See `ProviderBackend.backgroundProcesses`.
+   */
+  backgroundProcesses(): Promise<number | null> {
+    return this.settings.sandboxes.runningProcesses(this.workspaceName);
+  }
+
+  /**
    * A command under the quota: no file it writes may grow past the quota (RLIMIT_FSIZE), and a
    * watchdog stops its process group when the workspace grows over the quota (see watchQuota).
    */

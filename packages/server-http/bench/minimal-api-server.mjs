@@ -47,6 +47,7 @@ const answer = RuntimeCheckpointResultSchema.parse({
   name: null,
   metadata: {},
   reused_backend_snapshot: true,
+  manifest_root: null,
 });
 app.post(
   '/api/v1/runtimes/checkpoint',

@@ -314,6 +314,14 @@ export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
       ALTER TABLE sessions ADD COLUMN verify INTEGER CHECK (verify IN (0, 1));
     `,
   },
+  {
+    version: 11,
+    description: "background processes: how many processes of the backend's commands ran as a checkpoint's snapshot was taken (only 0 lets a runtime be clean), and whether a runtime's backend is known to run nothing (no exec since)",
+    sql: `
+      ALTER TABLE checkpoints ADD COLUMN ref_background_processes INTEGER CHECK (ref_background_processes >= 0);
+      ALTER TABLE sessions ADD COLUMN backend_nothing_running INTEGER CHECK (backend_nothing_running IN (0, 1));
+    `,
+  },
 ];
 
 /** The schema version this code writes and the newest it can open. */

@@ -19,6 +19,7 @@ export { isolationTests } from './conformance/isolation-tests';
 export { searchTests } from './conformance/search-tests';
 export { exportTests } from './conformance/export-tests';
 export { dirtyTrackingTests } from './conformance/dirty-tracking-tests';
+export { backgroundJobTests } from './conformance/background-job-tests';
 export { snapshotTests } from './conformance/snapshot-tests';
 export { pauseResumeCycleTests, PAUSE_RESUME_CYCLES } from './conformance/pause-resume-cycle-tests';
 export { manifestTests } from './conformance/manifest-tests';

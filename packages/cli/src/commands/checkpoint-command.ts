@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliIo } from '../cli-io';
 import { parseMetadataPairs } from '../options/parse-options';
+import { backgroundProcessesNote } from '../output/background-processes-note';
 import { checkpointNameOption, metadataOption } from '../options/shared-options';
 import { contextOf, withExamples } from './command-support';
 
@@ -12,7 +13,7 @@ interface CheckpointOptions {
 export function registerCheckpointCommand(program: Command, io: CliIo): void {
   const command = program
     .command('checkpoint')
-    .description('record a checkpoint of a runtime (snapshots its sandbox, or reuses the last snapshot when nothing changed)')
+    .description('record a checkpoint of a runtime (snapshots its sandbox, or reuses the last snapshot when nothing changed and nothing ran)')
     .argument('<runtime>', 'runtime id')
     .addOption(checkpointNameOption())
     .addOption(metadataOption())
@@ -30,7 +31,8 @@ export function registerCheckpointCommand(program: Command, io: CliIo): void {
         human: (checkpoint) =>
           `checkpoint ${ctx.colors.bold(checkpoint.checkpoint_id)} of ${checkpoint.runtime.runtime_id}` +
           `${checkpoint.name ? ` "${checkpoint.name}"` : ''}` +
-          (checkpoint.reused_backend_snapshot ? ctx.colors.dim(' (unchanged: reused the previous snapshot)') : ''),
+          (checkpoint.reused_backend_snapshot ? ctx.colors.dim(' (unchanged: reused the previous snapshot)') : '') +
+          backgroundProcessesNote(checkpoint.background_processes, ctx.colors),
         quiet: (checkpoint) => [checkpoint.checkpoint_id],
       });
     });

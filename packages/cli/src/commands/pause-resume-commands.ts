@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { CliIo } from '../cli-io';
 import { parseMetadataPairs } from '../options/parse-options';
 import { checkpointNameOption, metadataOption } from '../options/shared-options';
+import { backgroundProcessesNote } from '../output/background-processes-note';
 import { formatStatus } from '../output/render-records';
 import { contextOf, withExamples } from './command-support';
 
@@ -28,7 +29,7 @@ export function registerPauseCommand(program: Command, io: CliIo): void {
         }),
       );
       ctx.emit(result, {
-        human: (pause) => `paused ${ctx.colors.bold(pause.runtime.runtime_id)} at ${pause.checkpoint_id}`,
+        human: (pause) => `paused ${ctx.colors.bold(pause.runtime.runtime_id)} at ${pause.checkpoint_id}${backgroundProcessesNote(pause.background_processes, ctx.colors)}`,
         quiet: (pause) => [pause.checkpoint_id],
       });
     });

@@ -9,6 +9,7 @@ import type { IdGenerator } from '../runtime/ids';
 import type { ManifestEntry } from '../manifest/manifest-entry';
 import type { SkippedPath } from '../wire/checkpoints';
 import { LastSnapshot } from './last-snapshot';
+import { MutationsInFlight } from './mutations-in-flight';
 import type { ProviderCallSink, ProviderCalls } from './provider-calls';
 import type { OperationLeases, SnapshotGuard } from './snapshot-guard';
 import { TrackedBackend, type TrackedBackendTimeouts } from './tracked-backend';
@@ -100,7 +101,7 @@ export class BackendManager {
     return { live: this.#live, attaching: this.#attaching, calls: this.#calls, unfencedStore: this.#unfencedStore };
   }
 
-  /** Creates a fresh backend for `runtimeId`. The caller persists the returned binding. */
+  /** Creates a fresh backend for `runtimeId` (nothing of its commands running yet). The caller persists the returned binding. */
   async create(runtimeId: string, providerId: string, providerOptions: Record<string, unknown>): Promise<BackendBinding> {
     const provider = this.options.registry.get(providerId);
     const backendId = this.options.ids.backendId();
@@ -108,7 +109,7 @@ export class BackendManager {
     const backend = await this.#intended(this.#intent('backend', providerId, runtimeId, backendId, backendId), () =>
       this.#control(provider, 'create', () => provider.create(request), this.#releaseLate(provider, backendId)),
     );
-    return this.#register(providerId, backendId, backend, null);
+    return { ...this.#register(providerId, backendId, backend, null), nothingRunning: true };
   }
 
   /**
@@ -158,8 +159,11 @@ export class BackendManager {
 
   /**
    * Captures the backend: reuses `clean` (the ref of the checkpoint the store says captures the
-   * backend as it is) without a provider call, else asks the provider for a snapshot (providers
-   * without snapshots get a ref with no provider snapshot id). A reused snapshot is leased in
+   * backend as it is) without a provider call, else counts the backend's background processes
+   * and then asks the provider for a snapshot (providers without snapshots get a ref with no
+   * provider snapshot id); the count, taken first so that nothing that ran during the snapshot
+   * is missed, goes into the ref (`backgroundProcesses`) — not asked of the provider when the
+   * binding says nothing can be running (`nothingRunning`). A reused snapshot is leased in
    * `leases` until the caller commits.
    */
   async checkpoint(
@@ -177,6 +181,7 @@ export class BackendManager {
       }
     }
     const backend = await this.backendOf(binding);
+    const backgroundProcesses = await backend.backgroundProcesses(binding.nothingRunning === true);
     const provider = this.options.registry.get(binding.providerId);
     const refId = this.options.ids.backendCheckpointId();
     const request = {
@@ -197,6 +202,7 @@ export class BackendManager {
       providerSnapshotNames: snapshot?.names ?? [],
       snapshotDeletedAtMs: null,
       createdAtMs: this.options.clock(),
+      backgroundProcesses,
     });
     backend.lastSnapshot.ref = ref;
     if (ref.providerSnapshotId) {
@@ -272,7 +278,7 @@ export class BackendManager {
     backend: ProviderBackend,
     sourceSnapshotId: string | null,
   ): BackendBinding {
-    const tracked = new TrackedBackend(providerId, backend, new LastSnapshot(), this.options.calls, this.options.timeouts);
+    const tracked = new TrackedBackend(providerId, backend, new LastSnapshot(), new MutationsInFlight(), this.options.calls, this.options.timeouts);
     this.#live.set(backendId, tracked);
     return { backendId, providerId, resource: backend.resource, sourceSnapshotId };
   }

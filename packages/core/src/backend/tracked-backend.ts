@@ -12,6 +12,7 @@ import type {
   TempPathRequest,
 } from '../provider/operation-types';
 import type { LastSnapshot } from './last-snapshot';
+import type { MutationsInFlight } from './mutations-in-flight';
 import type { ProviderCalls } from './provider-calls';
 
 export interface TrackedBackendTimeouts {
@@ -32,13 +33,14 @@ export class TrackedBackend {
     readonly providerId: string,
     readonly inner: ProviderBackend,
     readonly lastSnapshot: LastSnapshot,
+    private readonly mutations: MutationsInFlight,
     private readonly calls: ProviderCalls,
     private readonly timeouts: TrackedBackendTimeouts,
   ) {}
 
-  /** This backend (same provider backend, same last snapshot) with its calls made through `calls`. */
+  /** This backend (same provider backend, last snapshot and mutations in flight) with its calls made through `calls`. */
   withCalls(calls: ProviderCalls): TrackedBackend {
-    return calls === this.calls ? this : new TrackedBackend(this.providerId, this.inner, this.lastSnapshot, calls, this.timeouts);
+    return calls === this.calls ? this : new TrackedBackend(this.providerId, this.inner, this.lastSnapshot, this.mutations, calls, this.timeouts);
   }
 
   get workspaceRoot(): string {
@@ -89,11 +91,28 @@ export class TrackedBackend {
     return () => this.calls.run(this.providerId, 'manifest', { timeoutMs: this.timeouts.controlMs }, () => inner.manifest!());
   }
 
+  /**
+   * What may still change the workspace without an API call: the provider's count of live
+   * processes of the backend's commands (`ProviderBackend.backgroundProcesses`, under the
+   * file-operation deadline) plus this process's mutating calls still running at the provider.
+   * null when the provider cannot tell (no such method, its answer, or no count at all). With
+   * `nothingStarted` (no exec since none could run) the provider is not asked: there is nothing
+   * for it to count.
+   */
+  async backgroundProcesses(nothingStarted = false): Promise<number | null> {
+    if (nothingStarted) return this.mutations.count;
+    const inner = this.inner;
+    if (!inner.backgroundProcesses) return null;
+    const counted = await this.#read('background_processes', () => inner.backgroundProcesses!());
+    // Anything but a count (a provider's bug) is as good as no answer.
+    return Number.isSafeInteger(counted) && counted! >= 0 ? counted! + this.mutations.count : null;
+  }
+
   #read<T>(call: string, fn: () => Promise<T>): Promise<T> {
     return this.calls.run(this.providerId, call, { timeoutMs: this.timeouts.operationMs }, fn);
   }
 
   #mutate<T>(call: string, timeoutMs: number, fn: () => Promise<T>): Promise<T> {
-    return this.calls.run(this.providerId, call, { timeoutMs }, fn);
+    return this.calls.run(this.providerId, call, { timeoutMs }, () => this.mutations.track(fn));
   }
 }

@@ -62,4 +62,27 @@ export interface ProviderBackend {
    * (nothing writes meanwhile), right after a checkpoint's snapshot.
    */
   manifest?(): Promise<ManifestEntry[]>;
+  /**
+   * Optional: how many processes this backend's commands started are alive now — background
+   * jobs an exec left running (`cmd &`, `nohup`, `setsid` ones and their children), and any
+   * command still running — or null when the backend cannot tell. Zombies do not count. What
+   * the answer is for: such a process may change the workspace with no API call core could see.
+   *
+   * Core calls it under the runtime's exclusive lock (no exec can start), *before* a checkpoint's
+   * or pause's snapshot — counted after, a job that wrote after the snapshot read a file and then
+   * exited would be missed — and records the count with the snapshot. It does not call it when no
+   * exec ran since the backend was created or last counted 0: only exec starts processes. Only a 0 lets core record
+   * the runtime clean, so that its next checkpoint reuses the snapshot without calling the
+   * provider, and lets a checkout or resume from that snapshot start clean. Any other answer
+   * (and a backend without this method) keeps the runtime dirty: its next checkpoint snapshots
+   * again ("when it cannot confirm, it snapshots").
+   *
+   * Exactness is the point: never answer 0 while a process of the backend's commands may still
+   * run (a false 0 makes later checkpoints miss what it writes); counting one too many costs only
+   * a snapshot. Choose the cheapest exact signal the platform has: the sandbox's PID namespace
+   * (local, fs), processes carrying a marker the exec wrapper sets (E2B). A backend whose commands
+   * cannot outlive their exec (the memory provider interprets them) answers 0. Called for a
+   * snapshot after an exec, so keep it cheap (one command in the sandbox at most).
+   */
+  backgroundProcesses?(): Promise<number | null>;
 }

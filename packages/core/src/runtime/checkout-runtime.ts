@@ -5,7 +5,7 @@ import { backendFromCheckpoint } from './backend-from-checkpoint';
 import { verifiesRestores } from './verify-restore';
 import { homeNodeFor } from './home-node';
 import { loadCheckpoint, loadServedSession, withRuntimeLock } from './runtime-access';
-import { cleanBinding } from './clean-state';
+import { bindingAfterCapture } from './clean-state';
 import { toRuntimeRecord } from './runtime-view';
 import { idempotentCompletion } from './idempotent-completion';
 import type { OperationScope, ServiceContext } from './service-context';
@@ -60,8 +60,10 @@ export async function underCheckoutLease<T>(
 
 /**
  * One new child of the checkpoint, not yet committed: its id is generated
- * (`<root>:checkout:<32hex>`), its backend starts from the checkpoint's snapshot, clean, and its
- * head is the checkpoint, so its first checkpoint names it as parent and reuses its snapshot.
+ * (`<root>:checkout:<32hex>`), its backend starts from the checkpoint's snapshot and its head is
+ * the checkpoint, so its first checkpoint names it as parent. The backend starts clean (its first
+ * checkpoint reuses the snapshot) when the snapshot was taken at rest; else dirty, since a
+ * provider whose snapshots hold processes (E2B) restores the jobs that were running.
  */
 export async function newCheckoutChild(source: CheckoutSource, request: RuntimeCheckoutRequest): Promise<SessionRecord> {
   const { ctx, checkpoint } = source;
@@ -76,7 +78,7 @@ export async function newCheckoutChild(source: CheckoutSource, request: RuntimeC
     status: 'idle',
     providerId: snapshot.providerId,
     providerOptions: snapshot.providerOptions,
-    backend: created && cleanBinding(created, checkpoint.checkpointId),
+    backend: created && bindingAfterCapture(created, checkpoint),
     sessionState: snapshot.sessionState,
     metadata: { ...snapshot.metadata, ...request.metadata },
     parentRuntimeId: checkpoint.runtimeId,

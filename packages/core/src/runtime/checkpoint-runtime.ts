@@ -2,7 +2,7 @@ import { OperationLeases } from '../backend/snapshot-guard';
 import type { BackendCheckpointRef, CheckpointRecord, SessionRecord, SessionSnapshot } from '../store/records';
 import { MAX_SKIPPED_PATHS, type CheckpointKind, type RuntimeCheckpointRequest, type RuntimeCheckpointResult } from '../wire/checkpoints';
 import { assertOperable, loadCheckpoint, loadServedSession, withLiveBackend, withRuntimeLock } from './runtime-access';
-import { cleanBinding } from './clean-state';
+import { bindingAfterCapture } from './clean-state';
 import { captureBackend } from './checkpoint-manifest';
 import { toRuntimeRecord } from './runtime-view';
 import { idempotentCompletion } from './idempotent-completion';
@@ -19,6 +19,12 @@ export function sessionSnapshotOf(session: SessionRecord): SessionSnapshot {
     metadata: session.metadata,
     ...(session.verify != null ? { verify: session.verify } : {}),
   };
+}
+
+/** The answer's `background_processes`: present when jobs ran as the checkpoint's snapshot was taken. */
+export function backgroundProcessesOf(ref: BackendCheckpointRef | null): { background_processes?: number } {
+  const count = ref?.backgroundProcesses;
+  return count ? { background_processes: count } : {};
 }
 
 /** Shared by every checkpoint created without metadata (stored records are frozen). */
@@ -79,8 +85,9 @@ export async function checkpointRuntime(
           ? await pausedCapture(ctx, session.pausedCheckpointId)
           : await withLiveBackend(ctx, session, scope, (backend, binding) => captureBackend(ctx, session.runtimeId, backend, binding, request.name, leases));
       const checkpoint = newCheckpointRecord(ctx, session, 'checkpoint', request, ref, manifestRoot);
-      // Under the exclusive lease nothing wrote since the capture: the backend is clean as of it.
-      const backend = session.backend && cleanBinding(session.backend, checkpoint.checkpointId);
+      // Under the exclusive lease no operation wrote since the capture: the backend is clean as of
+      // it, unless a process of its commands was running when it was taken.
+      const backend = session.backend && bindingAfterCapture(session.backend, checkpoint);
       // Frozen for the same reason as the checkpoint record: the memory store keeps it uncopied.
       const updated: SessionRecord = Object.freeze({ ...session, backend, headCheckpointId: checkpoint.checkpointId });
       const result: RuntimeCheckpointResult = {
@@ -93,13 +100,14 @@ export async function checkpointRuntime(
         reused_backend_snapshot: reused,
         manifest_root: manifestRoot,
         ...(skipped.length > 0 ? { skipped_paths: skipped.slice(0, MAX_SKIPPED_PATHS) } : {}),
+        ...backgroundProcessesOf(ref),
       };
       await ctx.store.commit({
         checkpoints: [checkpoint],
         sessions: [updated],
         resolvedIntentIds: ref ? [ref.refId] : [],
         treeObjects,
-        events: [lifecycleEvent('checkpoint.created', checkpoint.createdAtMs, checkpoint, { reused_backend_snapshot: reused })],
+        events: [lifecycleEvent('checkpoint.created', checkpoint.createdAtMs, checkpoint, { reused_backend_snapshot: reused, ...backgroundProcessesOf(ref) })],
         ...idempotentCompletion(scope, result),
       });
       return result;

@@ -14,7 +14,7 @@ import type {
   RuntimeWriteFileRequest,
   RuntimeWriteFileResult,
 } from '../wire/data-operations';
-import { recordDirty } from './clean-state';
+import { recordDirty, type Mutation } from './clean-state';
 import { withAutoResume } from '../idle/auto-resume';
 import { loadServedSession, withLiveBackend, withRuntimeLock } from './runtime-access';
 import type { OperationScope, ServiceContext } from './service-context';
@@ -23,29 +23,31 @@ const DEFAULT_SEARCH_LIMIT = 1000;
 
 /**
  * A data operation: shares the runtime's lease, needs an idle runtime with a live backend (a
- * paused one that auto-resumes is resumed first, under its own exclusive lease). One
- * that `mutates` the workspace (write_bytes, create_dir_all, temp_path, exec) records the
- * runtime dirty in the store before it reaches the provider; stat, reads, search and export do not.
+ * paused one that auto-resumes is resumed first, under its own exclusive lease). One that
+ * `mutates` the workspace (write_bytes, create_dir_all, temp_path: its files; exec: processes
+ * too) records the runtime dirty in the store before it reaches the provider; stat, reads,
+ * search and export do not.
  */
 export async function onBackend<T>(
   ctx: ServiceContext,
   runtimeId: string,
   scope: OperationScope,
   fn: (backend: TrackedBackend) => Promise<T>,
-  mutates = false,
+  mutates?: Mutation,
 ): Promise<T> {
   return withAutoResume(ctx, runtimeId, scope, () =>
     withRuntimeLock(ctx, runtimeId, 'shared', async (ctx) => {
       const session = await loadServedSession(ctx, runtimeId);
       return withLiveBackend(ctx, session, scope, async (backend, binding) => {
-        if (mutates) await recordDirty(ctx, session, binding);
+        if (mutates) await recordDirty(ctx, session, binding, mutates);
         return fn(backend);
       });
     }),
   );
 }
 
-const MUTATES = true;
+const CHANGES_FILES: Mutation = 'files';
+const MAY_START_PROCESSES: Mutation = 'processes';
 
 const toBase64 = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
 
@@ -68,7 +70,7 @@ export function execRuntime(ctx: ServiceContext, request: RuntimeExecRequest, sc
       truncated: result.truncated,
       duration_ms: Math.round((performance.now() - startedAt) * 1000) / 1000,
     };
-  }, MUTATES);
+  }, MAY_START_PROCESSES);
 }
 
 export function readRuntimeFile(ctx: ServiceContext, request: RuntimePathRequest, scope: OperationScope): Promise<RuntimeReadFileResult> {
@@ -84,7 +86,7 @@ export function writeRuntimeFile(
 ): Promise<RuntimeWriteFileResult> {
   // The wire schema has already checked the base64.
   const content = Buffer.from(request.content_base64, 'base64');
-  return onBackend(ctx, request.runtime_id, scope, (backend) => backend.writeBytes(request.path, content), MUTATES);
+  return onBackend(ctx, request.runtime_id, scope, (backend) => backend.writeBytes(request.path, content), CHANGES_FILES);
 }
 
 export function statRuntimePath(ctx: ServiceContext, request: RuntimePathRequest, scope: OperationScope): Promise<RuntimeStatResult> {
@@ -98,7 +100,7 @@ export function makeRuntimeDirectory(ctx: ServiceContext, request: RuntimePathRe
   return onBackend(ctx, request.runtime_id, scope, async (backend) => {
     await backend.createDirAll(request.path);
     return { path: request.path };
-  }, MUTATES);
+  }, CHANGES_FILES);
 }
 
 /** Creates a fresh scratch file or directory in the workspace (marks the backend dirty). */
@@ -113,7 +115,7 @@ export function makeRuntimeTempPath(
       ...(request.prefix !== undefined ? { prefix: request.prefix } : {}),
       ...(request.suffix !== undefined ? { suffix: request.suffix } : {}),
     }),
-  }), MUTATES);
+  }), CHANGES_FILES);
 }
 
 export function searchRuntime(ctx: ServiceContext, request: RuntimeSearchRequest, scope: OperationScope): Promise<RuntimeSearchResult> {

@@ -57,5 +57,9 @@ export async function forkRuntimeChildren(ctx: ServiceContext, request: RuntimeF
     },
     scope,
   );
-  return { ...children, reused_backend_snapshot: checkpoint.reused_backend_snapshot };
+  return {
+    ...children,
+    reused_backend_snapshot: checkpoint.reused_backend_snapshot,
+    ...(checkpoint.background_processes !== undefined ? { background_processes: checkpoint.background_processes } : {}),
+  };
 }

@@ -5,11 +5,11 @@ import { RuntimePausedError } from '../errors/runtime-state-errors';
 import { providerCapabilities } from '../provider/capabilities';
 import type { SessionRecord } from '../store/records';
 import type { RuntimePauseRequest, RuntimePauseResult } from '../wire/checkpoints';
-import { newCheckpointRecord } from './checkpoint-runtime';
+import { backgroundProcessesOf, newCheckpointRecord } from './checkpoint-runtime';
 import { idempotentCompletion } from './idempotent-completion';
 import { abandonPause, completePause } from './interrupted-pause';
 import { assertOperable, loadServedSession, withLiveBackend, withRuntimeLock } from './runtime-access';
-import { cleanBinding } from './clean-state';
+import { bindingAfterCapture } from './clean-state';
 import { captureBackend } from './checkpoint-manifest';
 import { toRuntimeRecord } from './runtime-view';
 import { backendSnapshots, deleteUnkeptSnapshots, type SnapshotKey } from './snapshot-keepers';
@@ -43,10 +43,10 @@ export async function pauseRuntime(ctx: ServiceContext, request: RuntimePauseReq
         released = backendSnapshots(ctx, binding);
         const { ref, manifestRoot, treeObjects } = await captureBackend(ctx, session.runtimeId, backend, binding, request.name, leases);
         const recorded = newCheckpointRecord(ctx, session, 'pause', request, ref, manifestRoot);
-        // Clean as of the pause checkpoint: should the release fail, the runtime goes on with it.
+        // Clean as of the pause checkpoint (if taken at rest): should the release fail, the runtime goes on with it.
         const midPause: SessionRecord = {
           ...session,
-          backend: cleanBinding(binding, recorded.checkpointId),
+          backend: bindingAfterCapture(binding, recorded),
           headCheckpointId: recorded.checkpointId,
           pausedCheckpointId: recorded.checkpointId,
         };
@@ -74,10 +74,11 @@ export async function pauseRuntime(ctx: ServiceContext, request: RuntimePauseReq
         created_at_ms: checkpoint.createdAtMs,
         name: checkpoint.name,
         metadata: checkpoint.metadata,
+        ...backgroundProcessesOf(checkpoint.backendRef),
       };
       await ctx.store.commit({
         sessions: [paused],
-        events: [lifecycleEvent('runtime.paused', checkpoint.createdAtMs, { runtimeId: paused.runtimeId, checkpointId: checkpoint.checkpointId }, reason ? { reason } : {})],
+        events: [lifecycleEvent('runtime.paused', checkpoint.createdAtMs, { runtimeId: paused.runtimeId, checkpointId: checkpoint.checkpointId }, { ...(reason ? { reason } : {}), ...backgroundProcessesOf(checkpoint.backendRef) })],
         ...idempotentCompletion(scope, result),
       });
       await leases.releaseAll();

@@ -6,7 +6,7 @@ import type { RuntimeResumeRequest, RuntimeResumeResult } from '../wire/checkpoi
 import { backendFromCheckpoint } from './backend-from-checkpoint';
 import { verifiesRestores } from './verify-restore';
 import { assertOperable, loadCheckpoint, loadServedSession, withRuntimeLock } from './runtime-access';
-import { cleanBinding } from './clean-state';
+import { bindingAfterCapture } from './clean-state';
 import { toRuntimeRecord } from './runtime-view';
 import { idempotentCompletion } from './idempotent-completion';
 import type { OperationScope, ServiceContext } from './service-context';
@@ -32,7 +32,8 @@ export async function resumeRuntime(ctx: ServiceContext, request: RuntimeResumeR
         if (CheckpointSnapshotDeletedError.isInstance(error)) await failIfUnresumable(ctx, session, checkpoint.checkpointId);
         throw error;
       });
-      const backend = created && cleanBinding(created, checkpoint.checkpointId);
+      // Clean only when the pause snapshot was taken at rest (E2B restores the jobs that ran).
+      const backend = created && bindingAfterCapture(created, checkpoint);
       const resumed: SessionRecord = {
         ...session,
         status: 'idle',

@@ -20,6 +20,14 @@ export interface BackendBinding {
    * unknown, the next checkpoint must ask the provider for a snapshot.
    */
   cleanCheckpointId?: string | null;
+  /**
+   * true: no process of the backend's commands can be running — it was created empty, or its
+   * last snapshot was taken with none counted (`BackendCheckpointRef.backgroundProcesses === 0`),
+   * and no exec ran since (only exec starts processes; file writes do not). Its next checkpoint
+   * then needs no count from the provider. Cleared, before it reaches the provider, by the first
+   * exec. null/absent/false: something may run; the next checkpoint counts.
+   */
+  nothingRunning?: boolean | null;
 }
 
 /** The runtime as stored (the seed's SessionRecord; v1: runtime id == session id). */
@@ -81,6 +89,14 @@ export interface BackendCheckpointRef {
   /** Set when delete-snapshot or close removed the provider snapshot. */
   snapshotDeletedAtMs: number | null;
   createdAtMs: number;
+  /**
+   * How many processes of the backend's commands were alive right before the snapshot was taken
+   * (`ProviderBackend.backgroundProcesses`, counted under the runtime's exclusive lock). 0: the
+   * snapshot is exactly the workspace from then until the next mutating operation, so a clean
+   * runtime may reuse it and a backend started from it starts clean. null/absent: the provider
+   * could not tell (or the ref is older than the count) — never taken as 0.
+   */
+  backgroundProcesses?: number | null;
 }
 
 /** What a checkpoint captures of the session, restored on checkout. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ERROR_CODES } from '../errors/error-codes';
-import { CheckoutCountSchema } from './checkpoints';
+import { BackgroundProcessesSchema, CheckoutCountSchema } from './checkpoints';
 import { MetadataSchema, NameSchema, PartyIdSchema, RuntimeIdSchema, RuntimeRecordSchema } from './common';
 
 /** Why one child of an N-way checkout failed: the error body's code, message and details. */
@@ -41,5 +41,7 @@ export type RuntimeForkRequest = z.infer<typeof RuntimeForkRequestSchema>;
 export const RuntimeForkResultSchema = RuntimeCheckoutChildrenResultSchema.extend({
   /** true when the checkpoint reused the runtime's last snapshot (no provider snapshot call). */
   reused_backend_snapshot: z.boolean(),
+  /** The checkpoint's `background_processes` (see BackgroundProcessesSchema): jobs ran as its snapshot was taken. */
+  background_processes: BackgroundProcessesSchema.optional(),
 });
 export type RuntimeForkResult = z.infer<typeof RuntimeForkResultSchema>;

@@ -27,6 +27,15 @@ export const MAX_SKIPPED_PATHS = 100;
 export const SkippedPathSchema = z.object({ path: z.string(), kind: z.enum(['fifo', 'socket', 'device']) });
 export type SkippedPath = z.infer<typeof SkippedPathSchema>;
 
+/**
+ * How many processes the runtime's commands had running (background jobs an exec left, commands
+ * still running) when the checkpoint's snapshot was taken, as its provider counted them right
+ * before it; absent when none ran (and when the provider cannot count: see the provider's
+ * `backgroundProcesses`). A snapshot taken while they ran holds what they had written by then,
+ * not what they write after it; the runtime stays dirty, so its next checkpoint snapshots again.
+ */
+export const BackgroundProcessesSchema = z.number().int().min(1);
+
 export const RuntimeCheckpointResultSchema = z.object({
   checkpoint_id: z.string(),
   runtime: RuntimeRecordSchema,
@@ -44,6 +53,8 @@ export const RuntimeCheckpointResultSchema = z.object({
    * MAX_SKIPPED_PATHS of them; absent when there are none (and when the snapshot was reused).
    */
   skipped_paths: z.array(SkippedPathSchema).max(MAX_SKIPPED_PATHS).optional(),
+  /** See BackgroundProcessesSchema: present only when jobs were running as the snapshot was taken. */
+  background_processes: BackgroundProcessesSchema.optional(),
 });
 export type RuntimeCheckpointResult = z.infer<typeof RuntimeCheckpointResultSchema>;
 
@@ -77,6 +88,12 @@ export const RuntimePauseResultSchema = z.object({
   created_at_ms: z.number().int(),
   name: z.string().nullable(),
   metadata: EchoedMetadataSchema,
+  /**
+   * See BackgroundProcessesSchema: jobs were running as the pause snapshot was taken. A provider
+   * whose snapshots hold files only (fs) ends them with the sandbox, so what they wrote after the
+   * snapshot is lost; one whose snapshots hold processes (E2B) resumes them.
+   */
+  background_processes: BackgroundProcessesSchema.optional(),
 });
 export type RuntimePauseResult = z.infer<typeof RuntimePauseResultSchema>;
 

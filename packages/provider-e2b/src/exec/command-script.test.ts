@@ -64,6 +64,14 @@ describe('the exec command script', () => {
     expect(Buffer.from(outcome.result.stderr).toString()).toBe(`${cwd}\n`);
   });
 
+  it('gives every command the marker its background processes are counted by, whatever the request asks', async () => {
+    const cwd = await scratch();
+    const { stdout } = await runScript({ cwd, command: 'printf %s "$RUNTIMECTL_EXEC"', env: { RUNTIMECTL_EXEC: 'overridden' } });
+    const outcome = parseCommandOutput(stdout, 1024);
+    if (outcome.kind !== 'result') throw new Error(`unexpected ${outcome.kind}`);
+    expect(Buffer.from(outcome.result.stdout).toString()).toBe('1');
+  });
+
   it('cuts output at the cap but lets the command run to its end', async () => {
     const cwd = await scratch();
     const { stdout } = await runScript({ cwd, command: 'head -c 10000000 /dev/zero; echo done >&2', maxOutputBytes: 100 });

@@ -1,3 +1,4 @@
+import { MARKER_ASSIGNMENT } from './background-processes';
 import { shellQuote } from './shell-quote';
 
 export interface CommandScriptRequest {
@@ -46,6 +47,8 @@ const seconds = (ms: number) => (ms / 1000).toFixed(3);
  *   under `setsid` (its own process group) and a watchdog sends SIGTERM to the whole group at the
  *   timeout and SIGKILL after `killGraceMs`, then marks the result timed out. The watchdog is a
  *   subshell sleeping with bash's own `read -t`, so it costs no extra processes.
+ * - **Counting what it leaves running.** The command gets `RUNTIMECTL_EXEC=1` (see
+ *   BACKGROUND_MARKER), inherited by everything it starts, so the backend can count them.
  * - **Background jobs** (`server &`) do not hold the exec open: once the command's shell exits,
  *   output is read for at most ~100 ms more while a process of its group lives. When none does,
  *   the output copies are awaited to their end (bounded): on a busy machine they may lag the
@@ -60,7 +63,8 @@ export function commandScript(request: CommandScriptRequest): string {
   const cap = request.maxOutputBytes + 1;
   const filter = (name: string) => `capped_copy "$d/${name}.bytes" <"$d/${name}" >/dev/null & p${name}=$!`;
   const assignments = Object.entries(request.env).map(([name, value]) => shellQuote(`${name}=${value}`));
-  const launch = ['setsid', 'env', '--', ...assignments, shellQuote(request.shell), '-c', shellQuote(request.command)].join(' ');
+  // The marker last, so a request's env cannot change it (see BACKGROUND_MARKER).
+  const launch = ['setsid', 'env', '--', ...assignments, MARKER_ASSIGNMENT, shellQuote(request.shell), '-c', shellQuote(request.command)].join(' ');
   const lines = [
     'exec 2>/dev/null',
     `cd -- ${shellQuote(request.cwd)} || { printf '\\n\\ncwd\\n'; exit 0; }`,

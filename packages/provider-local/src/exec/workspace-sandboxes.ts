@@ -52,6 +52,22 @@ export class WorkspaceSandboxes {
     return (await this.#sandbox(name, workspaceRoot)).launch(cwd, argv);
   }
 
+  /**
+   * How many processes workspace `name`'s commands left running, counted in its sandbox (this
+   * daemon's, or one recorded by a daemon before it; see NamespaceSandbox.runningProcesses)
+   * without starting one: 0 when it has none running. null with isolation `none`: host processes
+   * cannot be counted exactly (a job can leave its process group with `setsid`, and a restarted
+   * daemon no longer knows the groups).
+   */
+  async runningProcesses(name: string): Promise<number | null> {
+    if ((await this.inForce()).mode === 'none') return null;
+    const known = await this.#running.get(name)?.catch(() => undefined);
+    if (known) return known.runningProcesses();
+    const recorded = await (await this.#file(name)).read();
+    const adopted = recorded && (await NamespaceSandbox.adopt(recorded));
+    return adopted ? adopted.runningProcesses() : 0;
+  }
+
   /** Kills workspace `name`'s sandbox, this daemon's or a recorded one of a daemon before it. */
   async kill(name: string): Promise<void> {
     const running = this.#running.get(name);

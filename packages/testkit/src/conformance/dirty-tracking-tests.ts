@@ -28,10 +28,15 @@ const MUTATING: Array<[string, Operation]> = [
  * Dirty tracking as core applies it over this provider: a `RuntimeService` (memory store) drives
  * the provider, and whether the next checkpoint reuses the previous one shows whether core saw the
  * runtime as dirty. Works for providers without snapshots too (core's tracker decides reuse).
- * temp_path marks dirty as well, but `RuntimeService` exposes no temp operation to drive it.
+ * Before any exec nothing of the runtime's commands can run, so these hold for every provider;
+ * after an exec, reuse needs the provider to confirm, by its backends' `backgroundProcesses`
+ * answering 0, that nothing runs — for a provider that cannot, one test proves no checkpoint
+ * reuses any more. temp_path marks dirty as well, but `RuntimeService` exposes no temp operation
+ * to drive it.
  */
 export function dirtyTrackingTests(options: ProviderConformanceOptions): void {
   conformanceArea(options, 'dirty tracking through core', ({ harness, test }) => {
+
     /** A runtime with a seed file and directory, just checkpointed: clean, with a ref to reuse. */
     async function checkpointedRuntime(): Promise<{ service: RuntimeService; runtimeId: string }> {
       const service = harness.createService();
@@ -95,6 +100,16 @@ export function dirtyTrackingTests(options: ProviderConformanceOptions): void {
       await service.writeFile({ runtime_id: runtimeId, path: 'seed.txt', content_base64: base64('changed') });
       expect((await service.checkpoint({ runtime_id: runtimeId })).reused_backend_snapshot).toBe(false);
       expect((await service.checkpoint({ runtime_id: runtimeId })).reused_backend_snapshot).toBe(true);
+    });
+
+    test('after an exec, a checkpoint reuses again exactly when the provider confirms nothing runs ("when it cannot confirm, it snapshots")', async () => {
+      const { service, runtimeId } = await checkpointedRuntime();
+      await service.exec({ runtime_id: runtimeId, command: 'echo done' });
+      expect((await service.checkpoint({ runtime_id: runtimeId })).reused_backend_snapshot).toBe(false);
+      const confirms = await harness.confirmsQuietBackends();
+      for (let index = 0; index < 2; index += 1) {
+        expect((await service.checkpoint({ runtime_id: runtimeId })).reused_backend_snapshot, `confirms nothing runs: ${confirms}`).toBe(confirms);
+      }
     });
   });
 }

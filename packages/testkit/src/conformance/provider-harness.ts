@@ -31,6 +31,12 @@ export interface ProviderHarness {
   /** Ownership labels as core puts them on a snapshot of `request`'s backend (installation `conformance`). */
   snapshotLabels(request: BackendAttachRequest): Record<string, string>;
   /**
+   * Whether a fresh backend of the provider answers `backgroundProcesses()` with 0: only then
+   * does core ever record a runtime clean (and reuse its snapshot). The backend is released after
+   * the test.
+   */
+  confirmsQuietBackends(): Promise<boolean>;
+  /**
    * A `RuntimeService` from core over the provider (default provider), with `store` or a fresh
    * `MemoryRuntimeStore`. Every runtime it opened is closed after the test.
    */
@@ -155,6 +161,10 @@ export function useProviderHarness(options: ResolvedConformanceOptions): Provide
         if (!provider.checkout) throw new Error(`provider ${provider.providerId} has no checkout method`);
         return provider.checkout({ ...request, snapshotId });
       });
+    },
+    async confirmsQuietBackends() {
+      const { backend } = await start(current(), (provider, request) => provider.create(request));
+      return typeof backend.backgroundProcesses === 'function' && (await backend.backgroundProcesses()) === 0;
     },
     createService(store = new MemoryRuntimeStore()) {
       const test = current();

@@ -1,5 +1,6 @@
 import { describe } from 'vitest';
 import type { ProviderConformanceOptions } from './conformance-options';
+import { backgroundJobTests } from './background-job-tests';
 import { dirtyTrackingTests } from './dirty-tracking-tests';
 import { errorPrivacyTests } from './error-privacy-tests';
 import { execTests } from './exec-tests';
@@ -19,7 +20,7 @@ import { snapshotTests } from './snapshot-tests';
 /**
  * The provider conformance suite: call it at the top level of a vitest test file with a factory
  * that makes a fresh provider per test. Registers one `describe` per area (lifecycle, files, file
- * limits and special files, the path rule, exec, command isolation, search, export, dirty tracking through core,
+ * limits and special files, the path rule, exec, command isolation, search, export, dirty tracking through core, background jobs,
  * snapshots, pause/resume cycles, content manifests, snapshot files, ownership, error privacy); each area is exported on its own too.
  */
 export function runProviderConformance(options: ProviderConformanceOptions): void {
@@ -33,6 +34,7 @@ export function runProviderConformance(options: ProviderConformanceOptions): voi
     searchTests(options);
     exportTests(options);
     dirtyTrackingTests(options);
+    backgroundJobTests(options);
     snapshotTests(options);
     pauseResumeCycleTests(options);
     manifestTests(options);

@@ -20,23 +20,47 @@ import {
 import { execInMemory, type MemoryExecHandler } from './memory-commands';
 import type { MemoryFileSystem } from './memory-file-system';
 
+export interface MemoryBackendOptions {
+  execHandler: MemoryExecHandler | undefined;
+  /** Called first by every operation (counts calls, throws injected faults). */
+  beforeCall: (call: string) => void;
+  /** false: no `manifest` (checkpoints record none). */
+  manifests: boolean;
+  /** What `backgroundProcesses` answers; false: the backend has no such method (it cannot count). */
+  backgroundProcesses: (() => number | null) | false;
+}
+
 /** One memory backend: the operation substrate over a MemoryFileSystem. */
 export class MemoryBackend implements ProviderBackend {
   #tempCounter = 0;
+  readonly #execHandler: MemoryExecHandler | undefined;
+  readonly #beforeCall: (call: string) => void;
   /** Present unless the provider was made without manifests. */
   readonly manifest?: () => Promise<ManifestEntry[]>;
+  /**
+   * Its exec interprets commands in this process and starts none, so nothing of a command
+   * outlives it: 0, unless the provider's settings say otherwise (tests) or leave it out.
+   */
+  readonly backgroundProcesses?: () => Promise<number | null>;
 
   constructor(
     readonly resource: BackendResource,
     readonly fs: MemoryFileSystem,
-    private readonly execHandler: MemoryExecHandler | undefined,
-    private readonly beforeCall: (call: string) => void,
-    manifests = true,
+    options: MemoryBackendOptions,
   ) {
-    if (manifests) {
+    this.#execHandler = options.execHandler;
+    this.#beforeCall = options.beforeCall;
+    if (options.manifests) {
       this.manifest = async () => {
-        this.beforeCall('manifest');
+        this.#beforeCall('manifest');
         return this.fs.manifest();
+      };
+    }
+    const count = options.backgroundProcesses;
+    if (count) {
+      this.backgroundProcesses = async () => {
+        this.#beforeCall('background_processes');
+        return count();
       };
     }
   }
@@ -46,29 +70,29 @@ export class MemoryBackend implements ProviderBackend {
   }
 
   async stat(path: string): Promise<PathStat> {
-    this.beforeCall('stat');
+    this.#beforeCall('stat');
     return this.fs.stat(path);
   }
 
   async readBytes(path: string, options: ReadBytesOptions = {}): Promise<Uint8Array> {
-    this.beforeCall('read_bytes');
+    this.#beforeCall('read_bytes');
     const content = this.fs.read(path);
     if (options.maxBytes !== undefined && content.byteLength > options.maxBytes) throw new FileTooLargeError(path, options.maxBytes);
     return content;
   }
 
   async writeBytes(path: string, content: Uint8Array): Promise<{ path: string; created: boolean }> {
-    this.beforeCall('write_bytes');
+    this.#beforeCall('write_bytes');
     return this.fs.write(path, content);
   }
 
   async createDirAll(path: string): Promise<void> {
-    this.beforeCall('create_dir_all');
+    this.#beforeCall('create_dir_all');
     this.fs.mkdirAll(path);
   }
 
   async tempPath(request: TempPathRequest): Promise<string> {
-    this.beforeCall('temp_path');
+    this.#beforeCall('temp_path');
     this.#tempCounter += 1;
     const path = `.tmp/${request.prefix ?? 'tmp-'}${Date.now().toString(36)}-${this.#tempCounter}${request.suffix ?? ''}`;
     if (request.kind === 'directory') this.fs.mkdirAll(path);
@@ -77,22 +101,22 @@ export class MemoryBackend implements ProviderBackend {
   }
 
   async exec(request: ExecRequest): Promise<ExecResult> {
-    this.beforeCall('exec');
-    return execInMemory(request, this.fs, this.execHandler);
+    this.#beforeCall('exec');
+    return execInMemory(request, this.fs, this.#execHandler);
   }
 
   async glob(request: GlobRequest): Promise<SearchResult> {
-    this.beforeCall('glob');
+    this.#beforeCall('glob');
     return globFiles(this.#tree(), this.#base(request.baseDir), request.pattern, request.limit);
   }
 
   async grep(request: GrepRequest): Promise<SearchResult> {
-    this.beforeCall('grep');
+    this.#beforeCall('grep');
     return grepFiles(this.#tree(), this.#base(request.baseDir), request);
   }
 
   async export(path: string): Promise<ExportedFile> {
-    this.beforeCall('export');
+    this.#beforeCall('export');
     const content = this.fs.read(path);
     return {
       fileName: posix.basename(path),

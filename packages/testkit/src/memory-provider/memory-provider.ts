@@ -36,6 +36,12 @@ export interface MemoryProviderSettings {
    * so core does not call the backend's `manifest()` after it. Default false.
    */
   snapshotManifests?: boolean;
+  /**
+   * What its backends' `backgroundProcesses` answers, asked per backend (by its resource): for
+   * tests of core's clean state, as if commands had left jobs running. Default: always 0 (its
+   * exec starts no process); `false`: backends without the method, like a provider that cannot count.
+   */
+  backgroundProcesses?: ((resource: BackendResource) => number | null) | false;
 }
 
 interface LiveMemoryBackend {
@@ -229,7 +235,14 @@ export class MemoryProvider implements BackendProviderV1 {
       if (call === 'manifest') this.calls.manifest += 1;
       this.#enter(call);
     };
-    const backend = new MemoryBackend({ id }, fs, this.#settings.execHandler, beforeCall, this.#settings.manifests !== false);
+    const resource = { id };
+    const count = this.#settings.backgroundProcesses ?? (() => 0);
+    const backend = new MemoryBackend(resource, fs, {
+      execHandler: this.#settings.execHandler,
+      beforeCall,
+      manifests: this.#settings.manifests !== false,
+      backgroundProcesses: count === false ? false : () => count(resource),
+    });
     this.#live.set(id, { backend, sourceSnapshotId, labels: { ...request.labels } });
     return backend;
   }

@@ -51,6 +51,14 @@ export function recordRoundTripTests(options: StoreConformanceOptions): void {
       expect((await harness.store.getSession('rt-bound'))?.backend).toStrictEqual(backend);
     });
 
+    test("a binding's clean checkpoint and whether nothing of its commands runs (true, false, unknown) round-trip", async () => {
+      const bound = [true, false, null].map((nothingRunning, index) =>
+        sessionRecord(`rt-running-${index}`, { backend: backendBinding(`bkd_running_${index}`, { nothingRunning, cleanCheckpointId: nothingRunning ? 'rtcp_clean' : null }) }),
+      );
+      await harness.store.commit({ sessions: bound });
+      for (const session of bound) expect((await harness.store.getSession(session.runtimeId))?.backend).toStrictEqual(session.backend);
+    });
+
     for (const [label, value] of JSON_SAMPLES) {
       test(`session_state, metadata and provider options holding ${label} round-trip`, async () => {
         const session = sessionRecord('rt-json', { sessionState: value, metadata: { value }, providerOptions: { value } });
@@ -115,6 +123,17 @@ export function recordRoundTripTests(options: StoreConformanceOptions): void {
       const checkpoint = checkpointRecord(checkpointIdOf(1), 'rt-1', { backendRef: backendRef(null, { providerId: 'local' }) });
       await harness.store.commit({ sessions: [sessionRecord('rt-1')], checkpoints: [checkpoint] });
       expect(await harness.store.getCheckpoint(checkpoint.checkpointId)).toStrictEqual(checkpoint);
+    });
+
+    test("a backend ref's count of background processes at its snapshot (0, some, unknown) round-trips unchanged", async () => {
+      const counts = [0, 3, null];
+      const checkpoints = counts.map((count, index) =>
+        checkpointRecord(checkpointIdOf(index + 1), 'rt-1', { backendRef: backendRef(`snap-count-${index}`, { backgroundProcesses: count }) }),
+      );
+      await harness.store.commit({ sessions: [sessionRecord('rt-1')], checkpoints });
+      for (const checkpoint of checkpoints) expect(await harness.store.getCheckpoint(checkpoint.checkpointId)).toStrictEqual(checkpoint);
+      const listed = await harness.store.listCheckpointsBySnapshot('memory', 'snap-count-0');
+      expect(listed.map((checkpoint) => checkpoint.backendRef?.backgroundProcesses)).toEqual([0]);
     });
 
     test('getSession and getCheckpoint of unknown ids resolve undefined, on an empty store and after commits', async () => {

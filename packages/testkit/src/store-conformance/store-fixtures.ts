@@ -52,6 +52,7 @@ export function backendBinding(backendId: string, overrides: Partial<BackendBind
     resource: { sandboxId: `sbx-${backendId}`, port: 49_152, secure: true, region: null },
     sourceSnapshotId: null,
     cleanCheckpointId: null,
+    nothingRunning: null,
     ...overrides,
   };
 }
@@ -65,6 +66,7 @@ export function backendRef(providerSnapshotId: string | null, overrides: Partial
     providerSnapshotNames: providerSnapshotId ? [`snapshot ${providerSnapshotId}`] : [],
     snapshotDeletedAtMs: null,
     createdAtMs: CREATED_AT_MS,
+    backgroundProcesses: null,
     ...overrides,
   };
 }

@@ -36,6 +36,8 @@ export const SESSION_COLUMNS = [
   'auto_resume',
   // Appended by the restore-verification migration (store-sqlite v12, store-postgres v10).
   'verify',
+  // Appended by the background-processes migration (store-sqlite v13, store-postgres v11).
+  'backend_nothing_running',
 ] as const satisfies ReadonlyArray<keyof SessionRow>;
 
 /**
@@ -63,6 +65,8 @@ export const CHECKPOINT_COLUMNS = [
   'ref_created_at_ms',
   // Appended by the manifests' migration (store-sqlite v9, store-postgres v7).
   'manifest_root',
+  // Appended by the background-processes migration (store-sqlite v13, store-postgres v11).
+  'ref_background_processes',
 ] as const satisfies ReadonlyArray<keyof CheckpointRow>;
 
 /**

@@ -17,6 +17,8 @@ export interface SessionRow {
   backend_source_snapshot_id: string | null;
   /** `backend.cleanCheckpointId`; null without a binding. */
   backend_clean_checkpoint_id: string | null;
+  /** `backend.nothingRunning` as 0/1; null without a binding, when unknown, and in rows older than it. */
+  backend_nothing_running: number | null;
   session_state: string;
   metadata: string;
   parent_runtime_id: string | null;
@@ -63,6 +65,8 @@ export interface CheckpointRow {
   ref_created_at_ms: number | null;
   /** null for checkpoints without a manifest, and rows older than manifests. */
   manifest_root: string | null;
+  /** `backendRef.backgroundProcesses`; null without a ref, when unknown, and in rows older than the count. */
+  ref_background_processes: number | null;
 }
 
 /** A `tree_objects` row: a manifest tree's hash and canonical encoding (see manifest/tree-object.ts). */
@@ -126,6 +130,7 @@ export function sessionToRow(record: SessionRecord): SessionRow {
     backend_resource: binding ? toJson(binding.resource, 'backend.resource') : null,
     backend_source_snapshot_id: binding?.sourceSnapshotId ?? null,
     backend_clean_checkpoint_id: binding?.cleanCheckpointId ?? null,
+    backend_nothing_running: binding?.nothingRunning == null ? null : binding.nothingRunning ? 1 : 0,
     session_state: toJson(record.sessionState, 'sessionState'),
     metadata: toJson(record.metadata, 'metadata'),
     parent_runtime_id: record.parentRuntimeId,
@@ -162,6 +167,7 @@ export function sessionFromRow(row: SessionRow & Partial<SessionMarkRow>): Sessi
             resource: fromJson<BackendResource>(row.backend_resource!),
             sourceSnapshotId: row.backend_source_snapshot_id,
             cleanCheckpointId: row.backend_clean_checkpoint_id,
+            nothingRunning: row.backend_nothing_running === null ? null : row.backend_nothing_running === 1,
           },
     sessionState: fromJson<JsonValue>(row.session_state),
     metadata: fromJson<SessionRecord['metadata']>(row.metadata),
@@ -202,6 +208,7 @@ export function checkpointToRow(record: CheckpointRecord): CheckpointRow {
     ref_snapshot_deleted_at_ms: ref?.snapshotDeletedAtMs ?? null,
     ref_created_at_ms: ref?.createdAtMs ?? null,
     manifest_root: record.manifestRoot ?? null,
+    ref_background_processes: ref?.backgroundProcesses ?? null,
   };
 }
 
@@ -228,6 +235,7 @@ export function checkpointFromRow(row: StoredCheckpointRow): CheckpointRecord {
             providerSnapshotNames: fromJson<string[]>(row.ref_provider_snapshot_names!),
             snapshotDeletedAtMs: row.ref_snapshot_deleted_at_ms,
             createdAtMs: row.ref_created_at_ms!,
+            backgroundProcesses: row.ref_background_processes,
           },
     manifestRoot: row.manifest_root,
   };

@@ -1,0 +1,119 @@
+import { readdir, readFile, readlink } from 'node:fs/promises';
+import { isRunning, type ProcessIdentity } from './process-start';
+
+const ZOMBIE_STATES = new Set(['Z', 'X']);
+
+/** Fields 3.. of /proc/<pid>/stat (after the parenthesised command name): state, ppid, pgrp, session, …; undefined when gone. */
+async function statFields(path: string): Promise<string[] | undefined> {
+  try {
+    const stat = await readFile(path, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
+const isLive = (fields: string[] | undefined): fields is string[] => fields !== undefined && !ZOMBIE_STATES.has(fields[0]!);
+const sessionOf = (fields: string[]) => fields[3]!;
+
+/**
+ * How many processes run in the PID namespace whose init is `holder`, besides the init and what
+ * it runs itself (its timer): everything commands entered into the sandbox started and left
+ * running (background jobs, `setsid` children, commands still running). Zombies (finished, not
+ * yet reaped) do not count. 0 once the holder is gone: the kernel killed the namespace with it.
+ *
+ * Read without entering the sandbox, in time proportional to the sandbox's processes: the
+ * namespace's own /proc (`/proc/<holder>/root/proc`) lists them; the init's own are its children
+ * in its session (`/proc/<holder>/task/<holder>/children`, host view), which no command can join
+ * since commands enter from outside through `nsenter`, each in a session of its own. A timer
+ * started between the two reads is simply not listed; one that ended meanwhile is counted once
+ * more (a count too high costs a snapshot, never a missed write). Where either read is not
+ * possible (a kernel without `children` files), every host process is looked at instead
+ * (countByHostScan).
+ */
+export async function countSandboxProcesses(holder: ProcessIdentity): Promise<number> {
+  if (!(await isRunning(holder))) return 0;
+  const inside = await livePidsInside(holder.pid);
+  if (inside === undefined) return countByHostScan(holder);
+  if (inside.length === 0) return 0;
+  const own = await holdersOwnPids(holder.pid);
+  if (own === undefined) return countByHostScan(holder);
+  return inside.filter((pid) => !own.has(pid)).length;
+}
+
+/** The live processes of the holder's namespace but its init, by their pids there; undefined when its /proc cannot be read. */
+async function livePidsInside(holderPid: number): Promise<string[] | undefined> {
+  const proc = `/proc/${holderPid}/root/proc`;
+  let names: string[];
+  try {
+    names = await readdir(proc);
+  } catch {
+    return undefined;
+  }
+  const pids = names.filter((name) => /^\d+$/.test(name) && name !== '1');
+  const live = await Promise.all(pids.map(async (pid) => isLive(await statFields(`${proc}/${pid}/stat`))));
+  return pids.filter((_, index) => live[index]);
+}
+
+/** The init's own processes (its children in its session) by their pids inside its namespace; undefined when unreadable. */
+async function holdersOwnPids(holderPid: number): Promise<Set<string> | undefined> {
+  const holder = await statFields(`/proc/${holderPid}/stat`);
+  let children: string;
+  try {
+    children = await readFile(`/proc/${holderPid}/task/${holderPid}/children`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  if (!holder) return undefined;
+  const own = new Set<string>();
+  for (const child of children.split(' ').filter(Boolean)) {
+    const fields = await statFields(`/proc/${child}/stat`);
+    if (!fields || sessionOf(fields) !== sessionOf(holder)) continue;
+    const inner = await innerPidOf(child);
+    // Without its number inside (a kernel before NSpid), the timer could not be told apart.
+    if (!inner) return undefined;
+    own.add(inner);
+  }
+  return own;
+}
+
+/** `pid`'s number in the innermost PID namespace it is in (last field of `NSpid:` in its status). */
+async function innerPidOf(pid: string): Promise<string | undefined> {
+  try {
+    const line = (await readFile(`/proc/${pid}/status`, 'utf8')).split('\n').find((entry) => entry.startsWith('NSpid:'));
+    return line?.trim().split(/\s+/).at(-1);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The PID namespace `pid` is in (`pid:[inode]`), or undefined when it is gone or not ours to inspect. */
+async function pidNamespaceOf(pid: string): Promise<string | undefined> {
+  try {
+    return await readlink(`/proc/${pid}/ns/pid`);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The same count from every host process: one inside has its `ns/pid` link naming the holder's
+ * namespace, and is the init's own when it shares the init's session. Costs a look at every
+ * process on the host (tens of milliseconds with a thousand), so only the fallback. Processes
+ * this caller may not inspect (other users') are outside by construction: every process in the
+ * sandbox runs as the caller's user, mapped to root inside.
+ */
+export async function countByHostScan(holder: ProcessIdentity): Promise<number> {
+  const holderPid = String(holder.pid);
+  const [namespace, holderFields] = await Promise.all([pidNamespaceOf(holderPid), statFields(`/proc/${holderPid}/stat`)]);
+  if (!namespace || !holderFields || !(await isRunning(holder))) return 0;
+  const pids = (await readdir('/proc')).filter((name) => /^\d+$/.test(name) && name !== holderPid);
+  const inside = await Promise.all(
+    pids.map(async (pid) => {
+      if ((await pidNamespaceOf(pid)) !== namespace) return false;
+      const fields = await statFields(`/proc/${pid}/stat`);
+      return isLive(fields) && sessionOf(fields) !== sessionOf(holderFields);
+    }),
+  );
+  return inside.filter(Boolean).length;
+}
