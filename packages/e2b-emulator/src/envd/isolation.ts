@@ -34,7 +34,7 @@ export function namespaceSpec(emulatorRoot: string, sandboxDir: string): Sandbox
       { source: path.join(sandboxDir, 'home', 'user'), target: '/home/user' },
       { source: path.join(sandboxDir, 'tmp'), target: '/tmp' },
     ],
-    network: true,
+    network: 'host',
   };
 }
 
@@ -42,7 +42,7 @@ export function namespaceSpec(emulatorRoot: string, sandboxDir: string): Sandbox
 export async function probeIsolation(root: string, preference: IsolationPreference): Promise<IsolationProbe> {
   if (preference === 'directory') return { mode: 'directory', reason: 'forced by the isolation option' };
   await mkdir(path.join(root, NAMESPACE_ROOT), { recursive: true });
-  const probe = await probeNamespaceSandbox(path.join(root, 'isolation-probe'), true);
+  const probe = await probeNamespaceSandbox(path.join(root, 'isolation-probe'), { network: 'host' });
   if (probe.available) return { mode: 'mount-namespace' };
   if (preference === 'mount-namespace') throw new Error(`mount-namespace isolation is not available: ${probe.reason}`);
   return { mode: 'directory', reason: probe.reason };
