@@ -32,6 +32,7 @@ import type { WorkspaceSandboxes } from './exec/workspace-sandboxes';
 import { errorCode, fileSystemError, workspaceGoneError } from './fs-errors';
 import type { WorkspaceQuota } from './quota/workspace-quota';
 import { openRegularFile, readAtMost, type OpenedFile } from './regular-file';
+import { ownCreated, ownOpened, type WorkspaceOwner } from './sandbox-ownership';
 import { descriptorPath, openDirectory, WorkspaceJail, type JailedEntry, type WalkOptions } from './workspace-jail';
 import { workspaceSearchTree } from './workspace-search';
 import { workspaceManifest, type KnownHashes } from './workspace-manifest';
@@ -100,9 +101,15 @@ export class LocalBackend implements ProviderBackend {
   }
 
   async writeBytes(path: string, content: Uint8Array): Promise<{ path: string; created: boolean }> {
-    const { handle, created, replacedBytes } = await this.#jailed(path, 'write_bytes', false, { createParents: true }, async (entry) => {
+    const owner = await this.settings.sandboxes.owner();
+    const { handle, created, replacedBytes } = await this.#jailed(path, 'write_bytes', false, this.#creating(owner), async (entry) => {
       const replaced = await this.#quotaCheck(entry, path, content.byteLength);
-      return { ...(await this.#create(entry, path)), replacedBytes: replaced };
+      const opened = await this.#create(entry, path);
+      if (opened.created) await ownOpened(opened.handle, owner).catch(async (error: unknown) => {
+        await opened.handle.close();
+        throw error;
+      });
+      return { ...opened, replacedBytes: replaced };
     });
     try {
       await handle.writeFile(content);
@@ -116,16 +123,24 @@ export class LocalBackend implements ProviderBackend {
   }
 
   async createDirAll(path: string): Promise<void> {
+    const owner = await this.settings.sandboxes.owner();
     // The walk starts from the workspace's descriptor, so a removed workspace is never re-created.
-    await this.#jailed(path, 'create_dir_all', false, { createParents: true }, async ({ at, info }) => {
+    await this.#jailed(path, 'create_dir_all', false, this.#creating(owner), async ({ at, info }) => {
       if (info !== undefined) return requireDirectory(info);
       try {
         await mkdir(at);
       } catch (error) {
         if (errorCode(error) !== 'EEXIST') throw error;
         requireDirectory(await lstat(at)); // made meanwhile
+        return;
       }
+      await ownCreated(at, owner);
     });
+  }
+
+  /** Walk options that create missing parents, each given to `owner` (the sandbox identity) as it is made. */
+  #creating(owner: WorkspaceOwner | undefined): WalkOptions {
+    return { createParents: true, created: (at) => ownCreated(at, owner) };
   }
 
   async tempPath(request: TempPathRequest): Promise<string> {
@@ -138,10 +153,20 @@ export class LocalBackend implements ProviderBackend {
       });
     }
     await this.createDirAll(TEMP_DIRECTORY);
+    const owner = await this.settings.sandboxes.owner();
     const path = `${TEMP_DIRECTORY}/${prefix}${randomBytes(8).toString('hex')}${suffix}`;
     await this.#jailed(path, 'temp_path', false, {}, async ({ at }) => {
-      if (request.kind === 'directory') await mkdir(at);
-      else await (await open(at, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW)).close();
+      if (request.kind === 'directory') {
+        await mkdir(at);
+        await ownCreated(at, owner);
+        return;
+      }
+      const handle = await open(at, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW);
+      try {
+        await ownOpened(handle, owner);
+      } finally {
+        await handle.close();
+      }
     });
     return path;
   }

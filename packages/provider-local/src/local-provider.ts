@@ -10,6 +10,7 @@ import {
   type OwnedResources,
   type ProviderBackend,
 } from '@runtimectl/core';
+import type { SandboxIdentityRequest } from '@runtimectl/namespace-sandbox';
 import { checkConfiguredEnvironment } from './exec/command-environment';
 import { ProcessGroups } from './exec/process-groups';
 import { WorkspaceSandboxes, type IsolationInForce, type LocalIsolation } from './exec/workspace-sandboxes';
@@ -17,6 +18,7 @@ import { errorCode, workspaceGoneError } from './fs-errors';
 import { LocalBackend, type LocalBackendSettings } from './local-backend';
 import { WorkspaceQuota, type WorkspaceQuotaObserver } from './quota/workspace-quota';
 import { removeWorkspace } from './remove-workspace';
+import { ownCreated, type WorkspaceOwner } from './sandbox-ownership';
 import { resourceOf, workspaceNameIn, workspaceNameOf } from './workspace-names';
 import { WorkspaceOwners } from './workspace-owners';
 import type { KnownHashes } from './workspace-manifest';
@@ -55,6 +57,13 @@ export interface LocalProviderSettings {
   isolation?: LocalIsolation;
   /** With namespace isolation, false gives commands their own network namespace (loopback only). Default true. */
   network?: boolean;
+  /**
+   * The host identity of a sandbox's root — the owner of every file in the workspaces. `auto`
+   * (default): when the daemon runs as root, an id no user, group or subordinate range has
+   * (`DEFAULT_SANDBOX_ID`), else the daemon's own; `caller`: the daemon's own ids; or explicit
+   * `{ uid, gid }` (root only). A command may chown only to these ids.
+   */
+  sandboxIds?: SandboxIdentityRequest;
   /**
    * For a provider composing this one (provider-fs): the file hashes it already knows of a
    * workspace (by its directory name), so a backend's `manifest` reads only files changed since.
@@ -97,7 +106,7 @@ export class LocalProvider implements BackendProviderV1 {
     if (!Number.isSafeInteger(quotaBytes) || quotaBytes < 0) throw new TypeError('workspaceQuotaBytes must be a whole number of bytes, 0 for none');
     const isolation = settings.isolation ?? 'auto';
     if (!['auto', 'namespace', 'none'].includes(isolation)) throw new TypeError('createLocalProvider: isolation is auto, namespace or none');
-    this.#sandboxes = new WorkspaceSandboxes(this.providerId, () => this.#rootPath(), isolation, settings.network ?? true);
+    this.#sandboxes = new WorkspaceSandboxes(this.providerId, () => this.#rootPath(), isolation, settings.network ?? true, settings.sandboxIds ?? 'auto');
     this.#settings = {
       providerId: this.providerId,
       shell: settings.shell ?? '/bin/sh',
@@ -126,11 +135,18 @@ export class LocalProvider implements BackendProviderV1 {
   async create(request: BackendCreateRequest): Promise<ProviderBackend> {
     const root = await this.#rootPath();
     const name = workspaceNameOf(request.backendId);
+    const owner = await this.#sandboxes.owner();
     try {
       await mkdir(join(root, name));
     } catch (error) {
       const reason = errorCode(error) === 'EEXIST' ? 'the workspace directory already exists' : 'could not create the workspace directory';
       throw new ProviderError(this.providerId, 'create', reason, error);
+    }
+    try {
+      await ownCreated(join(root, name), owner);
+    } catch (error) {
+      await rm(join(root, name), { recursive: true, force: true });
+      throw new ProviderError(this.providerId, 'create', 'could not give the workspace directory to the sandbox identity', error);
     }
     try {
       await rm(join(root, RELEASED_MARKERS, name), { force: true });
@@ -171,6 +187,14 @@ export class LocalProvider implements BackendProviderV1 {
       throw new ProviderError(this.providerId, call, 'could not open the workspace directory', error);
     }
     return { name, directory: await realpath(directory) };
+  }
+
+  /**
+   * Who must own what is made in a workspace outside its commands (a checkout's files) so they
+   * can change it: the sandbox identity, or undefined (files stay the daemon's).
+   */
+  workspaceOwner(): Promise<WorkspaceOwner | undefined> {
+    return this.#sandboxes.owner();
   }
 
   /**

@@ -32,6 +32,8 @@ export interface JailedEntry {
 export interface WalkOptions {
   /** Create missing directories on the way, as `mkdir -p` (the last component is left to the caller). */
   createParents?: boolean;
+  /** Told of each directory the walk created (its descriptor path), before the walk enters it. */
+  created?: (at: string) => Promise<void>;
 }
 
 /** The path of an open descriptor (or of `name` in the directory it holds) that the kernel resolves through the descriptor itself. */
@@ -125,9 +127,14 @@ export class WorkspaceJail {
       } catch (error) {
         const code = errorCode(error);
         if (code === 'ENOENT' && options.createParents && (hops += 1) <= MAX_SYMLINK_HOPS) {
-          await mkdir(at).catch((mkdirError: unknown) => {
-            if (errorCode(mkdirError) !== 'EEXIST') throw mkdirError;
-          });
+          const made = await mkdir(at).then(
+            () => true,
+            (mkdirError: unknown) => {
+              if (errorCode(mkdirError) !== 'EEXIST') throw mkdirError;
+              return false;
+            },
+          );
+          if (made) await options.created?.(at);
           pending.push(name);
         } else if (code === 'ENOTDIR' || code === 'ELOOP') {
           // O_NOFOLLOW | O_DIRECTORY on a symbolic link: ENOTDIR (or ELOOP). Read it and walk its target.

@@ -60,7 +60,7 @@ describe('local provider command isolation', () => {
     const { backend } = await createBackend(provider);
     const result = await backend.exec({ ...exec, command: "awk 'NR > 2 { sub(\":\", \"\", $1); print $1 }' /proc/net/dev" });
     expect(text(result.stdout)).toBe('lo\n');
-    expect(await provider.isolation()).toEqual({ mode: 'namespace', network: false });
+    expect(await provider.isolation()).toMatchObject({ mode: 'namespace', network: false });
   });
 
   it('with isolation "none" commands run as host processes, and the provider says so', async () => {
@@ -75,6 +75,6 @@ describe('local provider command isolation', () => {
 
   it('reports the isolation in force: namespace with the network on by default', async () => {
     const { provider } = await localProvider(temporary);
-    expect(await provider.isolation()).toEqual({ mode: 'namespace', network: true });
+    expect(await provider.isolation()).toMatchObject({ mode: 'namespace', network: true });
   });
 });

@@ -1,8 +1,18 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { HolderFile, NamespaceSandbox, probeNamespaceSandbox, type Launch } from '@runtimectl/namespace-sandbox';
+import {
+  HolderFile,
+  NamespaceSandbox,
+  probeNamespaceSandbox,
+  resolveSandboxIdentity,
+  type Launch,
+  type SandboxIdentity,
+  type SandboxIdentityRequest,
+  type SandboxRecord,
+} from '@runtimectl/namespace-sandbox';
 import { ProviderError } from '@runtimectl/core';
 import { assertRunnableShell } from './runnable-shell';
+import { ownWorkspace } from '../sandbox-ownership';
 
 /** `auto`: namespaces where this machine allows them, else none; `namespace`: required; `none`: host processes. */
 export type LocalIsolation = 'auto' | 'namespace' | 'none';
@@ -12,6 +22,12 @@ export interface IsolationInForce {
   mode: 'namespace' | 'none';
   network: boolean;
   reason?: string;
+  /**
+   * With namespaces: the host user and group a sandbox's root is — the owner of every file in
+   * its workspaces. Absent: the daemon's own ids, and `identityReason` says why.
+   */
+  identity?: SandboxIdentity;
+  identityReason?: string;
 }
 
 /** Where the provider keeps sandbox bookkeeping under its root (workspace names never start with a dot). */
@@ -36,12 +52,22 @@ export class WorkspaceSandboxes {
     private readonly root: () => Promise<string>,
     private readonly requested: LocalIsolation,
     private readonly network: boolean,
+    private readonly ids: SandboxIdentityRequest = 'auto',
   ) {}
 
   /** Probes once (unless `none`); rejects when `namespace` was required and cannot work here. */
   inForce(): Promise<IsolationInForce> {
     this.#inForce ??= this.#decide();
     return this.#inForce;
+  }
+
+  /**
+   * Who must own what the daemon creates in a workspace (directories, files, a checkout's tree)
+   * so its commands can change it: the sandbox identity, or undefined when files stay the
+   * daemon's (no identity, or no isolation).
+   */
+  async owner(): Promise<SandboxIdentity | undefined> {
+    return (await this.inForce()).identity;
   }
 
   /** How to run `argv` at `cwd` for workspace `name`: inside its sandbox, or undefined for a host process. */
@@ -65,8 +91,14 @@ export class WorkspaceSandboxes {
 
   async #decide(): Promise<IsolationInForce> {
     if (this.requested === 'none') return { mode: 'none', network: true, reason: 'isolation = "none" in the settings' };
-    const probe = await probeNamespaceSandbox(join(await this.root(), NAMESPACE_DIRECTORY, 'probe'), this.network);
-    if (probe.available) return { mode: 'namespace', network: this.network };
+    // Explicit ids that cannot be used stop the start (TypeError), as an impossible `namespace` does.
+    const resolved = resolveSandboxIdentity(this.ids);
+    const probe = await probeNamespaceSandbox(join(await this.root(), NAMESPACE_DIRECTORY, 'probe'), { network: this.#network(), ...(resolved.identity ? { identity: resolved.identity } : {}) });
+    if (probe.available) {
+      return resolved.identity
+        ? { mode: 'namespace', network: this.network, identity: resolved.identity }
+        : { mode: 'namespace', network: this.network, identityReason: resolved.reason };
+    }
     if (this.requested === 'namespace') throw new Error(`local provider: isolation "namespace" is not available on this machine: ${probe.reason}`);
     return { mode: 'none', network: true, reason: probe.reason };
   }
@@ -78,15 +110,19 @@ export class WorkspaceSandboxes {
       if (sandbox && (await sandbox.isRunning())) return sandbox;
       const file = await this.#file(name);
       const recorded = await file.read();
-      const adopted = recorded && recorded.network === this.network ? await NamespaceSandbox.adopt(recorded) : undefined;
+      const identity = await this.owner();
+      const adopted = recorded && this.#matches(recorded, identity) ? await NamespaceSandbox.adopt(recorded) : undefined;
       if (adopted) return adopted;
       if (recorded) await NamespaceSandbox.kill(recorded, KILL_WITHIN_MS);
       const rootMountPoint = join(await this.root(), NAMESPACE_DIRECTORY, 'mnt');
       await mkdir(rootMountPoint, { recursive: true });
+      // A workspace from before sandboxes had an identity holds files the daemon's user owns.
+      if (identity) await ownWorkspace(workspaceRoot, identity);
       const started = await NamespaceSandbox.start({
         rootMountPoint,
         binds: [{ source: workspaceRoot, target: workspaceRoot }],
-        network: this.network,
+        network: this.#network(),
+        ...(identity ? { identity } : {}),
       }).catch((error: unknown) => {
         throw new ProviderError(this.providerId, 'exec', 'could not start the workspace sandbox', error);
       });
@@ -98,6 +134,15 @@ export class WorkspaceSandboxes {
       if (this.#running.get(name) === current) this.#running.delete(name);
     });
     return current;
+  }
+
+  #network(): 'host' | 'none' {
+    return this.network ? 'host' : 'none';
+  }
+
+  /** Whether a recorded sandbox (of this daemon or one before it) is one this provider would start now. */
+  #matches(record: SandboxRecord, identity: SandboxIdentity | undefined): boolean {
+    return record.layout === 2 && record.network === this.#network() && record.identity?.uid === identity?.uid && record.identity?.gid === identity?.gid;
   }
 
   async #file(name: string): Promise<HolderFile> {
