@@ -28,6 +28,7 @@ export class HolderFile {
     if (!NETWORKS.includes(network as SandboxNetwork)) return undefined;
     const result: SandboxRecord = { pid: record.pid as number, startTime: record.startTime, network: network as SandboxNetwork };
     if (record.layout === 2) result.layout = 2;
+    if (Array.isArray(record.targets) && record.targets.every((target) => typeof target === 'string')) result.targets = record.targets;
     if (record.identity !== undefined) {
       if (!isId(record.identity.uid) || !isId(record.identity.gid)) return undefined;
       result.identity = { uid: record.identity.uid, gid: record.identity.gid };

@@ -16,6 +16,8 @@ import { StartSlots } from './start-slots';
 
 /** What identifies a started sandbox across daemon restarts (kept in a holder file). */
 export interface SandboxRecord extends ProcessIdentity, SandboxNamespaces {
+  /** Where its binds are inside (their targets, in order). Absent in records written before they were kept. */
+  targets?: string[];
   /** The sandbox's root on the host, when not the caller's own ids. */
   identity?: SandboxIdentity;
   /** Its cgroup (name and where), when it has limits. */
@@ -121,6 +123,7 @@ export class NamespaceSandbox {
       ...identity,
       network: spec.network,
       layout: 2,
+      targets: spec.binds.map((bind) => bind.target),
       ...(spec.identity ? { identity: spec.identity } : {}),
       ...(cgroup && limits ? { cgroup: { name: cgroup.name, places: [...spec.cgroups!], limits } } : {}),
     });

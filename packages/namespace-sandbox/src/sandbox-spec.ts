@@ -38,7 +38,7 @@ export interface SandboxSpec {
 /** What the namespaces of a started sandbox are, as `nsenter` needs to know (kept in its record). */
 export interface SandboxNamespaces {
   network: SandboxNetwork;
-  /** 2: own IPC and UTS namespaces too. Absent in records of sandboxes built before them. */
+  /** 2: own IPC, UTS and cgroup namespaces too. Absent in records of sandboxes built before them. */
   layout?: 2;
 }
 
@@ -65,6 +65,7 @@ export function unshareArgs(spec: SandboxSpec, init: readonly string[], resolver
     '--pid',
     '--ipc',
     '--uts',
+    '--cgroup',
     '--fork',
     '--kill-child',
     ...(spec.network === 'host' ? [] : ['--net']),
@@ -86,7 +87,7 @@ export function unshareArgs(spec: SandboxSpec, init: readonly string[], resolver
 
 /**
  * The `nsenter` arguments that run `command` at `cwd` inside the sandbox whose PID 1 is the
- * host process `holderPid`: its user, mount, PID, IPC and UTS namespaces (and network namespace
+ * host process `holderPid`: its user, mount, PID, IPC, UTS and cgroup namespaces (and network namespace
  * unless it has the host's) and its root. nsenter becomes root of the user namespace, which is
  * the sandbox identity on the host when there is one. The command's parent is outside the PID
  * namespace (its PPID reads 0), so nothing of the caller is visible in /proc.
@@ -98,7 +99,7 @@ export function nsenterArgs(holderPid: number, namespaces: SandboxNamespaces, cw
     '--user',
     '--mount',
     '--pid',
-    ...(namespaces.layout === 2 ? ['--ipc', '--uts'] : []),
+    ...(namespaces.layout === 2 ? ['--ipc', '--uts', '--cgroup'] : []),
     ...(namespaces.network === 'host' ? [] : ['--net']),
     '--root',
     '--',

@@ -7,8 +7,9 @@
 const READY_SCRIPT = 'echo "ready $1"; shift; exec env -i "PATH=$PATH" "$@" </dev/null >/dev/null 2>&1';
 
 /**
- * The shell that builds a sandbox's root inside fresh user, mount, PID, IPC and UTS namespaces
- * (and a network namespace unless the network is the host's). It runs as PID 1 of the new PID
+ * The shell that builds a sandbox's root inside fresh user, mount, PID, IPC, UTS and cgroup
+ * namespaces (and a network namespace unless the network is the host's; the cgroup namespace
+ * makes /proc/self/cgroup read `/`, not the host's group path). It runs as PID 1 of the new PID
  * namespace, before anything untrusted:
  *
  * - with mapped ids (`ids` = `mapped`) it first prints `map <host pid>` and waits for a line on

@@ -1,6 +1,6 @@
 export { createLocalProvider, DEFAULT_WORKSPACE_QUOTA_BYTES, LocalProvider, type LocalProviderSettings } from './local-provider';
 export type { WorkspaceQuotaObserver } from './quota/workspace-quota';
-export type { IsolationInForce, LocalIsolation } from './exec/workspace-sandboxes';
+export { DEFAULT_WORKSPACE_PATH, type IsolationInForce, type LocalIsolation } from './exec/workspace-sandboxes';
 export { descriptorPath, openDirectory, openDirectorySync } from './workspace-jail';
 export { TimeSlices, SLICE_MS } from './time-slices';
 export { KEPT_MODE_BITS, openWalkedFile, walkWorkspaceTree, WorkspaceChangedError, type WalkedPath, type WorkspaceVisitor } from './workspace-walk';

@@ -66,16 +66,21 @@ export interface LocalBackendSettings {
 export class LocalBackend implements ProviderBackend {
   readonly #jail: WorkspaceJail;
 
+  /** Where the workspace's commands see it: its stable path in the sandbox, or its host directory without isolation. */
+  readonly workspaceRoot: string;
+
   constructor(
     readonly resource: BackendResource,
-    /** Real path of the workspace directory. */
-    readonly workspaceRoot: string,
+    /** Real path of the workspace directory on the host. */
+    private readonly directory: string,
+    visibleRoot: string,
     private readonly groups: ProcessGroups,
     private readonly settings: LocalBackendSettings,
     /** The workspace's directory name under the provider root. */
     private readonly workspaceName: string,
   ) {
-    this.#jail = new WorkspaceJail(workspaceRoot);
+    this.workspaceRoot = visibleRoot;
+    this.#jail = new WorkspaceJail(directory, visibleRoot);
   }
 
   async stat(path: string): Promise<PathStat> {
@@ -118,7 +123,7 @@ export class LocalBackend implements ProviderBackend {
     } finally {
       await handle.close();
     }
-    this.settings.quota?.wrote(this.workspaceRoot, content.byteLength - replacedBytes);
+    this.settings.quota?.wrote(this.directory, content.byteLength - replacedBytes);
     return { path, created };
   }
 
@@ -176,7 +181,7 @@ export class LocalBackend implements ProviderBackend {
     // A host command starts in the directory the walk holds open: the child's chdir goes through
     // `/proc/self/fd/<fd>` (its own copy of the descriptor until exec), so no swap redirects it.
     // A sandboxed one enters the checked path inside its namespace, where the workspace is at
-    // the same path and nothing of the host outside it exists to escape to.
+    // its stable path (`workspaceRoot`) and nothing of the host outside it exists to escape to.
     const directory = await this.#jailed(cwdPath, 'exec', true, {}, async ({ at, info, relative }) => {
       if (!info?.isDirectory()) throw info ? new InvalidRequestError(`cwd ${cwdPath} is not a directory`, { path: cwdPath }) : new PathNotFoundError(cwdPath);
       return { handle: await openDirectory(at), relative };
@@ -193,7 +198,7 @@ export class LocalBackend implements ProviderBackend {
         maxOutputBytes: request.maxOutputBytes,
         killGraceMs: this.settings.killGraceMs,
         groups: this.groups,
-        launch: (argv) => this.settings.sandboxes.launch(this.workspaceName, this.workspaceRoot, posix.join(this.workspaceRoot, directory.relative), argv),
+        launch: (argv) => this.settings.sandboxes.launch(this.workspaceName, this.directory, posix.join(this.workspaceRoot, directory.relative), argv),
       };
       return await runCommand(this.settings.quota ? await this.#withinQuota(options, this.settings.quota) : options);
     } finally {
@@ -208,12 +213,12 @@ export class LocalBackend implements ProviderBackend {
   async #withinQuota(options: RunCommandOptions, quota: WorkspaceQuota): Promise<RunCommandOptions> {
     // Any earlier measurement will do as the baseline: it only tells a clean-up (rm) of a
     // workspace already over the quota from a command that grows it.
-    const startBytes = quota.lastKnown(this.workspaceRoot) ?? (await quota.usage(this.workspaceRoot).catch(() => 0));
+    const startBytes = quota.lastKnown(this.directory) ?? (await quota.usage(this.directory).catch(() => 0));
     const prefix = fileSizeLimitPrefix(quota.quotaBytes);
     return {
       ...options,
       ...(prefix.length > 0 ? { prefix, shell: await shellPath(options.shell, options.cwd, options.env) } : {}),
-      watch: (pgid) => watchQuota(pgid, this.workspaceRoot, quota, startBytes, this.settings.killGraceMs),
+      watch: (pgid) => watchQuota(pgid, this.directory, quota, startBytes, this.settings.killGraceMs),
     };
   }
 
@@ -238,7 +243,7 @@ export class LocalBackend implements ProviderBackend {
     // The walk's lstat of the entry (links resolved): what the write replaces.
     const replacedBytes = info?.isFile() ? info.size : 0;
     try {
-      await quota.assertWriteFits(this.workspaceRoot, path, addBytes, replacedBytes);
+      await quota.assertWriteFits(this.directory, path, addBytes, replacedBytes);
     } catch (error) {
       if (RuntimectlError.isInstance(error)) throw error;
       await this.#assertPresent('write_bytes');
@@ -289,7 +294,7 @@ export class LocalBackend implements ProviderBackend {
     await this.#assertPresent('manifest');
     const known = await this.settings.knownHashes?.(this.workspaceName);
     try {
-      return await workspaceManifest(this.workspaceRoot, known);
+      return await workspaceManifest(this.directory, known);
     } catch (error) {
       if (error instanceof WorkspaceChangedError) throw new ProviderError(this.settings.providerId, 'manifest', error.message, error);
       throw await this.#mapped(error, '.', 'manifest', false);
@@ -309,9 +314,9 @@ export class LocalBackend implements ProviderBackend {
 
   async #assertPresent(call: string): Promise<void> {
     try {
-      await stat(this.workspaceRoot);
+      await stat(this.directory);
     } catch {
-      throw workspaceGoneError(this.settings.providerId, call, this.workspaceRoot);
+      throw workspaceGoneError(this.settings.providerId, call, this.directory);
     }
   }
 }

@@ -13,7 +13,8 @@ import {
 import type { SandboxIdentityRequest } from '@runtimectl/namespace-sandbox';
 import { checkConfiguredEnvironment } from './exec/command-environment';
 import { ProcessGroups } from './exec/process-groups';
-import { WorkspaceSandboxes, type IsolationInForce, type LocalIsolation } from './exec/workspace-sandboxes';
+import { DEFAULT_WORKSPACE_PATH, WorkspaceSandboxes, type IsolationInForce, type LocalIsolation } from './exec/workspace-sandboxes';
+import { checkWorkspacePath } from './workspace-path';
 import { errorCode, workspaceGoneError } from './fs-errors';
 import { LocalBackend, type LocalBackendSettings } from './local-backend';
 import { WorkspaceQuota, type WorkspaceQuotaObserver } from './quota/workspace-quota';
@@ -65,6 +66,15 @@ export interface LocalProviderSettings {
    */
   sandboxIds?: SandboxIdentityRequest;
   /**
+   * Where commands see their workspace with namespace isolation: the same path for a runtime's
+   * whole life — across checkout, fork, pause, resume and daemon restarts — and for every
+   * runtime, so no host path or backend id shows in `pwd`. Default `/home/user/workspace`
+   * (E2B's, see `DEFAULT_WORKSPACE_PATH`). An absolute path, not `/` and not in the system
+   * directories the sandbox shows (`/usr`, `/bin`, `/sbin`, `/lib*`, `/etc`, `/proc`, `/dev`).
+   * Without isolation commands see the host directory.
+   */
+  workspacePath?: string;
+  /**
    * For a provider composing this one (provider-fs): the file hashes it already knows of a
    * workspace (by its directory name), so a backend's `manifest` reads only files changed since.
    */
@@ -106,7 +116,14 @@ export class LocalProvider implements BackendProviderV1 {
     if (!Number.isSafeInteger(quotaBytes) || quotaBytes < 0) throw new TypeError('workspaceQuotaBytes must be a whole number of bytes, 0 for none');
     const isolation = settings.isolation ?? 'auto';
     if (!['auto', 'namespace', 'none'].includes(isolation)) throw new TypeError('createLocalProvider: isolation is auto, namespace or none');
-    this.#sandboxes = new WorkspaceSandboxes(this.providerId, () => this.#rootPath(), isolation, settings.network ?? true, settings.sandboxIds ?? 'auto');
+    this.#sandboxes = new WorkspaceSandboxes(
+      this.providerId,
+      () => this.#rootPath(),
+      isolation,
+      settings.network ?? true,
+      settings.sandboxIds ?? 'auto',
+      checkWorkspacePath(settings.workspacePath ?? DEFAULT_WORKSPACE_PATH),
+    );
     this.#settings = {
       providerId: this.providerId,
       shell: settings.shell ?? '/bin/sh',
@@ -226,13 +243,15 @@ export class LocalProvider implements BackendProviderV1 {
     return new WorkspaceOwners(await this.#rootPath()).list(installationId);
   }
 
-  #backend(name: string, workspaceRoot: string): LocalBackend {
+  /** The backend of workspace `name` (host directory `directory`), seen by commands where the isolation in force shows it. */
+  async #backend(name: string, directory: string): Promise<LocalBackend> {
     let groups = this.#groups.get(name);
     if (!groups) {
       groups = new ProcessGroups();
       this.#groups.set(name, groups);
     }
-    return new LocalBackend(resourceOf(name), workspaceRoot, groups, this.#settings, name);
+    const visible = (await this.#sandboxes.inForce()).workspacePath ?? directory;
+    return new LocalBackend(resourceOf(name), directory, visible, groups, this.#settings, name);
   }
 
   /** The real path of `root`, created on first use. */

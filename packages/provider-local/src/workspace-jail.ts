@@ -55,7 +55,8 @@ export const openDirectorySync = (path: string) => openSync(path, DIRECTORY_FLAG
  * workspace root, one component at a time, each directory opened with `O_NOFOLLOW` relative to
  * the descriptor of the one before (Node has no `openat`: `/proc/self/fd/<fd>/<name>` does the
  * same). A symbolic link on the way is read, never followed by the kernel, and its target walked
- * the same way: from the root for an absolute target (refused unless under the workspace root),
+ * the same way: from the root for an absolute target (refused unless under the workspace root
+ * as commands see it),
  * from the link's directory for a relative one, `..` back to the descriptor it came from
  * (refused at the root) — so links that stay inside are followed as the kernel would, and no
  * swap of any component, at any moment, can lead the walk out. Every descriptor is closed when
@@ -66,11 +67,18 @@ export class WorkspaceJail {
   readonly #paths: WorkspacePaths;
   readonly #rootNames: string[];
 
-  /** `root` must already be a real path (no symbolic links in it). */
-  constructor(readonly root: string) {
+  /**
+   * `root`: the workspace's host directory, a real path (no symbolic links in it). `visibleRoot`:
+   * where the workspace's commands see it (default `root`) — absolute paths, of the file API and
+   * of symbolic links commands made, are read as the commands meant them: under `visibleRoot`.
+   */
+  constructor(
+    readonly root: string,
+    visibleRoot = root,
+  ) {
     if (!HAS_PROC_FD) throw new Error('the local provider needs Linux /proc/self/fd to resolve workspace paths without a race');
-    this.#paths = new WorkspacePaths(root);
-    this.#rootNames = root.split('/').filter(Boolean);
+    this.#paths = new WorkspacePaths(visibleRoot);
+    this.#rootNames = visibleRoot.split('/').filter(Boolean);
   }
 
   /** Walks to `path` and hands its entry to `use`, holding the descriptors of its directories meanwhile. */

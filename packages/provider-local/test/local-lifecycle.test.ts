@@ -27,8 +27,8 @@ describe('local provider lifecycle', () => {
   it('creates the root directory when it does not exist yet', async () => {
     const parent = await temporary('parent');
     const provider = createLocalProvider({ root: join(parent, 'not', 'yet') });
-    const { backend } = await createBackend(provider);
-    expect((await stat(backend.workspaceRoot)).isDirectory()).toBe(true);
+    const { directory } = await createBackend(provider);
+    expect((await stat(directory)).isDirectory()).toBe(true);
   });
 
   it('release removes a workspace whose commands built a tree deeper than PATH_MAX', async () => {

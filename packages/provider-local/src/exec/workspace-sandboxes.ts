@@ -28,7 +28,16 @@ export interface IsolationInForce {
    */
   identity?: SandboxIdentity;
   identityReason?: string;
+  /** With namespaces: where commands see their workspace, the same for its whole life. */
+  workspacePath?: string;
 }
+
+/**
+ * Where commands see their workspace by default: E2B's workspace path (provider-e2b's
+ * `workspaceRoot`), so a runtime's commands find their files at the same place on local, fs
+ * and e2b, and paths an agent wrote down (in scripts, in its session state) carry over.
+ */
+export const DEFAULT_WORKSPACE_PATH = '/home/user/workspace';
 
 /** Where the provider keeps sandbox bookkeeping under its root (workspace names never start with a dot). */
 const NAMESPACE_DIRECTORY = '.ns';
@@ -53,6 +62,7 @@ export class WorkspaceSandboxes {
     private readonly requested: LocalIsolation,
     private readonly network: boolean,
     private readonly ids: SandboxIdentityRequest = 'auto',
+    private readonly workspacePath: string = DEFAULT_WORKSPACE_PATH,
   ) {}
 
   /** Probes once (unless `none`); rejects when `namespace` was required and cannot work here. */
@@ -70,11 +80,14 @@ export class WorkspaceSandboxes {
     return (await this.inForce()).identity;
   }
 
-  /** How to run `argv` at `cwd` for workspace `name`: inside its sandbox, or undefined for a host process. */
-  async launch(name: string, workspaceRoot: string, cwd: string, argv: string[]): Promise<Launch | undefined> {
+  /**
+   * How to run `argv` at `cwd` (a path as commands see it) for workspace `name`, whose host
+   * directory is `directory`: inside its sandbox, or undefined for a host process.
+   */
+  async launch(name: string, directory: string, cwd: string, argv: string[]): Promise<Launch | undefined> {
     if ((await this.inForce()).mode === 'none') return undefined;
     await assertRunnableShell(argv[0]!);
-    return (await this.#sandbox(name, workspaceRoot)).launch(cwd, argv);
+    return (await this.#sandbox(name, directory)).launch(cwd, argv);
   }
 
   /** Kills workspace `name`'s sandbox, this daemon's or a recorded one of a daemon before it. */
@@ -95,16 +108,15 @@ export class WorkspaceSandboxes {
     const resolved = resolveSandboxIdentity(this.ids);
     const probe = await probeNamespaceSandbox(join(await this.root(), NAMESPACE_DIRECTORY, 'probe'), { network: this.#network(), ...(resolved.identity ? { identity: resolved.identity } : {}) });
     if (probe.available) {
-      return resolved.identity
-        ? { mode: 'namespace', network: this.network, identity: resolved.identity }
-        : { mode: 'namespace', network: this.network, identityReason: resolved.reason };
+      const base = { mode: 'namespace', network: this.network, workspacePath: this.workspacePath } as const;
+      return resolved.identity ? { ...base, identity: resolved.identity } : { ...base, identityReason: resolved.reason };
     }
     if (this.requested === 'namespace') throw new Error(`local provider: isolation "namespace" is not available on this machine: ${probe.reason}`);
     return { mode: 'none', network: true, reason: probe.reason };
   }
 
   /** The workspace's running sandbox: this daemon's, a recorded one still running, or a new one. */
-  #sandbox(name: string, workspaceRoot: string): Promise<NamespaceSandbox> {
+  #sandbox(name: string, directory: string): Promise<NamespaceSandbox> {
     const known = this.#running.get(name);
     const current = (known ?? Promise.resolve(undefined)).catch(() => undefined).then(async (sandbox) => {
       if (sandbox && (await sandbox.isRunning())) return sandbox;
@@ -117,10 +129,10 @@ export class WorkspaceSandboxes {
       const rootMountPoint = join(await this.root(), NAMESPACE_DIRECTORY, 'mnt');
       await mkdir(rootMountPoint, { recursive: true });
       // A workspace from before sandboxes had an identity holds files the daemon's user owns.
-      if (identity) await ownWorkspace(workspaceRoot, identity);
+      if (identity) await ownWorkspace(directory, identity);
       const started = await NamespaceSandbox.start({
         rootMountPoint,
-        binds: [{ source: workspaceRoot, target: workspaceRoot }],
+        binds: [{ source: directory, target: this.workspacePath }],
         network: this.#network(),
         ...(identity ? { identity } : {}),
       }).catch((error: unknown) => {
@@ -142,7 +154,13 @@ export class WorkspaceSandboxes {
 
   /** Whether a recorded sandbox (of this daemon or one before it) is one this provider would start now. */
   #matches(record: SandboxRecord, identity: SandboxIdentity | undefined): boolean {
-    return record.layout === 2 && record.network === this.#network() && record.identity?.uid === identity?.uid && record.identity?.gid === identity?.gid;
+    return (
+      record.layout === 2 &&
+      record.network === this.#network() &&
+      record.targets?.[0] === this.workspacePath &&
+      record.identity?.uid === identity?.uid &&
+      record.identity?.gid === identity?.gid
+    );
   }
 
   async #file(name: string): Promise<HolderFile> {
