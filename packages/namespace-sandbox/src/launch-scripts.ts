@@ -15,8 +15,8 @@ export const ENTER_CGROUP_SCRIPT = 'while [ "$1" != -- ]; do echo $$ > "$1" || e
  * Starts a sandbox with a user-mode network stack: `<k> <helper argv (k words)> <sandbox argv…>`.
  * The sandbox side runs with fd 3 the write end of a pipe and its stdout the launcher's; its setup
  * writes its host pid there (see SETUP_SCRIPT) and its init keeps the pipe open for life. The
- * helper side reads that pid, starts `<helper argv> <pid>` outside the sandbox (and outside its
- * cgroup), then reads the pipe to its end — the end of the sandbox's last process — and stops
+ * helper side reads that pid, starts the helper argv with every word `{pid}` replaced by it,
+ * outside the sandbox (and outside its cgroup), then reads the pipe to its end — the end of the sandbox's last process — and stops
  * the helper: a helper never outlives its sandbox, however the sandbox ends. The helper's own
  * output goes to /dev/null: it lives longer than the caller reads this launcher's output.
  */
@@ -28,7 +28,11 @@ k=$1; shift
   while [ "$i" -le "$k" ]; do words="$words \"\${$i}\""; i=$((i + 1)); done
   eval "set -- $words"
   read -r pid || exit 0
-  "$@" "$pid" </dev/null >/dev/null 2>&1 &
+  for word; do
+    if [ "$word" = '{pid}' ]; then set -- "$@" "$pid"; else set -- "$@" "$word"; fi
+    shift
+  done
+  "$@" </dev/null >/dev/null 2>&1 &
   helper=$!
   cat >/dev/null
   kill "$helper" 2>/dev/null

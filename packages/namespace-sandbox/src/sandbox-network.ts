@@ -19,8 +19,8 @@ export interface EgressHelper {
 /** slirp4netns's built-in DNS forwarder inside the namespace (its default 10.0.2.0/24 network). */
 const SLIRP_RESOLVER = '10.0.2.3';
 
-function onPath(name: string, path = process.env.PATH ?? ''): string | undefined {
-  for (const directory of [...path.split(delimiter), '/usr/bin', '/usr/sbin', '/bin']) {
+function onPath(name: string, path: string): string | undefined {
+  for (const directory of path.split(delimiter)) {
     if (!directory) continue;
     const candidate = join(directory, name);
     try {
@@ -34,12 +34,13 @@ function onPath(name: string, path = process.env.PATH ?? ''): string | undefined
 }
 
 /**
- * The egress helpers on this machine's PATH, best first. As root: slirp4netns (it opens the
- * namespace's tap device as root, then drops its capabilities into an empty mount namespace and
- * a seccomp filter), then pasta. Otherwise pasta only (slirp4netns would need the sandbox's user
- * namespace, which this package does not hand it).
+ * The egress helpers found on `path` (default this process's PATH), best first. As root:
+ * slirp4netns (it opens the namespace's tap device as root, then drops its capabilities into an
+ * empty mount namespace and a seccomp filter), then pasta (which runs as the sandbox identity
+ * and needs /dev/net/tun open to it, as most distributions have it: 0666). Otherwise pasta only
+ * (slirp4netns would need the sandbox's user namespace, which this package does not hand it).
  */
-export function findEgressHelpers(path?: string): EgressHelper[] {
+export function findEgressHelpers(path = process.env.PATH ?? ''): EgressHelper[] {
   const root = process.getuid?.() === 0;
   const names: EgressHelper['name'][] = root ? ['slirp4netns', 'pasta'] : ['pasta'];
   return names.flatMap((name) => {
@@ -49,13 +50,13 @@ export function findEgressHelpers(path?: string): EgressHelper[] {
 }
 
 /**
- * The helper's argv, to which the launcher appends the host pid of the sandbox's init: every
- * port forward off in both directions, the host's loopback unreachable. `runAs`: pasta drops to
- * these ids (it refuses to stay root).
+ * The helper's argv, `{pid}` standing for the host pid of the sandbox's init (the launcher puts
+ * it in): every port forward off in both directions, the host's loopback unreachable. `runAs`:
+ * pasta drops to these ids (it refuses to stay root).
  */
 export function egressArgv(helper: EgressHelper, runAs: { uid: number; gid: number } | undefined): string[] {
   if (helper.name === 'slirp4netns') {
-    return [helper.path, '--configure', '--mtu=65520', '--disable-host-loopback', '--enable-sandbox', '--enable-seccomp'];
+    return [helper.path, '--configure', '--mtu=65520', '--disable-host-loopback', '--enable-sandbox', '--enable-seccomp', '{pid}', 'tap0'];
   }
   return [
     helper.path,
@@ -68,6 +69,7 @@ export function egressArgv(helper: EgressHelper, runAs: { uid: number; gid: numb
     '--tcp-ns', 'none',
     '--udp-ns', 'none',
     ...(runAs ? ['--runas', `${runAs.uid}:${runAs.gid}`] : []),
+    '{pid}',
   ];
 }
 

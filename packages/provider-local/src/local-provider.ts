@@ -10,11 +10,12 @@ import {
   type OwnedResources,
   type ProviderBackend,
 } from '@runtimectl/core';
-import type { SandboxIdentityRequest } from '@runtimectl/namespace-sandbox';
+import { checkLimits, type SandboxIdentityRequest, type SandboxLimits, type SandboxNetwork } from '@runtimectl/namespace-sandbox';
 import { checkConfiguredEnvironment } from './exec/command-environment';
 import { ProcessGroups } from './exec/process-groups';
 import { DEFAULT_WORKSPACE_PATH, WorkspaceSandboxes, type IsolationInForce, type LocalIsolation } from './exec/workspace-sandboxes';
 import { checkWorkspacePath } from './workspace-path';
+import { DEFAULT_SANDBOX_LIMITS } from './exec/default-limits';
 import { errorCode, workspaceGoneError } from './fs-errors';
 import { LocalBackend, type LocalBackendSettings } from './local-backend';
 import { WorkspaceQuota, type WorkspaceQuotaObserver } from './quota/workspace-quota';
@@ -56,8 +57,21 @@ export interface LocalProviderSettings {
    * user; `auto` (default): `namespace` where this machine allows it, else `none` (see `isolation()`).
    */
   isolation?: LocalIsolation;
-  /** With namespace isolation, false gives commands their own network namespace (loopback only). Default true. */
-  network?: boolean;
+  /**
+   * With namespace isolation, the network commands get (see `SandboxNetwork`): `egress`
+   * (default) — outbound connections through slirp4netns or pasta, never the host's loopback;
+   * where neither works, `none` instead, and `isolation()` says why (`networkReason`) — never
+   * `host`. `none`: loopback only. `host`: the host's network, its loopback services (this
+   * daemon's API) included. `true`/`false` (before modes) read as `host`/`none`.
+   */
+  network?: SandboxNetwork | boolean;
+  /**
+   * With namespace isolation, what every workspace's commands and background jobs may use
+   * together (a cgroup per workspace sandbox; see `SandboxLimits`): a command over the memory or
+   * process limit is stopped and its answer says so. Each kind defaults to
+   * `DEFAULT_SANDBOX_LIMITS`; 0 turns one off.
+   */
+  limits?: SandboxLimits;
   /**
    * The host identity of a sandbox's root — the owner of every file in the workspaces. `auto`
    * (default): when the daemon runs as root, an id no user, group or subordinate range has
@@ -116,14 +130,13 @@ export class LocalProvider implements BackendProviderV1 {
     if (!Number.isSafeInteger(quotaBytes) || quotaBytes < 0) throw new TypeError('workspaceQuotaBytes must be a whole number of bytes, 0 for none');
     const isolation = settings.isolation ?? 'auto';
     if (!['auto', 'namespace', 'none'].includes(isolation)) throw new TypeError('createLocalProvider: isolation is auto, namespace or none');
-    this.#sandboxes = new WorkspaceSandboxes(
-      this.providerId,
-      () => this.#rootPath(),
+    this.#sandboxes = new WorkspaceSandboxes(this.providerId, () => this.#rootPath(), {
       isolation,
-      settings.network ?? true,
-      settings.sandboxIds ?? 'auto',
-      checkWorkspacePath(settings.workspacePath ?? DEFAULT_WORKSPACE_PATH),
-    );
+      network: networkMode(settings.network),
+      ids: settings.sandboxIds ?? 'auto',
+      workspacePath: checkWorkspacePath(settings.workspacePath ?? DEFAULT_WORKSPACE_PATH),
+      limits: checkLimits({ ...DEFAULT_SANDBOX_LIMITS, ...settings.limits }),
+    });
     this.#settings = {
       providerId: this.providerId,
       shell: settings.shell ?? '/bin/sh',
@@ -274,6 +287,14 @@ async function exists(path: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** The network mode a `network` setting asks for (booleans from before modes: true is host, false none). */
+function networkMode(network: SandboxNetwork | boolean | undefined): SandboxNetwork {
+  if (network === undefined) return 'egress';
+  if (typeof network === 'boolean') return network ? 'host' : 'none';
+  if (!['none', 'egress', 'host'].includes(network)) throw new TypeError('createLocalProvider: network is none, egress or host');
+  return network;
 }
 
 /** Creates the local provider. Throws `TypeError` for a missing root, `InvalidRequestError` for a bad `env`. */

@@ -52,12 +52,12 @@ describe('local provider command isolation', () => {
     expect((await readdir(root)).filter((name) => !name.startsWith('.'))).toHaveLength(2);
   });
 
-  it('with network false a command has only a loopback interface', async () => {
+  it('with network none (or false, as before modes) a command has only a loopback interface', async () => {
     const { provider } = await localProvider(temporary, { network: false });
     const { backend } = await createBackend(provider);
     const result = await backend.exec({ ...exec, command: "awk 'NR > 2 { sub(\":\", \"\", $1); print $1 }' /proc/net/dev" });
     expect(text(result.stdout)).toBe('lo\n');
-    expect(await provider.isolation()).toMatchObject({ mode: 'namespace', network: false });
+    expect(await provider.isolation()).toMatchObject({ mode: 'namespace', network: 'none' });
   });
 
   it('with isolation "none" commands run as host processes, and the provider says so', async () => {
@@ -67,11 +67,13 @@ describe('local provider command isolation', () => {
     const [visible, ppid] = text(result.stdout).trim().split('\n');
     expect(visible).toBe('host-visible');
     expect(Number(ppid)).toBe(process.pid);
-    expect(await provider.isolation()).toEqual({ mode: 'none', network: true, reason: 'isolation = "none" in the settings' });
+    expect(await provider.isolation()).toEqual({ mode: 'none', network: 'host', reason: 'isolation = "none" in the settings' });
   });
 
-  it('reports the isolation in force: namespace with the network on by default', async () => {
+  it('reports the isolation in force: namespace, its workspace path, and a network other than the host\'s by default', async () => {
     const { provider } = await localProvider(temporary);
-    expect(await provider.isolation()).toMatchObject({ mode: 'namespace', network: true });
+    const inForce = await provider.isolation();
+    expect(inForce).toMatchObject({ mode: 'namespace', workspacePath: '/home/user/workspace' });
+    expect(['egress', 'none']).toContain(inForce.network);
   });
 });

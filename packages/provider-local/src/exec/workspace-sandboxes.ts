@@ -1,36 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  HolderFile,
-  NamespaceSandbox,
-  probeNamespaceSandbox,
-  resolveSandboxIdentity,
-  type Launch,
-  type SandboxIdentity,
-  type SandboxIdentityRequest,
-  type SandboxRecord,
-} from '@runtimectl/namespace-sandbox';
+import { HolderFile, NamespaceSandbox, type Launch, type ProbeSpec, type SandboxIdentity, type SandboxRecord } from '@runtimectl/namespace-sandbox';
 import { ProviderError } from '@runtimectl/core';
-import { assertRunnableShell } from './runnable-shell';
 import { ownWorkspace } from '../sandbox-ownership';
+import { decideIsolation, type IsolationDecision, type IsolationInForce, type IsolationRequest } from './isolation-decision';
+import { assertRunnableShell } from './runnable-shell';
 
-/** `auto`: namespaces where this machine allows them, else none; `namespace`: required; `none`: host processes. */
-export type LocalIsolation = 'auto' | 'namespace' | 'none';
-
-/** The isolation commands actually get, and why not namespaces when they do not. */
-export interface IsolationInForce {
-  mode: 'namespace' | 'none';
-  network: boolean;
-  reason?: string;
-  /**
-   * With namespaces: the host user and group a sandbox's root is — the owner of every file in
-   * its workspaces. Absent: the daemon's own ids, and `identityReason` says why.
-   */
-  identity?: SandboxIdentity;
-  identityReason?: string;
-  /** With namespaces: where commands see their workspace, the same for its whole life. */
-  workspacePath?: string;
-}
+export type { IsolationInForce, LocalIsolation } from './isolation-decision';
 
 /**
  * Where commands see their workspace by default: E2B's workspace path (provider-e2b's
@@ -53,22 +29,26 @@ const KILL_WITHIN_MS = 5_000;
  */
 export class WorkspaceSandboxes {
   readonly #running = new Map<string, Promise<NamespaceSandbox>>();
-  #inForce: Promise<IsolationInForce> | undefined;
+  #decision: Promise<IsolationDecision> | undefined;
 
   constructor(
     /** The provider its errors name. */
     private readonly providerId: string,
     private readonly root: () => Promise<string>,
-    private readonly requested: LocalIsolation,
-    private readonly network: boolean,
-    private readonly ids: SandboxIdentityRequest = 'auto',
-    private readonly workspacePath: string = DEFAULT_WORKSPACE_PATH,
+    private readonly request: IsolationRequest,
   ) {}
 
-  /** Probes once (unless `none`); rejects when `namespace` was required and cannot work here. */
-  inForce(): Promise<IsolationInForce> {
-    this.#inForce ??= this.#decide();
-    return this.#inForce;
+  /**
+   * Probes once (unless `none`, see `decideIsolation`); rejects when `namespace` was required and
+   * cannot work here, or explicit sandbox ids cannot be used.
+   */
+  async inForce(): Promise<IsolationInForce> {
+    return (await this.#decided()).inForce;
+  }
+
+  #decided(): Promise<IsolationDecision> {
+    this.#decision ??= (async () => decideIsolation(this.request, join(await this.root(), NAMESPACE_DIRECTORY, 'probe')))();
+    return this.#decision;
   }
 
   /**
@@ -102,19 +82,6 @@ export class WorkspaceSandboxes {
     await file.remove();
   }
 
-  async #decide(): Promise<IsolationInForce> {
-    if (this.requested === 'none') return { mode: 'none', network: true, reason: 'isolation = "none" in the settings' };
-    // Explicit ids that cannot be used stop the start (TypeError), as an impossible `namespace` does.
-    const resolved = resolveSandboxIdentity(this.ids);
-    const probe = await probeNamespaceSandbox(join(await this.root(), NAMESPACE_DIRECTORY, 'probe'), { network: this.#network(), ...(resolved.identity ? { identity: resolved.identity } : {}) });
-    if (probe.available) {
-      const base = { mode: 'namespace', network: this.network, workspacePath: this.workspacePath } as const;
-      return resolved.identity ? { ...base, identity: resolved.identity } : { ...base, identityReason: resolved.reason };
-    }
-    if (this.requested === 'namespace') throw new Error(`local provider: isolation "namespace" is not available on this machine: ${probe.reason}`);
-    return { mode: 'none', network: true, reason: probe.reason };
-  }
-
   /** The workspace's running sandbox: this daemon's, a recorded one still running, or a new one. */
   #sandbox(name: string, directory: string): Promise<NamespaceSandbox> {
     const known = this.#running.get(name);
@@ -122,20 +89,16 @@ export class WorkspaceSandboxes {
       if (sandbox && (await sandbox.isRunning())) return sandbox;
       const file = await this.#file(name);
       const recorded = await file.read();
-      const identity = await this.owner();
-      const adopted = recorded && this.#matches(recorded, identity) ? await NamespaceSandbox.adopt(recorded) : undefined;
+      const spec = (await this.#decided()).spec!;
+      const identity = spec.identity;
+      const adopted = recorded && this.#matches(recorded, spec) ? await NamespaceSandbox.adopt(recorded) : undefined;
       if (adopted) return adopted;
       if (recorded) await NamespaceSandbox.kill(recorded, KILL_WITHIN_MS);
       const rootMountPoint = join(await this.root(), NAMESPACE_DIRECTORY, 'mnt');
       await mkdir(rootMountPoint, { recursive: true });
       // A workspace from before sandboxes had an identity holds files the daemon's user owns.
       if (identity) await ownWorkspace(directory, identity);
-      const started = await NamespaceSandbox.start({
-        rootMountPoint,
-        binds: [{ source: directory, target: this.workspacePath }],
-        network: this.#network(),
-        ...(identity ? { identity } : {}),
-      }).catch((error: unknown) => {
+      const started = await NamespaceSandbox.start({ ...spec, rootMountPoint, binds: [{ source: directory, target: this.request.workspacePath }] }).catch((error: unknown) => {
         throw new ProviderError(this.providerId, 'exec', 'could not start the workspace sandbox', error);
       });
       await file.write(started.record);
@@ -148,18 +111,15 @@ export class WorkspaceSandboxes {
     return current;
   }
 
-  #network(): 'host' | 'none' {
-    return this.network ? 'host' : 'none';
-  }
-
   /** Whether a recorded sandbox (of this daemon or one before it) is one this provider would start now. */
-  #matches(record: SandboxRecord, identity: SandboxIdentity | undefined): boolean {
+  #matches(record: SandboxRecord, spec: ProbeSpec): boolean {
+    const sameIds = (a: SandboxIdentity | undefined, b: SandboxIdentity | undefined) => a?.uid === b?.uid && a?.gid === b?.gid;
     return (
       record.layout === 2 &&
-      record.network === this.#network() &&
-      record.targets?.[0] === this.workspacePath &&
-      record.identity?.uid === identity?.uid &&
-      record.identity?.gid === identity?.gid
+      record.network === spec.network &&
+      record.targets?.[0] === this.request.workspacePath &&
+      sameIds(record.identity, spec.identity) &&
+      JSON.stringify(record.cgroup?.limits ?? null) === JSON.stringify(spec.limits ?? null)
     );
   }
 
