@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rmdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** The controllers sandbox limits use. */
@@ -127,4 +127,36 @@ async function delegateV2(ownDirectory: string, controllers: Controller[]): Prom
   await mkdir(directory, { recursive: true });
   await writeFile(join(directory, 'cgroup.subtree_control'), enable);
   return directory;
+}
+
+/**
+ * Removes sandbox groups under `places` that hold no process and were made more than
+ * `olderThanMs` ago: those of sandboxes that ended by themselves (their bound directory deleted)
+ * with nobody left to remove their group. The kernel refuses to remove a group that holds a
+ * process (EBUSY), and a group younger than `olderThanMs` may be one a start is about to enter,
+ * so neither is touched. Resolves how many were removed.
+ */
+export async function sweepSandboxGroups(places: readonly ControllerPlace[], olderThanMs: number): Promise<number> {
+  let removed = 0;
+  const cutoff = Date.now() - olderThanMs;
+  for (const directory of new Set(places.map((place) => place.directory))) {
+    let names: string[];
+    try {
+      names = await readdir(directory);
+    } catch {
+      continue;
+    }
+    for (const name of names.filter((candidate) => candidate.startsWith('sandbox-'))) {
+      const group = join(directory, name);
+      try {
+        if ((await stat(group)).ctimeMs > cutoff) continue;
+        if ((await readFile(join(group, 'cgroup.procs'), 'utf8')).trim() !== '') continue;
+        await rmdir(group);
+        removed += 1;
+      } catch {
+        // Busy, gone meanwhile, or not a group: left alone.
+      }
+    }
+  }
+  return removed;
 }

@@ -5,7 +5,7 @@ import { availableParallelism } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ControllerPlace } from './cgroup-host';
 import { ENTER_CGROUP_SCRIPT, EGRESS_LAUNCH_SCRIPT } from './launch-scripts';
-import { identify, isRunning, type ProcessIdentity } from './process-start';
+import { identify, isRunning, parentOf, type ProcessIdentity } from './process-start';
 import { SandboxCgroup } from './sandbox-cgroup';
 import type { SandboxIdentity } from './sandbox-identity';
 import { hasLimits, type LimitCounters, type SandboxLimits } from './sandbox-limits';
@@ -112,11 +112,12 @@ export class NamespaceSandbox {
     child.stderr.destroy();
     if (hostPid instanceof Error) {
       if (child.exitCode === null && child.pid !== undefined) killGroup(child.pid);
-      await cgroup?.killAllExcept(-1, CGROUP_EMPTY_WITHIN_MS).catch(() => undefined);
+      await cgroup?.killAllExcept([], CGROUP_EMPTY_WITHIN_MS).catch(() => undefined);
       await cgroup?.remove(CGROUP_EMPTY_WITHIN_MS).catch(() => undefined);
       throw new Error(`namespace sandbox did not start: ${hostPid.message}: ${lastLine(stderr) || 'no output'}`);
     }
     child.unref();
+    await cgroup?.shelterInit(hostPid).catch(() => undefined);
     const identity = await identify(hostPid);
     if (!identity) throw new Error(`namespace sandbox did not start: its init exited: ${lastLine(stderr) || 'no output'}`);
     return new NamespaceSandbox({
@@ -155,7 +156,7 @@ export class NamespaceSandbox {
     const cgroup = cgroupOf(record);
     if (!cgroup) return true;
     const left = Math.max(0, deadline - Date.now());
-    if (!(await cgroup.killAllExcept(-1, left))) return false;
+    if (!(await cgroup.killAllExcept([], left))) return false;
     await cgroup.remove(Math.max(0, deadline - Date.now()));
     return true;
   }
@@ -189,7 +190,10 @@ export class NamespaceSandbox {
    */
   async killAllButInit(withinMs: number): Promise<boolean> {
     const cgroup = cgroupOf(this.record);
-    return cgroup ? cgroup.killAllExcept(this.record.pid, withinMs) : true;
+    if (!cgroup) return true;
+    // `unshare --kill-child` above the init: killing it would kill the init (and so the sandbox).
+    const parent = await parentOf(this.record.pid);
+    return cgroup.killAllExcept(parent === undefined ? [this.record.pid] : [this.record.pid, parent], withinMs);
   }
 
   kill(withinMs: number): Promise<boolean> {

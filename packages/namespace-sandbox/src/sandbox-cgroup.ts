@@ -66,6 +66,19 @@ export class SandboxCgroup {
     return this.#directories().map((directory) => join(directory, 'cgroup.procs'));
   }
 
+  /**
+   * Takes the sandbox's init (host pid `pid`) out of the process limit, where its hierarchy
+   * allows (cgroup v1, where pids is a hierarchy of its own: the init goes to the parent group),
+   * and out of the OOM killer's reach (`oom_score_adj` -1000, as root). Its loop forks a `sleep`
+   * every 2 s, and a fork refused at the limit would end the shell, and with it every process of
+   * the sandbox. On cgroup v2 it stays under the limit (one hierarchy for all controllers).
+   */
+  async shelterInit(pid: number): Promise<void> {
+    const pids = this.#place('pids');
+    if (pids?.version === 'v1') await writeFile(join(pids.directory, 'cgroup.procs'), String(pid));
+    await writeFile(`/proc/${pid}/oom_score_adj`, '-1000').catch(() => undefined);
+  }
+
   /** How often the limits were hit since the group was made. */
   async counters(): Promise<LimitCounters> {
     const memory = this.#place('memory');
@@ -86,14 +99,15 @@ export class SandboxCgroup {
   }
 
   /**
-   * SIGKILLs every process of the group but `keep` (the sandbox's init), again and again while
-   * new ones appear (a fork bomb forks while it is being killed), for at most `withinMs`. True
-   * when only `keep` (or nothing) is left.
+   * SIGKILLs every process of the group but those in `keep` (the sandbox's init and the host-side
+   * `unshare` it runs under, whose death would take the init with it), again and again while new
+   * ones appear (a fork bomb forks while it is being killed), for at most `withinMs`. True when
+   * only `keep` (or nothing) is left.
    */
-  async killAllExcept(keep: number, withinMs: number): Promise<boolean> {
+  async killAllExcept(keep: readonly number[], withinMs: number): Promise<boolean> {
     const deadline = Date.now() + withinMs;
     for (;;) {
-      const others = (await this.processes()).filter((pid) => pid !== keep);
+      const others = (await this.processes()).filter((pid) => !keep.includes(pid));
       if (others.length === 0) return true;
       for (const pid of others) {
         try {

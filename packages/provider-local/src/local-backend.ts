@@ -26,6 +26,8 @@ import { commandEnvironment } from './exec/command-environment';
 import { fileSizeLimitPrefix } from './exec/file-size-limit';
 import type { ProcessGroups } from './exec/process-groups';
 import { watchQuota } from './exec/quota-watchdog';
+import { combineWatches } from './exec/command-watch';
+import { watchLimits, type LimitedSandbox } from './exec/limits-watchdog';
 import { runCommand, type RunCommandOptions } from './exec/run-command';
 import { shellPath } from './exec/shell-path';
 import type { WorkspaceSandboxes } from './exec/workspace-sandboxes';
@@ -200,7 +202,9 @@ export class LocalBackend implements ProviderBackend {
         groups: this.groups,
         launch: (argv) => this.settings.sandboxes.launch(this.workspaceName, this.directory, posix.join(this.workspaceRoot, directory.relative), argv),
       };
-      return await runCommand(this.settings.quota ? await this.#withinQuota(options, this.settings.quota) : options);
+      const limited = await this.settings.sandboxes.limited(this.workspaceName, this.directory);
+      const quoted = this.settings.quota ? await this.#withinQuota(options, this.settings.quota) : options;
+      return await runCommand(limited ? withinLimits(quoted, limited) : quoted);
     } finally {
       await directory.handle.close();
     }
@@ -319,6 +323,12 @@ export class LocalBackend implements ProviderBackend {
       throw workspaceGoneError(this.settings.providerId, call, this.directory);
     }
   }
+}
+
+/** A command under its sandbox's limits too (see watchLimits), beside any watch it already has. */
+function withinLimits(options: RunCommandOptions, limited: LimitedSandbox): RunCommandOptions {
+  const other = options.watch;
+  return { ...options, watch: (pgid) => combineWatches([...(other ? [other(pgid)] : []), watchLimits(pgid, limited)]) };
 }
 
 function pathStat(info: Stats): PathStat {

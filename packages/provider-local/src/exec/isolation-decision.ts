@@ -4,6 +4,7 @@ import {
   hasLimits,
   probeNamespaceSandbox,
   resolveSandboxIdentity,
+  sweepSandboxGroups,
   type EgressHelper,
   type ProbeSpec,
   type SandboxIdentity,
@@ -56,6 +57,9 @@ export interface IsolationDecision {
   spec?: ProbeSpec;
 }
 
+/** An empty sandbox group older than this is a leftover (a start enters its group within seconds). */
+const LEFTOVER_GROUP_AGE_MS = 60_000;
+
 const NO_HELPER = 'egress needs slirp4netns or pasta on the PATH (Debian: apt-get install slirp4netns passt); neither was found, so commands have no network';
 
 /**
@@ -72,6 +76,8 @@ export async function decideIsolation(request: IsolationRequest, scratch: string
   const base: ProbeSpec = { network: request.network === 'egress' ? 'none' : request.network, ...(resolved.identity ? { identity: resolved.identity } : {}) };
   const helpers = request.network === 'egress' ? findEgressHelpers(process.env.PATH) : [];
   const cgroups = hasLimits(request.limits) ? await findCgroupHost() : undefined;
+  // Groups of sandboxes that ended by themselves (their workspace deleted) are empty leftovers.
+  if (cgroups?.places) await sweepSandboxGroups(cgroups.places, LEFTOVER_GROUP_AGE_MS);
   const limited = cgroups?.places ? { limits: request.limits, cgroups: cgroups.places } : undefined;
 
   const first = helpers[0];

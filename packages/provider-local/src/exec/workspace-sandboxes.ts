@@ -4,6 +4,7 @@ import { HolderFile, NamespaceSandbox, type Launch, type ProbeSpec, type Sandbox
 import { ProviderError } from '@runtimectl/core';
 import { ownWorkspace } from '../sandbox-ownership';
 import { decideIsolation, type IsolationDecision, type IsolationInForce, type IsolationRequest } from './isolation-decision';
+import type { LimitedSandbox } from './limits-watchdog';
 import { assertRunnableShell } from './runnable-shell';
 
 export type { IsolationInForce, LocalIsolation } from './isolation-decision';
@@ -68,6 +69,18 @@ export class WorkspaceSandboxes {
     if ((await this.inForce()).mode === 'none') return undefined;
     await assertRunnableShell(argv[0]!);
     return (await this.#sandbox(name, directory)).launch(cwd, argv);
+  }
+
+  /**
+   * Workspace `name`'s sandbox (started if it is not running) and its limit counters now, to
+   * watch a command about to start in it; undefined without limits (or without namespaces).
+   */
+  async limited(name: string, directory: string): Promise<LimitedSandbox | undefined> {
+    const { inForce, spec } = await this.#decided();
+    if (inForce.mode === 'none' || !spec?.limits) return undefined;
+    const sandbox = await this.#sandbox(name, directory);
+    if (!sandbox.limits) return undefined;
+    return { sandbox, before: await sandbox.limitCounters() };
   }
 
   /** Kills workspace `name`'s sandbox, this daemon's or a recorded one of a daemon before it. */
