@@ -7,3 +7,4 @@ export { DEFAULT_SANDBOX_ID, resolveSandboxIdentity, type ResolvedSandboxIdentit
 export { checkLimits, hasLimits, type LimitCounters, type SandboxLimits } from './sandbox-limits';
 export { findEgressHelpers, type EgressHelper, type SandboxNetwork } from './sandbox-network';
 export { type SandboxBind, type SandboxSpec } from './sandbox-spec';
+export { decideSandboxFeatures, type FeatureDecision, type FeatureRequest } from './sandbox-features';

@@ -1,7 +1,8 @@
-import { createServer, createConnection, type Server } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findEgressHelpers } from '@runtimectl/namespace-sandbox';
+import { acceptsOnLoopback } from '@runtimectl/testkit';
 import { createBackend, eventually, localProvider, text, useTemporaryDirectories } from './local-fixture';
 
 const exec = { maxOutputBytes: 64 * 1024, timeoutMs: 30_000 };
@@ -24,17 +25,6 @@ const reach = (host: string, port: number) => `(timeout 5 bash -c 'exec 3<>/dev/
 /** A command printing `reached` when a TCP connection to host:port is accepted, else `refused`. */
 const connects = (host: string, port: number) => `timeout 5 bash -c 'exec 3<>/dev/tcp/${host}/${port}' 2>/dev/null && echo reached || echo refused`;
 
-/** Whether something on this host accepts a connection on 127.0.0.1:port. */
-function acceptsOnLoopback(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
 
 // Issue 31, network: in every mode but `host`, no command can reach or bind the host's loopback.
 describe('the network of sandboxed commands', () => {
