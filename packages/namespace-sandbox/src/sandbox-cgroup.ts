@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { access, mkdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -11,8 +12,14 @@ const GROUP_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code;
 
-async function readNumberAfter(file: string, key: string): Promise<number> {
-  const text = await readFile(file, 'utf8').catch(() => '');
+/** `key N` from a small cgroup file (read synchronously: a few bytes of kernel memory, read on every exec). */
+function readNumberAfter(file: string, key: string): number {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return 0;
+  }
   const match = new RegExp(`^${key} (\\d+)$`, 'm').exec(text);
   return match ? Number(match[1]) : 0;
 }
@@ -83,11 +90,10 @@ export class SandboxCgroup {
   async counters(): Promise<LimitCounters> {
     const memory = this.#place('memory');
     const pids = this.#place('pids');
-    const [oomKills, pidsRefusals] = await Promise.all([
-      memory ? readNumberAfter(join(this.#directory(memory), memory.version === 'v1' ? 'memory.oom_control' : 'memory.events'), 'oom_kill') : 0,
-      pids ? readNumberAfter(join(this.#directory(pids), 'pids.events'), 'max') : 0,
-    ]);
-    return { oomKills, pidsRefusals };
+    return {
+      oomKills: memory ? readNumberAfter(join(this.#directory(memory), memory.version === 'v1' ? 'memory.oom_control' : 'memory.events'), 'oom_kill') : 0,
+      pidsRefusals: pids ? readNumberAfter(join(this.#directory(pids), 'pids.events'), 'max') : 0,
+    };
   }
 
   /** Host pids of the group's processes (from one hierarchy: every hierarchy holds the same ones). */

@@ -190,6 +190,7 @@ export class LocalBackend implements ProviderBackend {
     });
     try {
       this.groups.prune();
+      const entered = await this.settings.sandboxes.enter(this.workspaceName, this.directory);
       const options: RunCommandOptions = {
         providerId: this.settings.providerId,
         command: request.command,
@@ -200,11 +201,10 @@ export class LocalBackend implements ProviderBackend {
         maxOutputBytes: request.maxOutputBytes,
         killGraceMs: this.settings.killGraceMs,
         groups: this.groups,
-        launch: (argv) => this.settings.sandboxes.launch(this.workspaceName, this.directory, posix.join(this.workspaceRoot, directory.relative), argv),
+        launch: async (argv) => entered?.launch(posix.join(this.workspaceRoot, directory.relative), argv),
       };
-      const limited = await this.settings.sandboxes.limited(this.workspaceName, this.directory);
       const quoted = this.settings.quota ? await this.#withinQuota(options, this.settings.quota) : options;
-      return await runCommand(limited ? withinLimits(quoted, limited) : quoted);
+      return await runCommand(entered?.limited ? withinLimits(quoted, entered.limited) : quoted);
     } finally {
       await directory.handle.close();
     }

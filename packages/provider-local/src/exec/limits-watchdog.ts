@@ -78,9 +78,12 @@ export function watchLimits(pgid: number, limited: LimitedSandbox): CommandWatch
       await sampling;
       clearTimeout(timer);
       // Whatever happened since the last sample still belongs to this command.
-      await sample();
-      clearTimeout(timer);
-      const counters = await sandbox.limitCounters().catch(() => limited.before);
+      let counters = await sandbox.limitCounters().catch(() => limited.before);
+      if (refusedSince(counters)) {
+        await sample();
+        clearTimeout(timer);
+        counters = await sandbox.limitCounters().catch(() => counters);
+      }
       const notes: string[] = [];
       if (stopped) {
         notes.push(`runtimectl: process limit of ${limits.pids} reached: the command was stopped${killedAll ? ', with every process of this runtime' : ''}`);

@@ -9,6 +9,14 @@ import { assertRunnableShell } from './runnable-shell';
 
 export type { IsolationInForce, LocalIsolation } from './isolation-decision';
 
+/** A workspace's sandbox, entered for one command (see `WorkspaceSandboxes.enter`). */
+export interface EnteredSandbox {
+  /** How to run `argv` at `cwd` (a path as commands see it) inside; refuses a shell that cannot run. */
+  launch(cwd: string, argv: string[]): Promise<Launch>;
+  /** The sandbox and its limit counters before the command, when it has limits. */
+  limited?: LimitedSandbox;
+}
+
 /**
  * Where commands see their workspace by default: E2B's workspace path (provider-e2b's
  * `workspaceRoot`), so a runtime's commands find their files at the same place on local, fs
@@ -62,25 +70,23 @@ export class WorkspaceSandboxes {
   }
 
   /**
-   * How to run `argv` at `cwd` (a path as commands see it) for workspace `name`, whose host
-   * directory is `directory`: inside its sandbox, or undefined for a host process.
+   * Workspace `name`'s sandbox (host directory `directory`), started if it is not running, ready
+   * for one command: how to launch it and, with limits, the sandbox and its counters now (to
+   * watch the command against them). Undefined without namespaces: commands are host processes.
+   * One lookup serves both, as every exec pays for it.
    */
-  async launch(name: string, directory: string, cwd: string, argv: string[]): Promise<Launch | undefined> {
-    if ((await this.inForce()).mode === 'none') return undefined;
-    await assertRunnableShell(argv[0]!);
-    return (await this.#sandbox(name, directory)).launch(cwd, argv);
-  }
-
-  /**
-   * Workspace `name`'s sandbox (started if it is not running) and its limit counters now, to
-   * watch a command about to start in it; undefined without limits (or without namespaces).
-   */
-  async limited(name: string, directory: string): Promise<LimitedSandbox | undefined> {
+  async enter(name: string, directory: string): Promise<EnteredSandbox | undefined> {
     const { inForce, spec } = await this.#decided();
-    if (inForce.mode === 'none' || !spec?.limits) return undefined;
+    if (inForce.mode === 'none') return undefined;
     const sandbox = await this.#sandbox(name, directory);
-    if (!sandbox.limits) return undefined;
-    return { sandbox, before: await sandbox.limitCounters() };
+    const limited = spec?.limits && sandbox.limits ? { sandbox, before: await sandbox.limitCounters() } : undefined;
+    return {
+      ...(limited ? { limited } : {}),
+      async launch(cwd, argv) {
+        await assertRunnableShell(argv[0]!);
+        return sandbox.launch(cwd, argv);
+      },
+    };
   }
 
   /** Kills workspace `name`'s sandbox, this daemon's or a recorded one of a daemon before it. */
