@@ -1,31 +1,47 @@
 #!/usr/bin/env node
-// Sums the vitest JSON reports (test-results.json in each package) into one plain line:
-// "N passed, N failed, N skipped". Exits 1 when any test failed or a package's report is missing.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+// Sums the vitest JSON reports (test-results.json in each package) into one plain line, printed
+// last: "N passed, N failed, N skipped". Before it, one line per package: its counts and how long
+// its tests took (from the report's start to when it was written), and what the package watchdog
+// said if it ended the run (@runtimectl/ci-guard). A package with no report (its run was killed
+// or never started) counts as one failed test, so the summary never reads green without it.
+// Exits 1 when any test failed or a report is missing.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-let passed = 0;
-let failed = 0;
-let skipped = 0;
-const missing = [];
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const rows = [];
+
+function duration(ms) {
+  const seconds = Math.round(ms / 1000);
+  return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, '0')} s`;
+}
+
 for (const group of ['packages', 'apps', 'tests', 'bench']) {
   const dir = join(root, group);
   if (!existsSync(dir)) continue;
   for (const name of readdirSync(dir)) {
     const pkg = join(dir, name);
     if (!existsSync(join(pkg, 'vitest.config.ts'))) continue;
+    const label = `${group}/${name}`;
     const report = join(pkg, 'test-results.json');
     if (!existsSync(report)) {
-      missing.push(`${group}/${name}`);
+      totals.failed += 1;
+      rows.push({ label, text: 'no test report (its run was killed or never started): counted as 1 failed', ms: 0 });
       continue;
     }
     const json = JSON.parse(readFileSync(report, 'utf8'));
-    passed += json.numPassedTests;
-    failed += json.numFailedTests;
-    skipped += json.numPendingTests + json.numTodoTests;
+    const skipped = json.numPendingTests + json.numTodoTests;
+    totals.passed += json.numPassedTests;
+    totals.failed += json.numFailedTests;
+    totals.skipped += skipped;
+    const ms = statSync(report).mtimeMs - json.startTime;
+    const stopped = json.watchdog ? ` · STOPPED by the watchdog after ${duration(json.watchdog.boundMs)}: ${json.watchdog.stillRunning.map((file) => file.file).join(', ') || 'no file running'}` : '';
+    rows.push({ label, text: `${json.numPassedTests} passed, ${json.numFailedTests} failed, ${skipped} skipped in ${duration(ms)}${stopped}`, ms });
   }
 }
-if (missing.length > 0) console.log(`no test report from: ${missing.join(', ')}`);
-console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
-process.exit(failed > 0 || missing.length > 0 ? 1 : 0);
+
+const width = Math.max(...rows.map((row) => row.label.length));
+for (const row of rows.sort((a, b) => b.ms - a.ms)) console.log(`ci: ${row.label.padEnd(width)}  ${row.text}`);
+console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(totals.failed > 0 ? 1 : 0);

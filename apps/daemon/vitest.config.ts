@@ -1,3 +1,4 @@
+import { ciReporters } from '@runtimectl/ci-guard/vitest';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -8,6 +9,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     // One real PostgreSQL for the run (or RUNTIMECTL_TEST_DATABASE_URL's) for the --store postgres tests.
     globalSetup: ['./test/postgres-global-setup.ts'],
-    reporters: ['default', ['json', { outputFile: 'test-results.json' }]],
+    // vitest's output, the JSON report CI sums, and the watchdog that bounds this package's run.
+    reporters: ciReporters(),
   },
 });

@@ -77,6 +77,12 @@ export function spawnUntilLine(command, args, { env, pattern, timeoutMs = 60_000
       clearTimeout(timer);
       reject(new Error(`${args.join(' ')} exited with ${code} before printing ${pattern}`));
     });
+    // A spawn that fails emits only `error`: without this listener it is an uncaught exception
+    // and the `exit` above never comes, so the start would wait for ever.
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(new Error(`${command} could not be spawned: ${error.message}`));
+    });
   });
 }
 

@@ -1,3 +1,4 @@
+import { ciReporters } from '@runtimectl/ci-guard/vitest';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -7,6 +8,7 @@ export default defineConfig({
     // limits, because CI runs every package's tests at once on two cores.
     testTimeout: 120_000,
     hookTimeout: 60_000,
-    reporters: ['default', ['json', { outputFile: 'test-results.json' }]],
+    // vitest's output, the JSON report CI sums, and the watchdog that bounds this package's run.
+    reporters: ciReporters(),
   },
 });

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { ciReporters } from '@runtimectl/ci-guard/vitest';
 import { defineConfig } from 'vitest/config';
 
 // testkit depends on core, so core's tests reach testkit (and core) through their sources.
@@ -13,6 +14,7 @@ export default defineConfig({
   },
   test: {
     name: 'core',
-    reporters: ['default', ['json', { outputFile: 'test-results.json' }]],
+    // vitest's output, the JSON report CI sums, and the watchdog that bounds this package's run.
+    reporters: ciReporters(),
   },
 });

@@ -1,9 +1,11 @@
+import { ciReporters } from '@runtimectl/ci-guard/vitest';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     name: 'namespace-sandbox',
     testTimeout: 30_000,
-    reporters: ['default', ['json', { outputFile: 'test-results.json' }]],
+    // vitest's output, the JSON report CI sums, and the watchdog that bounds this package's run.
+    reporters: ciReporters(),
   },
 });

@@ -1,9 +1,11 @@
+import { ciReporters } from '@runtimectl/ci-guard/vitest';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     name: 'provider-e2b',
-    reporters: ['default', ['json', { outputFile: 'test-results.json' }]],
+    // vitest's output, the JSON report CI sums, and the watchdog that bounds this package's run.
+    reporters: ciReporters(),
     // Every test talks to a real emulator over HTTP and runs real commands in it.
     testTimeout: 60_000,
     hookTimeout: 60_000,

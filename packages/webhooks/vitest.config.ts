@@ -1,3 +1,4 @@
+import { ciReporters } from '@runtimectl/ci-guard/vitest';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -5,6 +6,7 @@ export default defineConfig({
     name: 'webhooks',
     // One real PostgreSQL for the run (the fleet test's nodes share it), each test its own schema.
     globalSetup: ['./test/postgres-global-setup.ts'],
-    reporters: ['default', ['json', { outputFile: 'test-results.json' }]],
+    // vitest's output, the JSON report CI sums, and the watchdog that bounds this package's run.
+    reporters: ciReporters(),
   },
 });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { startE2BEmulator } from '@runtimectl/e2b-emulator';
+import { startBoundedEmulator } from './bounded-emulator';
 import { runApiConformance } from '@runtimectl/testkit';
 import { afterAll, expect, it } from 'vitest';
 import { runtimedRefusal, startRuntimed } from './runtimed-process';
@@ -9,7 +9,7 @@ import { runtimedRefusal, startRuntimed } from './runtimed-process';
 // Snapshot semantics run on e2b; the local provider covers the unsupported paths.
 const TOKEN = 'e2b-api-conformance-token-0123456789';
 const API_KEY = `e2b_${randomBytes(20).toString('hex')}`;
-const emulator = await startE2BEmulator();
+const emulator = await startBoundedEmulator();
 const daemon = await startRuntimed(['--provider', 'e2b'], {
   RUNTIMECTL_PROVIDERS_E2B_API_URL: emulator.apiUrl,
   RUNTIMECTL_PROVIDERS_E2B_SANDBOX_URL: emulator.sandboxUrl,

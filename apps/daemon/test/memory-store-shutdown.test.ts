@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { startE2BEmulator } from '@runtimectl/e2b-emulator';
+import { startBoundedEmulator } from './bounded-emulator';
 import { afterAll, describe, expect, it } from 'vitest';
 import { callDaemon } from './daemon-http';
 import { startRuntimed } from './runtimed-process';
@@ -7,7 +7,7 @@ import { startRuntimed } from './runtimed-process';
 // With `--store memory` nothing outlives the process: no later start can find, by its records,
 // the sandboxes and snapshots this one made. So a graceful shutdown must release them itself.
 const API_KEY = `e2b_${randomBytes(20).toString('hex')}`;
-const emulator = await startE2BEmulator();
+const emulator = await startBoundedEmulator();
 afterAll(() => emulator.close());
 
 const e2bEnvironment = {

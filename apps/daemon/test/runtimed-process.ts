@@ -1,68 +1,61 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startServerProcess } from '@runtimectl/testkit/server-process';
 
 export const RUNTIMED = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+
+/** A liveness bound, not a speed check: a start on a loaded CI machine took over 20 s. */
+const START_DEADLINE_MS = 60_000;
 
 export interface RuntimedProcess {
   url: string;
   banner: string;
-  child: ChildProcess;
+  pid: number;
   stateDir: string;
+  /** Everything the daemon wrote on stderr so far (its log). */
   stderr: () => string;
-  /** SIGTERM and wait; resolves with the exit code. */
+  /** Whether the daemon still runs (false once it died on its own or was stopped). */
+  alive(): boolean;
+  /** Sends `signal` (SIGKILL: to its whole group) and waits; resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Spawns the built `runtimed` on a free port in a fresh state directory and waits for its banner. */
-export function startRuntimed(
+/** Spawns the built `runtimed` on a free port in a fresh state directory and waits (bounded) for its banner. */
+export async function startRuntimed(
   args: string[] = [],
   env: NodeJS.ProcessEnv = {},
   stateDir: string = mkdtempSync(join(tmpdir(), 'runtimed-state-')),
 ): Promise<RuntimedProcess> {
-  const child = spawn(process.execPath, [RUNTIMED, '--port', '0', '--state-dir', stateDir, ...args], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      // A daemon that never became ready must not outlive the test that started it.
-      child.kill('SIGKILL');
-      reject(new Error(`runtimed did not start: ${stderr}`));
-    }, 60_000); // a liveness bound: a start on a loaded CI machine took over 20 s
-    child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const banner = stdout.split('\n').find((line) => line.includes(' listening on '));
-      if (!banner) return;
-      clearTimeout(timer);
-      resolve({
-        url: /listening on (http:\/\/\S+)/.exec(banner)![1]!,
-        banner,
-        child,
-        stateDir,
-        stderr: () => stderr,
-        stop: async (signal = 'SIGTERM') => {
-          if (child.exitCode === null) child.kill(signal);
-          return exited;
-        },
-      });
-    });
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`runtimed exited with ${code}: ${stderr}`));
-    });
+  const server = await startServerProcess({
+    server: 'runtimed',
+    command: process.execPath,
+    args: [RUNTIMED, '--port', '0', '--state-dir', stateDir, ...args],
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    onLine: (line, stream) => void (stream === 'stderr' && (stderr += `${line}\n`)),
+    readyLine: / listening on /,
+    deadlineMs: START_DEADLINE_MS,
   });
+  return {
+    url: /listening on (http:\/\/\S+)/.exec(server.readyLine)![1]!,
+    banner: server.readyLine,
+    pid: server.pid,
+    stateDir,
+    stderr: () => stderr,
+    alive: server.alive,
+    stop: async (signal = 'SIGTERM') => (await server.stop(signal)).code,
+  };
 }
 
-/** Runs `runtimed` expecting it to refuse to start; resolves with its exit code and stderr. */
-export function runtimedRefusal(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stderr: string; stdout: string }> {
-  const stateDir = mkdtempSync(join(tmpdir(), 'runtimed-state-'));
+/** Runs `runtimed` expecting it to refuse to start (in a fresh state directory unless given one); resolves with its exit code and stderr. */
+export function runtimedRefusal(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  stateDir: string = mkdtempSync(join(tmpdir(), 'runtimed-state-')),
+): Promise<{ code: number | null; stderr: string; stdout: string }> {
   const child = spawn(process.execPath, [RUNTIMED, '--state-dir', stateDir, ...args], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

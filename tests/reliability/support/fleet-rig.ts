@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { E2BEmulatorAdminClient } from '@runtimectl/e2b-emulator';
-import { freePort, startTestPostgres, type TestPostgres } from '@runtimectl/testkit/postgres-server';
+import { createTestSchema, type TestSchema } from '@runtimectl/testkit/postgres';
+import { freePort, withinDeadline } from '@runtimectl/testkit/server-process';
 import { e2bDaemonEnv } from './e2b-rig';
 import { Api } from './http';
 import { startPausableProxy, type PausableProxy } from './pausable-proxy';
@@ -39,15 +40,17 @@ export interface FleetNode {
 }
 
 /**
- * N `runtimed` nodes on ONE PostgreSQL schema (one embedded server per test file) and one E2B
+ * N `runtimed` nodes on ONE PostgreSQL schema (the run's server, a schema per rig) and one E2B
  * emulator process: the fleet of issue 20 on one machine. Each node has its own state directory,
- * node id and fixed port (`fleet.advertise_url` = its own URL), all with the same E2B key, token
- * and installation. Fleet settings are passed as RUNTIMECTL_FLEET_* variables; a daemon without
+ * node id and fixed port (`fleet.advertise_url` = its own URL), all with the same E2B key, token,
+ * fleet secret (a random one per rig: nodes on PostgreSQL need it) and installation. Fleet
+ * settings are passed as RUNTIMECTL_FLEET_* variables; a daemon without
  * the fleet (before issue 20) reads only the variables of keys it knows, so it starts and simply
  * ignores them.
  */
 export interface FleetRig {
-  postgres: TestPostgres;
+  /** The run's PostgreSQL (see vitest.config.ts) and the rig's own schema on it. */
+  postgres: TestSchema & { port: number };
   schema: string;
   emulator: EmulatorProcess;
   admin: E2BEmulatorAdminClient;
@@ -72,8 +75,10 @@ export async function startFleetRig(options: FleetRigOptions = {}): Promise<Flee
   const count = options.nodes ?? 3;
   const leaseMs = options.leaseMs ?? 3000;
   const apiKey = `e2b_${randomBytes(20).toString('hex')}`;
-  const schema = `fleet_${randomBytes(6).toString('hex')}`;
-  const postgres = await startTestPostgres();
+  const fleetSecret = randomBytes(32).toString('hex');
+  const created = await withinDeadline({ server: 'the fleet rig', phase: 'create its schema', deadlineMs: START_TIMEOUT_MS }, () => createTestSchema('fleet'));
+  const postgres = { ...created, port: Number(new URL(created.url).port) };
+  const schema = postgres.schema;
   const proxies = new Map<number, PausableProxy>();
   const nodes: FleetNode[] = [];
   let emulator: EmulatorProcess | undefined;
@@ -90,7 +95,7 @@ export async function startFleetRig(options: FleetRigOptions = {}): Promise<Flee
       port: node.port,
       stateDir: node.stateDir,
       startTimeoutMs: START_TIMEOUT_MS,
-      secrets: [apiKey, ...(options.token ? [options.token] : [])],
+      secrets: [apiKey, fleetSecret, ...(options.token ? [options.token] : [])],
       env: {
         ...e2bDaemonEnv(emulator!.url, apiKey, { token: options.token }),
         RUNTIMECTL_DATABASE_URL: databaseUrl(node.index),
@@ -99,6 +104,7 @@ export async function startFleetRig(options: FleetRigOptions = {}): Promise<Flee
         RUNTIMECTL_FLEET_ADVERTISE_URL: node.url,
         RUNTIMECTL_FLEET_LEASE_MS: String(leaseMs),
         RUNTIMECTL_FLEET_FORWARD: 'true',
+        RUNTIMECTL_FLEET_SECRET: fleetSecret,
         ...options.env,
       },
     });
@@ -108,7 +114,7 @@ export async function startFleetRig(options: FleetRigOptions = {}): Promise<Flee
     for (const node of nodes) rmSync(node.stateDir, { recursive: true, force: true });
     await Promise.all([...proxies.values()].map((proxy) => proxy.close()));
     await emulator?.stop();
-    await postgres.remove();
+    await postgres.drop();
     return codes;
   };
 

@@ -1,62 +1,23 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { E2BEmulatorAdminClient } from '@runtimectl/e2b-emulator';
+import { startServerProcess, type ServerProcess } from '@runtimectl/testkit/server-process';
 import { SecretWatch } from './secret-watch';
 
 const RUNTIMED = fileURLToPath(new URL('../../../apps/daemon/dist/main.js', import.meta.url));
 const EMULATOR = fileURLToPath(new URL('../../../packages/e2b-emulator/dist/bin.js', import.meta.url));
 const START_TIMEOUT_MS = 30_000;
 
-/** A child process this suite started, stopped by its own pid only. */
-interface Started {
-  child: ChildProcess;
-  exited: Promise<number | null>;
+/** The environment of a process this suite starts: nothing of the runner's but PATH and HOME. */
+function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, HOME: process.env.HOME, ...env };
 }
 
-function launch(command: string, args: string[], env: NodeJS.ProcessEnv): Started {
-  const child = spawn(process.execPath, [command, ...args], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, exited };
-}
-
-/** Resolves with the first stdout line matching `pattern`; rejects if the process exits or stays silent. */
-function firstLine(started: Started, pattern: RegExp, stderr: () => string, timeoutMs = START_TIMEOUT_MS): Promise<string> {
-  let stdout = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      // A process that did not start in time is not left behind.
-      started.child.kill('SIGKILL');
-      reject(new Error(`no start line within ${timeoutMs} ms: ${stderr().slice(-2000)}`));
-    }, timeoutMs);
-    started.child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const line = stdout.split('\n').find((candidate) => pattern.test(candidate));
-      if (line === undefined) return;
-      clearTimeout(timer);
-      resolve(line);
-    });
-    void started.exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with ${code} before starting: ${stderr().slice(-2000)}`));
-    });
-  });
-}
-
-async function stop(started: Started, graceMs = 15_000): Promise<number | null> {
-  if (started.child.exitCode !== null || started.child.signalCode !== null) return started.exited;
-  started.child.kill('SIGTERM');
-  const timer = setTimeout(() => started.child.kill('SIGKILL'), graceMs);
-  try {
-    return await started.exited;
-  } finally {
-    clearTimeout(timer);
-  }
+/** The exit code of a stopped process (null when a signal ended it). */
+async function codeOf(stopped: Promise<{ code: number | null }>): Promise<number | null> {
+  return (await stopped).code;
 }
 
 export interface EmulatorProcess {
@@ -68,12 +29,16 @@ export interface EmulatorProcess {
 
 /** The E2B emulator as its own process (`e2b-emulator --port 0`), driven over its admin HTTP API. */
 export async function startEmulatorProcess(options: { startTimeoutMs?: number } = {}): Promise<EmulatorProcess> {
-  const started = launch(EMULATOR, ['--port', '0', '--host', '127.0.0.1'], {});
-  let stderr = '';
-  started.child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-20_000)));
-  const line = await firstLine(started, /^\{.*"apiUrl"/, () => stderr, options.startTimeoutMs);
-  const { apiUrl } = JSON.parse(line) as { apiUrl: string };
-  return { url: apiUrl, admin: new E2BEmulatorAdminClient(apiUrl), pid: started.child.pid!, stop: () => stop(started) };
+  const server = await startServerProcess({
+    server: 'the e2b emulator',
+    command: process.execPath,
+    args: [EMULATOR, '--port', '0', '--host', '127.0.0.1'],
+    env: childEnv({}),
+    readyLine: /^\{.*"apiUrl"/,
+    deadlineMs: options.startTimeoutMs ?? START_TIMEOUT_MS,
+  });
+  const { apiUrl } = JSON.parse(server.readyLine) as { apiUrl: string };
+  return { url: apiUrl, admin: new E2BEmulatorAdminClient(apiUrl), pid: server.pid, stop: () => codeOf(server.stop()) };
 }
 
 export interface RuntimedOptions {
@@ -111,35 +76,42 @@ export interface RuntimedProcess {
 /** Spawns the built `runtimed` on a free loopback port with a fresh state directory; waits for its banner. */
 export async function startRuntimed(options: RuntimedOptions = {}): Promise<RuntimedProcess> {
   const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), 'reliability-runtimed-'));
-  const port = String(options.port ?? 0);
-  const started = launch(RUNTIMED, ['--host', '127.0.0.1', '--port', port, '--state-dir', stateDir, ...(options.args ?? [])], {
-    RUNTIMECTL_LOG_LEVEL: 'debug',
-    ...options.env,
-  });
   const logs = new SecretWatch(options.secrets ?? []);
-  started.child.stderr!.on('data', (chunk: Buffer) => logs.feed(chunk.toString()));
-  const banner = await firstLine(started, / listening on /, () => logs.tail(), options.startTimeoutMs);
-  const pid = started.child.pid!;
+  let server: ServerProcess;
+  try {
+    server = await startServerProcess({
+      server: 'runtimed',
+      command: process.execPath,
+      args: [RUNTIMED, '--host', '127.0.0.1', '--port', String(options.port ?? 0), '--state-dir', stateDir, ...(options.args ?? [])],
+      env: childEnv({ RUNTIMECTL_LOG_LEVEL: 'debug', ...options.env }),
+      onLine: (line, stream) => stream === 'stderr' && logs.feed(`${line}\n`),
+      readyLine: / listening on /,
+      deadlineMs: options.startTimeoutMs ?? START_TIMEOUT_MS,
+    });
+  } catch (error) {
+    if (options.stateDir === undefined) rmSync(stateDir, { recursive: true, force: true });
+    throw error;
+  }
+  const pid = server.pid;
   return {
-    url: /listening on (http:\/\/\S+)/.exec(banner)![1]!,
-    banner,
+    url: /listening on (http:\/\/\S+)/.exec(server.readyLine)![1]!,
+    banner: server.readyLine,
     pid,
     stateDir,
     logs,
-    alive: () => started.child.exitCode === null && started.child.signalCode === null,
+    alive: server.alive,
     rssBytes: () => {
       const match = /^VmRSS:\s+(\d+)\s+kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
       if (!match) throw new Error(`no VmRSS for pid ${pid}`);
       return Number(match[1]) * 1024;
     },
     stop: async () => {
-      const code = await stop(started);
+      const code = await codeOf(server.stop());
       if (options.stateDir === undefined) rmSync(stateDir, { recursive: true, force: true });
       return code;
     },
     kill: async () => {
-      if (started.child.exitCode === null && started.child.signalCode === null) started.child.kill('SIGKILL');
-      await started.exited;
+      await server.kill();
     },
   };
 }

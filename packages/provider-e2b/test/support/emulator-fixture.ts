@@ -2,14 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach } from 'vitest';
 import { RuntimectlError, type BackendCreateRequest } from '@runtimectl/core';
 import { startE2BEmulator, type E2BEmulator, type E2BEmulatorOptions } from '@runtimectl/e2b-emulator';
+import { withinDeadline } from '@runtimectl/testkit/server-process';
 import { createE2BProvider, type E2BProvider, type E2BProviderSettings } from '../../src/index';
 
 /** A key shaped like E2B's, unique per run, so a test can search for it in what the provider produced. */
 export const TEST_API_KEY = `e2b_${randomBytes(20).toString('hex')}`;
 
-/** Starts one emulator for the test file and stops it (killing every sandbox) after the file. */
+/** A bound on the emulator's start (its isolation probe builds a real sandbox): a module-level await has no test timeout. */
+const START_DEADLINE_MS = 120_000;
+
+/** Starts one emulator for the test file (under a deadline) and stops it (killing every sandbox) after the file. */
 export async function useEmulator(options: E2BEmulatorOptions = {}): Promise<E2BEmulator> {
-  const emulator = await startE2BEmulator(options);
+  const emulator = await withinDeadline({ server: 'the e2b emulator', phase: 'start', deadlineMs: START_DEADLINE_MS }, () => startE2BEmulator(options), (late) => late.close());
   afterAll(() => emulator.close());
   return emulator;
 }

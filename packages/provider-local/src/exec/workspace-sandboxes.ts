@@ -6,6 +6,7 @@ import { ownWorkspace } from '../sandbox-ownership';
 import { decideIsolation, type IsolationDecision, type IsolationInForce, type IsolationRequest } from './isolation-decision';
 import type { LimitedSandbox } from './limits-watchdog';
 import { assertRunnableShell } from './runnable-shell';
+import { OWNER_ONLY_DIRECTORY_MODE } from '../owner-only';
 
 export type { IsolationInForce, LocalIsolation } from './isolation-decision';
 
@@ -56,7 +57,11 @@ export class WorkspaceSandboxes {
   }
 
   #decided(): Promise<IsolationDecision> {
-    this.#decision ??= (async () => decideIsolation(this.request, join(await this.root(), NAMESPACE_DIRECTORY, 'probe')))();
+    this.#decision ??= (async () => {
+      const scratch = join(await this.root(), NAMESPACE_DIRECTORY, 'probe');
+      await mkdir(scratch, { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
+      return decideIsolation(this.request, scratch);
+    })();
     return this.#decision;
   }
 
@@ -114,7 +119,7 @@ export class WorkspaceSandboxes {
       if (adopted) return adopted;
       if (recorded) await NamespaceSandbox.kill(recorded, KILL_WITHIN_MS);
       const rootMountPoint = join(await this.root(), NAMESPACE_DIRECTORY, 'mnt');
-      await mkdir(rootMountPoint, { recursive: true });
+      await mkdir(rootMountPoint, { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
       // A workspace from before sandboxes had an identity holds files the daemon's user owns.
       if (identity) await ownWorkspace(directory, identity);
       const started = await NamespaceSandbox.start({ ...spec, rootMountPoint, binds: [{ source: directory, target: this.request.workspacePath }] }).catch((error: unknown) => {

@@ -17,8 +17,11 @@ export interface TestSchema {
   drop(): Promise<void>;
 }
 
+/** A schema is made or dropped in milliseconds; a server that does not answer fails the caller instead of holding it. */
+const SCHEMA_TIMEOUT_MS = 30_000;
+
 async function run(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: SCHEMA_TIMEOUT_MS, query_timeout: SCHEMA_TIMEOUT_MS });
   await client.connect();
   try {
     await client.query(sql);
