@@ -13,7 +13,9 @@ describe('parseDaemonArguments', () => {
     const flags = flagsOf('--workspace-quota-bytes', '4096', '--local-isolation', 'none', '--local-network', 'off');
     const config = loadConfig({ env: { HOME: '/home/someone' }, flags });
     for (const section of [config.providers.local, config.providers.fs]) {
-      expect(section).toMatchObject({ workspace_quota_bytes: 4096, isolation: 'none', network: false });
+      expect(section).toMatchObject({ workspace_quota_bytes: 4096, isolation: 'none', network: 'none' });
     }
+    const egress = loadConfig({ env: { HOME: '/home/someone' }, flags: flagsOf('--local-network', 'egress') });
+    expect([egress.providers.local.network, egress.providers.fs.network]).toEqual(['egress', 'egress']);
   });
 });

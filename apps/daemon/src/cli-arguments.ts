@@ -40,7 +40,15 @@ export function parseDaemonArguments(argv: string[]): DaemonArguments {
       new Option('--workspace-quota-bytes <bytes>', 'disk bytes one workspace of local or fs may use; 0 for none (providers.{local,fs}.workspace_quota_bytes)').argParser(parseBytes),
     )
     .addOption(new Option('--local-isolation <mode>', 'how commands of local and fs are isolated (providers.{local,fs}.isolation)').choices(['auto', 'namespace', 'none']))
-    .addOption(new Option('--local-network <on|off>', 'network for isolated commands of local and fs (providers.{local,fs}.network)').choices(['on', 'off']))
+    .addOption(
+      new Option('--local-network <mode>', 'network for isolated commands of local and fs; on/off read as host/none (providers.{local,fs}.network)').choices([
+        'egress',
+        'none',
+        'host',
+        'on',
+        'off',
+      ]),
+    )
     .option('--node-id <id>', 'this node\'s id in the fleet (fleet.node_id)')
     .option('--advertise-url <url>', 'URL other nodes forward this node\'s runtimes\' requests to (fleet.advertise_url)')
     .option('--allow-insecure-bind', 'listen on a non-loopback address without auth (http.allow_insecure_bind)')
@@ -63,7 +71,7 @@ export function parseDaemonArguments(argv: string[]): DaemonArguments {
     allowedHost?: string[];
     workspaceQuotaBytes?: number;
     localIsolation?: string;
-    localNetwork?: 'on' | 'off';
+    localNetwork?: 'egress' | 'none' | 'host' | 'on' | 'off';
     logLevel?: string;
   }>();
   return {
@@ -79,7 +87,7 @@ export function parseDaemonArguments(argv: string[]): DaemonArguments {
       'http.allowed_hosts': options.allowedHost,
       ...onThisMachine('workspace_quota_bytes', options.workspaceQuotaBytes),
       ...onThisMachine('isolation', options.localIsolation),
-      ...onThisMachine('network', options.localNetwork === undefined ? undefined : options.localNetwork === 'on'),
+      ...onThisMachine('network', options.localNetwork),
       'fleet.node_id': options.nodeId,
       'fleet.advertise_url': options.advertiseUrl,
       'log.level': options.logLevel,

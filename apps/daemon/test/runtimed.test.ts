@@ -21,18 +21,29 @@ const post = async (url: string, body: unknown, headers: Record<string, string> 
 };
 
 describe('runtimed', () => {
-  it('prints one start line with address, providers (fs the default), store, auth and the isolation of local and fs commands', async () => {
+  it('prints one start line with address, providers (fs the default), store, auth and the isolation of local and fs commands: network, identity, workspace path, limits', async () => {
     const daemon = await start();
+    const isolation = (id: string) =>
+      `${id} isolation: namespace \\(network (egress via (slirp4netns|pasta)|none: egress needs slirp4netns or pasta on the PATH [^;]*); commands as (uid \\d+ gid \\d+|this daemon's user \\([^)]*\\)); workspace /home/user/workspace; (limits [^;]*\\(cgroup [^)]*\\)|no limits: [^)]*)\\)`;
     expect(daemon.banner).toMatch(
-      /^runtimed \S+ listening on http:\/\/127\.0\.0\.1:\d+ · node: node_[0-9a-f]{32} · providers: local, fs \(default\) · store: sqlite \/\S+\/runtimectl\.db · auth: off · local isolation: namespace \(network on: commands can reach this API on loopback; set a bearer token or providers\.local\.network = false\) · fs isolation: namespace \(network on: commands can reach this API on loopback; set a bearer token or providers\.fs\.network = false\)$/,
+      new RegExp(`^runtimed \\S+ listening on http://127\\.0\\.0\\.1:\\d+ · node: node_[0-9a-f]{32} · providers: local, fs \\(default\\) · store: sqlite /\\S+/runtimectl\\.db · auth: off · ${isolation('local')} · ${isolation('fs')}$`),
     );
+    expect(daemon.banner).not.toMatch(/network host/);
   });
 
-  it('says when local and fs commands are not isolated, and cuts their network with --local-network off', async () => {
+  it('says so on its start line when egress has no helper on the PATH: commands get no network, never the host\'s', async () => {
+    const daemon = await start([], { PATH: '/nonexistent' });
+    expect(daemon.banner).toContain('local isolation: namespace (network none: egress needs slirp4netns or pasta on the PATH');
+    expect(daemon.banner).toContain('fs isolation: namespace (network none: egress needs slirp4netns or pasta on the PATH');
+  });
+
+  it('says when local and fs commands are not isolated, warns of the loopback API with the host network, and cuts their network with --local-network none', async () => {
     const none = await start(['--local-isolation', 'none']);
     expect(none.banner).toMatch(/ · local isolation: none \(isolation = "none" in the settings\) · fs isolation: none \(isolation = "none" in the settings\)$/);
-    const offline = await start(['--local-network', 'off']);
-    expect(offline.banner).toMatch(/ · local isolation: namespace \(network off\) · fs isolation: namespace \(network off\)$/);
+    const host = await start(['--local-network', 'host']);
+    expect(host.banner).toContain('(network host: commands can reach this API on loopback; set a bearer token or providers.local.network = "egress"; ');
+    const offline = await start(['--local-network', 'none']);
+    expect(offline.banner).toMatch(/ · local isolation: namespace \(network none; [^·]* · fs isolation: namespace \(network none; /);
     const api = `${offline.url}/api/v1/runtimes`;
     await post(`${api}/open`, { runtime_id: 'offline', conversation_id: 'c', sender_id: 's' });
     const port = new URL(offline.url).port;
@@ -108,8 +119,9 @@ describe('runtimed', () => {
   });
 
   it('requires the bearer token when auth is configured, except for health', async () => {
-    const daemon = await start([], { RUNTIMECTL_HTTP_AUTH_BEARER_TOKEN_ENV: 'SECRET', SECRET: 'runtimed-test-token-123' });
-    expect(daemon.banner).toMatch(/auth: bearer · local isolation: namespace \(network on\) · fs isolation: namespace \(network on\)$/);
+    const daemon = await start(['--local-network', 'host'], { RUNTIMECTL_HTTP_AUTH_BEARER_TOKEN_ENV: 'SECRET', SECRET: 'runtimed-test-token-123' });
+    // With a token, the host network's loopback API needs no warning: a command cannot read the token.
+    expect(daemon.banner).toMatch(/auth: bearer · local isolation: namespace \(network host; [^·]* · fs isolation: namespace \(network host; /);
     expect((await fetch(`${daemon.url}/api/v1/health`)).status).toBe(200);
     const denied = await fetch(`${daemon.url}/api/v1/runtimes`);
     expect(denied.status).toBe(401);

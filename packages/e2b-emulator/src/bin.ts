@@ -39,6 +39,11 @@ const program = new Command()
   .option('--team-slug <slug>', 'team namespace of named snapshots', 'emulator-team')
   .addOption(
     new Option('--isolation <mode>', 'how commands see sandbox files').choices(['auto', 'mount-namespace', 'directory']).default('auto'),
+  )
+  .addOption(
+    new Option('--network <mode>', "sandboxes' network with namespaces: egress (the internet, not the host's loopback), none or host")
+      .choices(['egress', 'none', 'host'])
+      .default('egress'),
   );
 
 program.parse();
@@ -51,6 +56,7 @@ const flags = program.opts<{
   template: BuiltinTemplate[];
   teamSlug: string;
   isolation: 'auto' | 'mount-namespace' | 'directory';
+  network: 'egress' | 'none' | 'host';
 }>();
 
 const emulator = await startE2BEmulator({
@@ -62,6 +68,7 @@ const emulator = await startE2BEmulator({
   templates: flags.template,
   teamSlug: flags.teamSlug,
   isolation: flags.isolation,
+  features: { network: flags.network },
 });
 process.stdout.write(
   `${JSON.stringify({

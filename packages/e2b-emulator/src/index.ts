@@ -15,5 +15,5 @@ export { EMULATOR_OPERATIONS, isEmulatorOperation } from './knobs/operations.js'
 export type { EmulatorOperation } from './knobs/operations.js';
 export type { DropStreamMode } from './knobs/emulator-knobs.js';
 export type { ControlCallRecord } from './knobs/call-log.js';
-export type { IsolationMode, IsolationPreference, IsolationProbe } from './envd/isolation.js';
+export type { IsolationFeatures, IsolationMode, IsolationPreference, IsolationProbe } from './envd/isolation.js';
 export type { BuiltinTemplate } from './sandbox/template-catalog.js';

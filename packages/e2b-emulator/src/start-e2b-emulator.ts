@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { EmulatorControls } from './admin/admin-types.js';
 import { localControls } from './admin/local-controls.js';
 import type { EmulatorContext } from './emulator-context.js';
-import { probeIsolation, type IsolationPreference, type IsolationProbe } from './envd/isolation.js';
+import { probeIsolation, type IsolationFeatures, type IsolationPreference, type IsolationProbe } from './envd/isolation.js';
 import { createEmulatorServer } from './http/emulator-server.js';
 import { CallLog } from './knobs/call-log.js';
 import { EmulatorKnobs } from './knobs/emulator-knobs.js';
@@ -46,6 +46,11 @@ export interface E2BEmulatorOptions {
   defaultTimeoutSeconds?: number;
   /** `auto` (default) uses a mount namespace per command when permitted. */
   isolation?: IsolationPreference;
+  /**
+   * With namespaces: sandboxes' network (default `egress`: the internet but not the host's
+   * loopback, as on E2B; none without slirp4netns or pasta) and limits (default none).
+   */
+  features?: IsolationFeatures;
 }
 
 export interface E2BEmulator extends EmulatorControls {
@@ -67,11 +72,11 @@ export async function startE2BEmulator(options: E2BEmulatorOptions = {}): Promis
   const root = options.root ? path.resolve(options.root) : await mkdtemp(path.join(os.tmpdir(), 'e2b-emulator-'));
   await mkdir(path.join(root, 'sandboxes'), { recursive: true });
   await mkdir(path.join(root, 'templates'), { recursive: true });
-  const isolation = await probeIsolation(root, options.isolation ?? 'auto');
+  const isolation = await probeIsolation(root, options.isolation ?? 'auto', options.features);
   const snapshots = new SnapshotStore(root, options.teamSlug ?? 'emulator-team');
   const context: EmulatorContext = {
     root,
-    sandboxes: new SandboxStore(root, Date.now, isolation.mode === 'mount-namespace'),
+    sandboxes: new SandboxStore(root, Date.now, isolation.mode === 'mount-namespace', isolation.features),
     snapshots,
     templates: new TemplateCatalog(
       (options.templates ?? []).map((template) => (typeof template === 'string' ? { name: template } : template)),

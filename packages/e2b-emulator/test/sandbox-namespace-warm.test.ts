@@ -10,7 +10,7 @@ import { eventually } from './support/eventually.js';
 // 0.5–3 s to start on a sandbox's first command, which a caller with a short request timeout
 // saw as a provider timeout. With namespaces in use, create starts it.
 const probeDirectory = await mkdtemp(path.join(os.tmpdir(), 'e2b-warm-probe-'));
-const namespaces = (await probeNamespaceSandbox(probeDirectory, true)).available;
+const namespaces = (await probeNamespaceSandbox(probeDirectory, { network: 'host' })).available;
 await rm(probeDirectory, { recursive: true, force: true });
 
 describe('sandbox namespaces start with their sandbox', () => {

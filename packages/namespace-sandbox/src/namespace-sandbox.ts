@@ -1,15 +1,28 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
-import { identify, isRunning, type ProcessIdentity } from './process-start';
-import { countSandboxProcesses } from './sandbox-processes';
+import type { ControllerPlace } from './cgroup-host';
+import { ENTER_CGROUP_SCRIPT, EGRESS_LAUNCH_SCRIPT } from './launch-scripts';
+import { identify, isRunning, parentOf, type ProcessIdentity } from './process-start';
+import { SandboxCgroup } from './sandbox-cgroup';
+import { countSandboxProcesses, initsOwnHostPids } from './sandbox-processes';
+import type { SandboxIdentity } from './sandbox-identity';
+import { hasLimits, type LimitCounters, type SandboxLimits } from './sandbox-limits';
+import { egressArgv, egressResolver } from './sandbox-network';
 import { holderInit } from './setup-script';
-import { nsenterArgs, unshareArgs, type SandboxSpec } from './sandbox-spec';
+import { nsenterArgs, unshareArgs, type SandboxNamespaces, type SandboxSpec } from './sandbox-spec';
 import { StartSlots } from './start-slots';
 
 /** What identifies a started sandbox across daemon restarts (kept in a holder file). */
-export interface SandboxRecord extends ProcessIdentity {
-  network: boolean;
+export interface SandboxRecord extends ProcessIdentity, SandboxNamespaces {
+  /** Where its binds are inside (their targets, in order). Absent in records written before they were kept. */
+  targets?: string[];
+  /** The sandbox's root on the host, when not the caller's own ids. */
+  identity?: SandboxIdentity;
+  /** Its cgroup (name and where), when it has limits. */
+  cgroup?: { name: string; places: ControllerPlace[]; limits: SandboxLimits };
 }
 
 /** A program and its arguments, ready for `spawn`. */
@@ -26,6 +39,8 @@ const SETUP_ENV = { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sb
  */
 const DEFAULT_READY_WITHIN_MS = 60_000;
 const POLL_MS = 10;
+/** How long a killed sandbox's cgroup may take to empty before it is removed. */
+const CGROUP_EMPTY_WITHIN_MS = 5_000;
 /** Setups running at once in this process (one per core, at least two); more wait their turn. */
 const START_SLOTS = new StartSlots(Math.max(2, availableParallelism()));
 
@@ -36,6 +51,8 @@ const START_SLOTS = new StartSlots(Math.max(2, availableParallelism()));
  * next, and killing the holder kills everything inside — `setsid` or not (when a PID namespace's
  * init dies, the kernel kills the rest). The holder is identified by pid and start time, so a
  * holder started before a daemon restart is found again and a reused pid is never signalled.
+ * With limits, every process of the sandbox (the holder, every command, their children) is in
+ * one cgroup of its own, entered before it runs anything.
  */
 export class NamespaceSandbox {
   private constructor(readonly record: SandboxRecord) {}
@@ -54,12 +71,16 @@ export class NamespaceSandbox {
   }
 
   static async #build(spec: SandboxSpec, readyWithinMs: number): Promise<NamespaceSandbox> {
+    const resolver = spec.network === 'egress' && spec.egress ? egressResolver(spec.egress) : undefined;
+    const unshare = ['unshare', ...unshareArgs(spec, holderInit(spec.binds[0]?.target ?? '/'), resolver)];
+    const limits = hasLimits(spec.limits) && spec.cgroups && spec.cgroups.length > 0 ? spec.limits : undefined;
+    const cgroup = limits ? await SandboxCgroup.create(spec.cgroups!, `sandbox-${randomBytes(8).toString('hex')}`, limits) : undefined;
+    const entered = cgroup ? ['/bin/sh', '-c', ENTER_CGROUP_SCRIPT, 'sandbox-cgroup', ...cgroup.procsFiles(), '--', ...unshare] : unshare;
+    const helper = spec.network === 'egress' && spec.egress ? egressArgv(spec.egress, spec.identity) : undefined;
+    const argv = helper ? ['/bin/sh', '-c', EGRESS_LAUNCH_SCRIPT, 'sandbox-launch', String(helper.length), ...helper, ...entered] : entered;
     // A minimal environment: PID 1's /proc/1/environ is readable inside and must hold no secret.
-    const child = spawn('unshare', unshareArgs(spec, holderInit(spec.binds[0]?.target ?? '/')), {
-      env: SETUP_ENV,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(argv[0]!, argv.slice(1), { env: SETUP_ENV, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdin.on('error', () => undefined);
     let stdout = '';
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
@@ -73,22 +94,41 @@ export class NamespaceSandbox {
       };
       child.stdout.on('data', (chunk: Buffer) => {
         stdout += chunk.toString('utf8');
+        const map = /^map (\d+)\n/.exec(stdout);
+        if (map && spec.identity) {
+          stdout = stdout.slice(map[0].length);
+          mapIds(Number(map[1]), spec.identity).then(
+            () => child.stdin.write('go\n'),
+            (error: unknown) => settle(new Error(`could not map the sandbox's ids: ${(error as Error).message}`)),
+          );
+        }
         const ready = /^ready (\d+)\n/.exec(stdout);
         if (ready) settle(Number(ready[1]));
       });
       child.on('error', (error) => settle(new Error(`unshare could not be started: ${error.message}`)));
       child.on('exit', (code, signal) => settle(new Error(`setup exited with ${code ?? signal}`)));
     });
+    child.stdin.destroy();
     child.stdout.destroy();
     child.stderr.destroy();
     if (hostPid instanceof Error) {
       if (child.exitCode === null && child.pid !== undefined) killGroup(child.pid);
+      await cgroup?.killAllExcept([], CGROUP_EMPTY_WITHIN_MS).catch(() => undefined);
+      await cgroup?.remove(CGROUP_EMPTY_WITHIN_MS).catch(() => undefined);
       throw new Error(`namespace sandbox did not start: ${hostPid.message}: ${lastLine(stderr) || 'no output'}`);
     }
     child.unref();
+    await cgroup?.shelterInit(hostPid).catch(() => undefined);
     const identity = await identify(hostPid);
     if (!identity) throw new Error(`namespace sandbox did not start: its init exited: ${lastLine(stderr) || 'no output'}`);
-    return new NamespaceSandbox({ ...identity, network: spec.network });
+    return new NamespaceSandbox({
+      ...identity,
+      network: spec.network,
+      layout: 2,
+      targets: spec.binds.map((bind) => bind.target),
+      ...(spec.identity ? { identity: spec.identity } : {}),
+      ...(cgroup && limits ? { cgroup: { name: cgroup.name, places: [...spec.cgroups!], limits } } : {}),
+    });
   }
 
   /** The sandbox `record` names when its holder still runs, else undefined. */
@@ -96,19 +136,30 @@ export class NamespaceSandbox {
     return (await isRunning(record)) ? new NamespaceSandbox(record) : undefined;
   }
 
-  /** Kills the holder `record` names — only if that very process still runs — and waits for it to go. */
+  /**
+   * Kills the holder `record` names — only if that very process still runs — and waits for it to
+   * go, then removes the sandbox's cgroup (killing what is left in it: the host side of commands
+   * that were running). False when something did not go within `withinMs`.
+   */
   static async kill(record: SandboxRecord, withinMs: number): Promise<boolean> {
-    if (!(await isRunning(record))) return true;
-    try {
-      process.kill(record.pid, 'SIGKILL');
-    } catch {
-      // ESRCH: it went by itself.
-    }
     const deadline = Date.now() + withinMs;
-    while (await isRunning(record)) {
-      if (Date.now() >= deadline) return false;
-      await delay(POLL_MS);
+    if (await isRunning(record)) {
+      try {
+        process.kill(record.pid, 'SIGKILL');
+      } catch {
+        // ESRCH: it went by itself.
+      }
+      while (await isRunning(record)) {
+        if (Date.now() >= deadline) return false;
+        await delay(POLL_MS);
+      }
     }
+    const cgroup = cgroupOf(record);
+    if (!cgroup) return true;
+    const left = Math.max(0, deadline - Date.now());
+    if (!(await cgroup.killAllExcept([], left))) return false;
+    // An empty group that will not go (the kernel still tearing it down) is swept later; the sandbox is gone.
+    await cgroup.remove(Math.max(0, deadline - Date.now())).catch(() => undefined);
     return true;
   }
 
@@ -125,14 +176,56 @@ export class NamespaceSandbox {
     return countSandboxProcesses(this.record);
   }
 
-  /** How to run `command` (argv) at `cwd` inside the sandbox. */
+  /** How to run `command` (argv) at `cwd` inside the sandbox (in its cgroup, when it has one, before it runs anything). */
   launch(cwd: string, command: readonly string[]): Launch {
-    return { file: 'nsenter', args: nsenterArgs(this.record.pid, this.record.network, cwd, command) };
+    const args = nsenterArgs(this.record.pid, this.record, cwd, command);
+    const cgroup = cgroupOf(this.record);
+    if (!cgroup) return { file: 'nsenter', args };
+    return { file: '/bin/sh', args: ['-c', ENTER_CGROUP_SCRIPT, 'sandbox-cgroup', ...cgroup.procsFiles(), '--', 'nsenter', ...args] };
+  }
+
+  /** The limits the sandbox runs under (none when it has no cgroup). */
+  get limits(): SandboxLimits | undefined {
+    return this.record.cgroup?.limits;
+  }
+
+  /** How often its limits were hit so far (zeros without a cgroup). */
+  async limitCounters(): Promise<LimitCounters> {
+    return (await cgroupOf(this.record)?.counters()) ?? { oomKills: 0, pidsRefusals: 0 };
+  }
+
+  /**
+   * Kills every process of the sandbox but its init — background jobs included — for a runaway
+   * that has taken its whole process limit (a fork bomb, whose processes outrun any group kill).
+   * False when some were still appearing after `withinMs`.
+   */
+  async killAllButInit(withinMs: number): Promise<boolean> {
+    const cgroup = cgroupOf(this.record);
+    if (!cgroup) return true;
+    // `unshare --kill-child` above the init: killing it would kill the init (and so the sandbox).
+    const parent = await parentOf(this.record.pid);
+    const init = parent === undefined ? [this.record.pid] : [this.record.pid, parent];
+    // The init's timer is not the runaway's: killing it only makes the init start another.
+    return cgroup.killAllExcept(async () => [...init, ...((await initsOwnHostPids(this.record.pid)) ?? []).map(Number)], withinMs);
   }
 
   kill(withinMs: number): Promise<boolean> {
     return NamespaceSandbox.kill(this.record, withinMs);
   }
+}
+
+function cgroupOf(record: SandboxRecord): SandboxCgroup | undefined {
+  return record.cgroup ? SandboxCgroup.at(record.cgroup.places, record.cgroup.name) : undefined;
+}
+
+/**
+ * Writes the user and group maps of the sandbox whose setup runs as host pid `pid` (the caller
+ * is root): its id 0 is the host's root — for the setup only, which drops it before anything
+ * else runs — and its id 1 the sandbox identity. Each map in one write, as the kernel requires.
+ */
+async function mapIds(pid: number, identity: SandboxIdentity): Promise<void> {
+  await writeFile(`/proc/${pid}/uid_map`, `0 0 1\n1 ${identity.uid} 1\n`);
+  await writeFile(`/proc/${pid}/gid_map`, `0 0 1\n1 ${identity.gid} 1\n`);
 }
 
 function killGroup(pgid: number): void {

@@ -1,9 +1,13 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chown, lstat, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { NamespaceSandbox } from './namespace-sandbox';
+import type { SandboxSpec } from './sandbox-spec';
 
 export type NamespaceProbe = { available: true } | { available: false; reason: string };
+
+/** Everything of a sandbox's spec but where it is mounted and what is bound: the probe picks those. */
+export type ProbeSpec = Omit<SandboxSpec, 'rootMountPoint' | 'binds'>;
 
 /**
  * As long as a sandbox start may take: on a busy machine the probe is slow, not negative, and a
@@ -12,30 +16,39 @@ export type NamespaceProbe = { available: true } | { available: false; reason: s
 const PROBE_TIMEOUT_MS = 60_000;
 
 /**
- * Whether sandboxes work on this machine, decided by building a real one under `scratchDir`
- * (created if missing) with `network` as the caller will use it, and checking from inside that
- * a bound directory is there while a host file beside it and the caller's /proc entry are not,
- * and that the system directories are read-only.
+ * Whether sandboxes as `spec` describes work on this machine, decided by building a real one
+ * under `scratchDir` (created if missing) and checking from inside that a bound directory is
+ * there while a host file beside it and the caller's /proc entry are not, that the system
+ * directories are read-only, and — with an identity — that a file made inside belongs to that
+ * identity on the host. The network helper, the id maps and the cgroup are exercised by the
+ * start itself (it fails without them).
  */
-export async function probeNamespaceSandbox(scratchDir: string, network: boolean): Promise<NamespaceProbe> {
+export async function probeNamespaceSandbox(scratchDir: string, spec: ProbeSpec): Promise<NamespaceProbe> {
   await mkdir(scratchDir, { recursive: true });
   const dir = await mkdtemp(join(scratchDir, 'probe-'));
   let sandbox: NamespaceSandbox | undefined;
   try {
     await mkdir(join(dir, 'root'));
-    await mkdir(join(dir, 'bound'));
-    await writeFile(join(dir, 'bound', 'inside.txt'), 'ok');
+    const bound = join(dir, 'bound');
+    await mkdir(bound);
+    await writeFile(join(bound, 'inside.txt'), 'ok');
     await writeFile(join(dir, 'outside.txt'), 'secret');
-    sandbox = await NamespaceSandbox.start({ rootMountPoint: join(dir, 'root'), binds: [{ source: join(dir, 'bound'), target: join(dir, 'bound') }], network });
+    if (spec.identity) await chown(bound, spec.identity.uid, spec.identity.gid);
+    sandbox = await NamespaceSandbox.start({ ...spec, rootMountPoint: join(dir, 'root'), binds: [{ source: bound, target: bound }] });
     // `test ! -w`: the system is read-only (a `mount` too old to bind read-only in one step would leave it writable).
-    const check = `test -f inside.txt && test ! -e ../outside.txt && test ! -e /proc/${process.pid}/environ && test ! -w /usr && test ! -w /etc/passwd`;
-    const { file, args } = sandbox.launch(join(dir, 'bound'), ['/bin/sh', '-c', check]);
+    const check = `test -f inside.txt && test ! -e ../outside.txt && test ! -e /proc/${process.pid}/environ && test ! -w /usr && test ! -w /etc/passwd && : > made`;
+    const { file, args } = sandbox.launch(bound, ['/bin/sh', '-c', check]);
     const failure = await new Promise<string | undefined>((resolve) => {
       execFile(file, args, { timeout: PROBE_TIMEOUT_MS, env: {} }, (error, _stdout, stderr) => {
         resolve(error ? `the probe command failed (${error.code ?? error.signal}): ${stderr.trim() || 'no output'}` : undefined);
       });
     });
-    return failure === undefined ? { available: true } : { available: false, reason: failure };
+    if (failure !== undefined) return { available: false, reason: failure };
+    if (spec.identity) {
+      const owner = (await lstat(join(bound, 'made'))).uid;
+      if (owner !== spec.identity.uid) return { available: false, reason: `a file made inside belongs to uid ${owner} on the host, not ${spec.identity.uid}` };
+    }
+    return { available: true };
   } catch (error) {
     return { available: false, reason: (error as Error).message };
   } finally {

@@ -9,6 +9,7 @@ export interface ProcessIdentity {
 
 interface ProcessState {
   state: string;
+  parent: number;
   startTime: string;
 }
 
@@ -21,7 +22,7 @@ async function processState(pid: number): Promise<ProcessState | undefined> {
   }
   // After the parenthesised command name: state (field 3) … starttime (field 22).
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { state: fields[0]!, startTime: fields[19]! };
+  return { state: fields[0]!, parent: Number(fields[1]), startTime: fields[19]! };
 }
 
 /** The identity of the live process `pid`, or undefined when there is none. */
@@ -34,4 +35,9 @@ export async function identify(pid: number): Promise<ProcessIdentity | undefined
 export async function isRunning(identity: ProcessIdentity): Promise<boolean> {
   const state = await processState(identity.pid);
   return state !== undefined && state.startTime === identity.startTime && state.state !== 'Z' && state.state !== 'X';
+}
+
+/** The pid of `pid`'s parent, or undefined when `pid` is gone. */
+export async function parentOf(pid: number): Promise<number | undefined> {
+  return (await processState(pid))?.parent;
 }

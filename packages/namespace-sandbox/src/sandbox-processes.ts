@@ -55,8 +55,11 @@ async function livePidsInside(holderPid: number): Promise<string[] | undefined> 
   return pids.filter((_, index) => live[index]);
 }
 
-/** The init's own processes (its children in its session) by their pids inside its namespace; undefined when unreadable. */
-async function holdersOwnPids(holderPid: number): Promise<Set<string> | undefined> {
+/**
+ * The init's own processes (its timer: its children in its session, which no command can join),
+ * by their host pids; undefined when unreadable (the init gone, or a kernel without `children`).
+ */
+export async function initsOwnHostPids(holderPid: number): Promise<string[] | undefined> {
   const holder = await statFields(`/proc/${holderPid}/stat`);
   let children: string;
   try {
@@ -65,10 +68,20 @@ async function holdersOwnPids(holderPid: number): Promise<Set<string> | undefine
     return undefined;
   }
   if (!holder) return undefined;
-  const own = new Set<string>();
+  const own: string[] = [];
   for (const child of children.split(' ').filter(Boolean)) {
     const fields = await statFields(`/proc/${child}/stat`);
-    if (!fields || sessionOf(fields) !== sessionOf(holder)) continue;
+    if (fields && sessionOf(fields) === sessionOf(holder)) own.push(child);
+  }
+  return own;
+}
+
+/** The init's own processes (initsOwnHostPids) by their pids inside its namespace; undefined when unreadable. */
+async function holdersOwnPids(holderPid: number): Promise<Set<string> | undefined> {
+  const hostPids = await initsOwnHostPids(holderPid);
+  if (!hostPids) return undefined;
+  const own = new Set<string>();
+  for (const child of hostPids) {
     const inner = await innerPidOf(child);
     // Without its number inside (a kernel before NSpid), the timer could not be told apart.
     if (!inner) return undefined;

@@ -7,25 +7,39 @@
 const READY_SCRIPT = 'echo "ready $1"; shift; exec env -i "PATH=$PATH" "$@" </dev/null >/dev/null 2>&1';
 
 /**
- * The shell that builds a sandbox's root inside fresh user, mount and PID namespaces (it runs as
- * PID 1 of the new PID namespace, root of the new user namespace, before anything untrusted):
+ * The shell that builds a sandbox's root inside fresh user, mount, PID, IPC, UTS and cgroup
+ * namespaces (and a network namespace unless the network is the host's; the cgroup namespace
+ * makes /proc/self/cgroup read `/`, not the host's group path). It runs as PID 1 of the new PID
+ * namespace, before anything untrusted:
  *
+ * - with mapped ids (`ids` = `mapped`) it first prints `map <host pid>` and waits for a line on
+ *   stdin: the caller (root on the host) writes its user namespace's maps meanwhile — sandbox
+ *   uid/gid 0 is the host's root for this setup only, 1 is the sandbox identity — and the setup
+ *   goes on as root with the capabilities `unshare --keep-caps` kept across the exec;
+ * - with egress it writes its host pid to fd 3, where the launcher's network helper attaches to
+ *   its network namespace, and later waits (at most 10 s) for the helper's default route;
+ * - the hostname becomes `hostname` (its own UTS namespace);
  * - a tmpfs becomes the new root, mounted on an empty host directory (`rootMountPoint`);
  * - the system's tools are bound in read-only: /usr, /bin, /sbin, /lib* (symbolic links stay
  *   links), and a short list of /etc entries programs need (users, name resolution, the dynamic
- *   linker, certificates, time zone) — never all of /etc, where a daemon's config may live;
+ *   linker, certificates, time zone) — never all of /etc, where a daemon's config may live; with
+ *   a `resolver`, /etc/resolv.conf names it instead of binding the host's;
  * - a private /tmp and /dev/shm (tmpfs), a minimal /dev (null, zero, full, random, urandom, tty
  *   bound from the host) and a /proc of the new PID namespace only, where — as container
  *   runtimes do — `sys`, `sysrq-trigger`, `irq`, `bus` and `fs` are read-only and `kcore`,
- *   `keys`, `kallsyms`, `kmsg` and a few more are hidden: root inside is the host's uid 0
- *   (`--map-root-user` as root), whom the kernel lets write host-wide sysctls through them;
- * - each requested directory is bound read-write at its target (later binds may cover /tmp);
+ *   `keys`, `kallsyms`, `kmsg` and a few more are hidden: without mapped ids root inside is the
+ *   caller, who may be the host's uid 0, whom the kernel lets write host-wide sysctls;
+ * - each requested directory is bound read-write, `nosuid` and `nodev`, at its target (later
+ *   binds may cover /tmp): a setuid program left there raises nobody's privileges inside;
  * - `pivot_root` into it and the old root is detached, so nothing else of the host is reachable
  *   (unlike `chroot`, which root can climb out of), and the new root is made read-only;
  * - the init then moves into a nested user namespace with its own copy of the mount namespace:
  *   mounts made by a more privileged user namespace are locked there, so root inside (commands
- *   enter these nested namespaces) can neither remount the system directories read-write nor
- *   unmount anything to uncover what lies beneath.
+ *   enter these nested namespaces) can neither remount the system directories read-write, nor
+ *   clear `nosuid`, nor unmount anything to uncover what lies beneath. With mapped ids it first
+ *   becomes uid/gid 1 (`setpriv`, which drops every capability of the setup's root), so the nested
+ *   namespace's root — what commands are — is the sandbox identity, and the host's root is no
+ *   longer anyone inside.
  *
  * Cheap to run, as every exec may wait for it: a process per mount made starts under load
  * crawl (about 100 processes took 8 s each with 20 starts at once on 2 cores). So the fixed
@@ -37,17 +51,20 @@ const READY_SCRIPT = 'echo "ready $1"; shift; exec env -i "PATH=$PATH" "$@" </de
  * is visible inside, and the covering mounts are locked like the rest. A mount that fails
  * fails `mount --all`, and so the setup (`set -e`).
  *
- * Positional parameters: root mount point, network (`on`: the host's network; `off`: a new
- * network namespace whose loopback is brought up), the number of binds, `source target` per
- * bind, then the init's argv. Once built it moves into the nested namespaces, prints
- * `ready <host pid of PID 1>` there (READY_SCRIPT) and execs the init at `/` with an environment of
- * PATH only and stdio on /dev/null. Every value arrives as a
+ * Positional parameters: root mount point, network (`host`, `none` or `egress`), ids (`caller`
+ * or `mapped`), hostname, resolver (empty: the host's resolv.conf), the number of binds,
+ * `source target` per bind, then the init's argv. Once built it moves into the nested
+ * namespaces, prints `ready <host pid of PID 1>` there (READY_SCRIPT) and execs the init at `/`
+ * with an environment of PATH only and stdio on /dev/null. Every value arrives as a
  * parameter, never spliced into the script text (nor into a table: those hold fixed names only).
  */
 export const SETUP_SCRIPT = String.raw`set -e
 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 read -r host_pid _ < /proc/self/stat
-R="$1"; network="$2"; binds="$3"; shift 3
+R="$1"; network="$2"; ids="$3"; name="$4"; resolver="$5"; binds="$6"; shift 6
+if [ "$ids" = mapped ]; then echo "map $host_pid"; read -r _; fi
+if [ "$network" = egress ]; then echo "$host_pid" >&3; fi
+echo "$name" > /proc/sys/kernel/hostname
 mount -t tmpfs -o mode=0755 sandbox-root "$R"
 cd "$R"
 dirs='etc tmp proc dev .old-root'; links=; files=; table=
@@ -58,7 +75,8 @@ for d in usr bin sbin lib lib32 lib64 libx32; do
   fi
 done
 for e in passwd group hosts hostname resolv.conf nsswitch.conf host.conf services protocols alternatives ld.so.cache ld.so.conf ld.so.conf.d ssl ca-certificates ca-certificates.conf localtime timezone os-release mime.types; do
-  if [ -d "/etc/$e" ] && [ ! -L "/etc/$e" ]; then dirs="$dirs etc/$e"
+  if [ "$e" = resolv.conf ] && [ -n "$resolver" ]; then continue
+  elif [ -d "/etc/$e" ] && [ ! -L "/etc/$e" ]; then dirs="$dirs etc/$e"
   elif [ -e "/etc/$e" ]; then files="$files etc/$e"
   else continue
   fi
@@ -68,7 +86,9 @@ done
 mkdir $dirs
 if [ -n "$links" ]; then cp -P $links .; fi
 for f in $files; do : > "$f"; done
-printf '%s\n' "$table" 'sandbox-tmp tmp tmpfs mode=1777' 'sandbox-dev dev tmpfs mode=0755' > dev/fstab
+if [ -n "$resolver" ]; then echo "nameserver $resolver" > etc/resolv.conf; fi
+printf '%s
+' "$table" 'sandbox-tmp tmp tmpfs mode=1777' 'sandbox-dev dev tmpfs mode=0755' > dev/fstab
 mount --all --internal-only --fstab dev/fstab
 table='proc proc proc defaults'
 for n in null zero full random urandom tty; do
@@ -76,7 +96,8 @@ for n in null zero full random urandom tty; do
 /dev/$n dev/$n none bind"
 done
 mkdir dev/shm
-printf '%s\n' "$table" > proc/fstab
+printf '%s
+' "$table" > proc/fstab
 mount --all --internal-only --fstab proc/fstab
 table='sandbox-shm dev/shm tmpfs mode=1777'
 for p in sys sysrq-trigger irq bus fs; do
@@ -91,16 +112,29 @@ for p in acpi scsi asound driver; do
   if [ -d "proc/$p" ]; then table="$table
 sandbox-masked proc/$p tmpfs ro,mode=0555"; fi
 done
-printf '%s\n' "$table" > dev/shm/fstab
+printf '%s
+' "$table" > dev/shm/fstab
 mount --all --internal-only --fstab dev/shm/fstab
 ln -s /proc/self/fd dev/fd; ln -s /proc/self/fd/0 dev/stdin; ln -s /proc/self/fd/1 dev/stdout; ln -s /proc/self/fd/2 dev/stderr
 while [ "$binds" -gt 0 ]; do
-  mkdir -p "$R$2"; mount --bind "$1" "$R$2"; shift 2; binds=$((binds - 1))
+  mkdir -p "$R$2"; mount --bind -o nosuid,nodev "$1" "$R$2"; shift 2; binds=$((binds - 1))
 done
-if [ "$network" = off ]; then ip link set lo up; fi
+if [ "$network" != host ]; then ip link set lo up; fi
+if [ "$network" = egress ]; then
+  routed() { while read -r _ destination _; do [ "$destination" = 00000000 ] && return 0; done < /proc/self/net/route; return 1; }
+  waited=0
+  until routed; do
+    waited=$((waited + 1))
+    if [ "$waited" -gt 500 ]; then echo "the network helper did not configure the sandbox's network within 10 s" >&2; exit 1; fi
+    sleep 0.02
+  done
+fi
 pivot_root . .old-root; umount -l /.old-root; rmdir /.old-root
 mount -o remount,bind,ro /
 cd /
+if [ "$ids" = mapped ]; then
+  exec setpriv --reuid=1 --regid=1 --clear-groups -- unshare --user --map-root-user --mount -- /bin/sh -c '${READY_SCRIPT}' sandbox-ready "$host_pid" "$@"
+fi
 exec unshare --user --map-root-user --mount -- /bin/sh -c '${READY_SCRIPT}' sandbox-ready "$host_pid" "$@"
 `;
 

@@ -8,7 +8,7 @@ import { countByHostScan } from '../src/sandbox-processes';
 import { unshareArgs } from '../src/sandbox-spec';
 
 const scratch = await mkdtemp(join(tmpdir(), 'namespace-sandbox-test-'));
-const probe = await probeNamespaceSandbox(join(scratch, 'probe'), true);
+const probe = await probeNamespaceSandbox(join(scratch, 'probe'), { network: 'host' });
 afterAll(() => rm(scratch, { recursive: true, force: true }));
 
 function run(file: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -49,7 +49,7 @@ describe.skipIf(!probe.available)('a namespace sandbox', () => {
     await mkdir(join(base, 'root'));
     await writeFile(join(workspace, 'mine.txt'), 'mine');
     await writeFile(join(base, 'state.db'), 'daemon secret');
-    spec = { rootMountPoint: join(base, 'root'), binds: [{ source: workspace, target: workspace }], network: true };
+    spec = { rootMountPoint: join(base, 'root'), binds: [{ source: workspace, target: workspace }], network: 'host' };
     sandbox = await NamespaceSandbox.start(spec);
   });
   afterAll(() => sandbox?.kill(5_000));
@@ -104,7 +104,7 @@ describe.skipIf(!probe.available)('a namespace sandbox', () => {
     // counts every process the setup ran before it (each `mount`, `mkdir`, `ln` is one).
     const out = join(workspace, 'first-child.pid');
     const init = ['/bin/sh', '-c', 'sleep 0 & echo $! > "$1"', 'sandbox-init', out];
-    const setup = spawn('unshare', unshareArgs(spec, init), { stdio: 'ignore' });
+    const setup = spawn('unshare', unshareArgs(spec, init, undefined), { stdio: 'ignore' });
     await new Promise((resolve) => setup.on('exit', resolve));
     const firstChild = Number(await readFile(out, 'utf8'));
     expect(firstChild).toBeGreaterThan(1);
@@ -156,7 +156,7 @@ describe.skipIf(!probe.available)('a namespace sandbox', () => {
     const base = await mkdtemp(join(scratch, 'deleted-'));
     await mkdir(join(base, 'root'));
     await mkdir(join(base, 'gone'));
-    const orphaned = await NamespaceSandbox.start({ rootMountPoint: join(base, 'root'), binds: [{ source: join(base, 'gone'), target: join(base, 'gone') }], network: true });
+    const orphaned = await NamespaceSandbox.start({ rootMountPoint: join(base, 'root'), binds: [{ source: join(base, 'gone'), target: join(base, 'gone') }], network: 'host' });
     const marker = `${50_000 + Math.floor(Math.random() * 9_000)}.5`;
     await inside(orphaned, join(base, 'gone'), `sleep ${marker} </dev/null >/dev/null 2>&1 &`);
     await rm(join(base, 'gone'), { recursive: true, force: true });
@@ -180,7 +180,7 @@ describe.skipIf(!probe.available)('a namespace sandbox', () => {
   it('never signals a process whose pid matches a record but whose start time does not', async () => {
     const bystander = spawn('sleep', ['30'], { stdio: 'ignore' });
     try {
-      const record = { pid: bystander.pid!, startTime: '1', network: true };
+      const record = { pid: bystander.pid!, startTime: '1', network: 'host' as const };
       expect(await NamespaceSandbox.adopt(record)).toBeUndefined();
       await NamespaceSandbox.kill(record, 1_000);
       expect(bystander.exitCode).toBeNull();
@@ -192,12 +192,46 @@ describe.skipIf(!probe.available)('a namespace sandbox', () => {
   });
 
   it('without network has only a loopback interface, which works', async () => {
-    const offline = await NamespaceSandbox.start({ ...spec, network: false });
+    const offline = await NamespaceSandbox.start({ ...spec, network: 'none' });
     try {
       const result = await inside(offline, workspace, "awk 'NR > 2 { sub(\":\", \"\", $1); print $1 }' /proc/net/dev; cat /sys/class/net/lo/operstate 2>/dev/null; ip -o link show lo | grep -c UP");
       expect(result.stdout).toBe('lo\n1\n');
     } finally {
       await offline.kill(5_000);
     }
+  });
+});
+
+// Finding 3 of issue 31: a command shared the host's System V IPC (and hostname).
+describe.skipIf(!probe.available)('a namespace sandbox\'s IPC and UTS namespaces', () => {
+  let workspace: string;
+  let sandbox: NamespaceSandbox;
+  let queue: number;
+
+  beforeAll(async () => {
+    const base = await mkdtemp(join(scratch, 'ipc-'));
+    workspace = join(base, 'workspace');
+    await mkdir(workspace);
+    await mkdir(join(base, 'root'));
+    sandbox = await NamespaceSandbox.start({ rootMountPoint: join(base, 'root'), binds: [{ source: workspace, target: workspace }], network: 'host' });
+    queue = Number(/(\d+)/.exec((await run('ipcmk', ['-Q'])).stdout)![1]);
+  });
+  afterAll(async () => {
+    await run('ipcrm', ['-q', String(queue)]);
+    await sandbox?.kill(5_000);
+  });
+
+  it('a command neither sees a host message queue nor can remove it', async () => {
+    const result = await inside(sandbox, workspace, `ipcs -q | grep -c . ; ipcrm -q ${queue} 2>/dev/null && echo removed || echo refused`);
+    expect(result.stdout).toMatch(/refused\n$/);
+    expect(result.stdout).not.toContain(String(queue));
+    expect((await run('ipcs', ['-q', '-i', String(queue)])).code).toBe(0);
+  });
+
+  it('its hostname is the sandbox\'s own, and trying to set it never renames the host', async () => {
+    const hostname = (await readFile('/proc/sys/kernel/hostname', 'utf8')).trim();
+    const result = await inside(sandbox, workspace, 'uname -n; hostname renamed 2>/dev/null; (echo renamed > /proc/sys/kernel/hostname) 2>/dev/null; true');
+    expect(result.stdout).toBe('sandbox\n');
+    expect((await readFile('/proc/sys/kernel/hostname', 'utf8')).trim()).toBe(hostname);
   });
 });

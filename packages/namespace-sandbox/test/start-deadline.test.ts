@@ -34,14 +34,14 @@ vi.mock('node:child_process', async (importOriginal) => {
 });
 
 const scratch = await mkdtemp(join(tmpdir(), 'namespace-sandbox-deadline-'));
-const probe = await probeNamespaceSandbox(join(scratch, 'probe'), true);
+const probe = await probeNamespaceSandbox(join(scratch, 'probe'), { network: 'host' });
 afterAll(() => rm(scratch, { recursive: true, force: true }));
 
 async function freshSpec(): Promise<SandboxSpec> {
   const base = await mkdtemp(join(scratch, 'case-'));
   await mkdir(join(base, 'root'));
   await mkdir(join(base, 'workspace'));
-  return { rootMountPoint: join(base, 'root'), binds: [{ source: join(base, 'workspace'), target: join(base, 'workspace') }], network: true };
+  return { rootMountPoint: join(base, 'root'), binds: [{ source: join(base, 'workspace'), target: join(base, 'workspace') }], network: 'host' };
 }
 
 /** Signals process group `pgid`; false when it is gone. */
@@ -93,7 +93,7 @@ describe.skipIf(!probe.available)('how long a start may take', () => {
 
   it('a probe whose command is held up longer than 10 s still finds the machine able to isolate: `auto` never falls back to no isolation because the machine is busy', async () => {
     stall.commands = 1;
-    const probing = probeNamespaceSandbox(join(scratch, 'slow-probe'), true);
+    const probing = probeNamespaceSandbox(join(scratch, 'slow-probe'), { network: 'host' });
     await vi.waitFor(() => expect(stall.heldCommands).toHaveLength(1), { timeout: 20_000 });
     const [command] = stall.heldCommands.splice(0);
     setTimeout(() => process.kill(command!.pid!, 'SIGCONT'), 10_500);

@@ -115,7 +115,8 @@ export class FsProvider implements BackendProviderV1 {
     if (!manifest) throw new ProviderSnapshotNotFoundError(PROVIDER_ID, 'checkout', 'the snapshot no longer exists');
     const backend = await this.#local.create(request);
     try {
-      await this.#store.checkout(manifest, await this.#local.workspaceDirectory(backend.resource), indexNameOf(backend.resource) ?? undefined);
+      const directory = await this.#local.workspaceDirectory(backend.resource);
+      await this.#store.checkout(manifest, directory, indexNameOf(backend.resource) ?? undefined, await this.#local.workspaceOwner());
       return backend;
     } catch (error) {
       await this.#local.release({ backendId: request.backendId, resource: backend.resource }).catch(() => undefined);

@@ -1,9 +1,9 @@
-import { chmodSync, lstatSync, mkdirSync, symlinkSync } from 'node:fs';
+import { chmodSync, lchownSync, lstatSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { BlobCorruptedError, type BlobStore } from './blob-store';
 import type { Manifest } from './manifest';
 import type { StatIndex } from './stat-index';
-import { TimeSlices } from '@runtimectl/provider-local';
+import { KEPT_MODE_BITS, TimeSlices, type WorkspaceOwner } from '@runtimectl/provider-local';
 
 /** A blob a snapshot path needs is missing or does not hash to what the manifest recorded. */
 export class SnapshotCorruptedError extends Error {
@@ -17,30 +17,39 @@ export class SnapshotCorruptedError extends Error {
  * files from the blob store (verified as read), symlinks as they were recorded. Directory
  * modes are applied last, deepest first, so a read-only directory can still be filled.
  * Each file written is recorded in `index` (the new workspace's stat index), so the workspace's
- * first checkpoint does not read it again. `SnapshotCorruptedError` naming the workspace path
- * when a blob is missing or corrupted.
+ * first checkpoint does not read it again. Every path written, and `target` itself, is given to
+ * `owner` (the sandbox identity: the workspace's commands must be able to change it), and no
+ * mode gets a setuid or setgid bit (`KEPT_MODE_BITS`; manifests written before that rule could
+ * hold one). `SnapshotCorruptedError` naming the workspace path when a blob is missing or corrupted.
  */
-export async function materialise(manifest: Manifest, blobs: BlobStore, target: string, index: StatIndex): Promise<void> {
+export async function materialise(manifest: Manifest, blobs: BlobStore, target: string, index: StatIndex, owner?: WorkspaceOwner): Promise<void> {
   const directories: { absolute: string; mode: number }[] = [];
   const slices = new TimeSlices();
+  const own = (absolute: string) => {
+    if (owner) lchownSync(absolute, owner.uid, owner.gid);
+  };
   for (const entry of manifest.entries) {
     const absolute = join(target, entry.path);
     if (entry.kind === 'dir') {
       mkdirSync(absolute, { mode: 0o700 });
-      directories.push({ absolute, mode: entry.mode });
+      own(absolute);
+      directories.push({ absolute, mode: entry.mode & KEPT_MODE_BITS });
     } else if (entry.kind === 'symlink') {
       symlinkSync(entry.target, absolute);
+      own(absolute);
     } else {
       try {
-        await blobs.copyTo(entry.hash, absolute, entry.mode, new Date(entry.mtimeMs));
+        await blobs.copyTo(entry.hash, absolute, entry.mode & KEPT_MODE_BITS, new Date(entry.mtimeMs));
       } catch (error) {
         if (error instanceof BlobCorruptedError) throw new SnapshotCorruptedError(entry.path, error);
         throw error;
       }
+      own(absolute);
       index.recordWritten(entry.path, lstatSync(absolute, { bigint: true }), entry.hash);
     }
     await slices.yieldIfDue();
   }
   for (const { absolute, mode } of directories.reverse()) chmodSync(absolute, mode);
-  chmodSync(target, manifest.rootMode);
+  own(target);
+  chmodSync(target, manifest.rootMode & KEPT_MODE_BITS);
 }

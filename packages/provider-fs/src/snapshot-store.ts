@@ -3,6 +3,7 @@ import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BlobStore, type BlobStoreSettings } from './blob-store';
 import { fsyncDirectory, writeFileDurably } from './durable-files';
+import type { WorkspaceOwner } from '@runtimectl/provider-local';
 import { blobsOf, parseManifest, type Manifest } from './manifest';
 import { materialise } from './materialise';
 import { walkWorkspace, type WalkResult } from './snapshot-walk';
@@ -108,13 +109,13 @@ export class SnapshotStore {
   }
 
   /**
-   * Materialises `manifest` into the empty directory `target` (see `materialise`); with
-   * `indexName`, seeds that workspace's stat index from the files written.
+   * Materialises `manifest` into the empty directory `target` (see `materialise`), every path
+   * given to `owner`; with `indexName`, seeds that workspace's stat index from the files written.
    */
-  checkout(manifest: Manifest, target: string, indexName?: string): Promise<void> {
+  checkout(manifest: Manifest, target: string, indexName?: string, owner?: WorkspaceOwner): Promise<void> {
     return this.#shared(async () => {
       const index = StatIndex.empty(this.#racyWindowNs);
-      await materialise(manifest, this.blobs, target, index);
+      await materialise(manifest, this.blobs, target, index, owner);
       if (indexName === undefined) return;
       await mkdir(join(this.directory, 'index'), { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
       await index.save(this.#indexPath(indexName), BigInt(Date.now()) * 1_000_000n);

@@ -1,8 +1,10 @@
 export { createLocalProvider, DEFAULT_WORKSPACE_QUOTA_BYTES, LocalProvider, type LocalProviderSettings } from './local-provider';
 export type { WorkspaceQuotaObserver } from './quota/workspace-quota';
-export type { IsolationInForce, LocalIsolation } from './exec/workspace-sandboxes';
+export { DEFAULT_WORKSPACE_PATH, type IsolationInForce, type LocalIsolation } from './exec/workspace-sandboxes';
+export { DEFAULT_SANDBOX_LIMITS } from './exec/default-limits';
 export { descriptorPath, openDirectory, openDirectorySync } from './workspace-jail';
 export { TimeSlices, SLICE_MS } from './time-slices';
 export { isBookkeepingEntry, OWNER_ONLY_DIRECTORY_MODE, OWNER_ONLY_FILE_MODE } from './owner-only';
-export { openWalkedFile, walkWorkspaceTree, WorkspaceChangedError, type WalkedPath, type WorkspaceVisitor } from './workspace-walk';
+export { KEPT_MODE_BITS, openWalkedFile, walkWorkspaceTree, WorkspaceChangedError, type WalkedPath, type WorkspaceVisitor } from './workspace-walk';
 export { workspaceManifest, type KnownHashes } from './workspace-manifest';
+export type { WorkspaceOwner } from './sandbox-ownership';

@@ -26,12 +26,15 @@ import { commandEnvironment } from './exec/command-environment';
 import { fileSizeLimitPrefix } from './exec/file-size-limit';
 import type { ProcessGroups } from './exec/process-groups';
 import { watchQuota } from './exec/quota-watchdog';
+import { combineWatches } from './exec/command-watch';
+import { watchLimits, type LimitedSandbox } from './exec/limits-watchdog';
 import { runCommand, type RunCommandOptions } from './exec/run-command';
 import { shellPath } from './exec/shell-path';
 import type { WorkspaceSandboxes } from './exec/workspace-sandboxes';
 import { errorCode, fileSystemError, workspaceGoneError } from './fs-errors';
 import type { WorkspaceQuota } from './quota/workspace-quota';
 import { openRegularFile, readAtMost, type OpenedFile } from './regular-file';
+import { ownCreated, ownOpened, type WorkspaceOwner } from './sandbox-ownership';
 import { descriptorPath, openDirectory, WorkspaceJail, type JailedEntry, type WalkOptions } from './workspace-jail';
 import { workspaceSearchTree } from './workspace-search';
 import { workspaceManifest, type KnownHashes } from './workspace-manifest';
@@ -65,16 +68,21 @@ export interface LocalBackendSettings {
 export class LocalBackend implements ProviderBackend {
   readonly #jail: WorkspaceJail;
 
+  /** Where the workspace's commands see it: its stable path in the sandbox, or its host directory without isolation. */
+  readonly workspaceRoot: string;
+
   constructor(
     readonly resource: BackendResource,
-    /** Real path of the workspace directory. */
-    readonly workspaceRoot: string,
+    /** Real path of the workspace directory on the host. */
+    private readonly directory: string,
+    visibleRoot: string,
     private readonly groups: ProcessGroups,
     private readonly settings: LocalBackendSettings,
     /** The workspace's directory name under the provider root. */
     private readonly workspaceName: string,
   ) {
-    this.#jail = new WorkspaceJail(workspaceRoot);
+    this.workspaceRoot = visibleRoot;
+    this.#jail = new WorkspaceJail(directory, visibleRoot);
   }
 
   async stat(path: string): Promise<PathStat> {
@@ -100,9 +108,15 @@ export class LocalBackend implements ProviderBackend {
   }
 
   async writeBytes(path: string, content: Uint8Array): Promise<{ path: string; created: boolean }> {
-    const { handle, created, replacedBytes } = await this.#jailed(path, 'write_bytes', false, { createParents: true }, async (entry) => {
+    const owner = await this.settings.sandboxes.owner();
+    const { handle, created, replacedBytes } = await this.#jailed(path, 'write_bytes', false, this.#creating(owner), async (entry) => {
       const replaced = await this.#quotaCheck(entry, path, content.byteLength);
-      return { ...(await this.#create(entry, path)), replacedBytes: replaced };
+      const opened = await this.#create(entry, path);
+      if (opened.created) await ownOpened(opened.handle, owner).catch(async (error: unknown) => {
+        await opened.handle.close();
+        throw error;
+      });
+      return { ...opened, replacedBytes: replaced };
     });
     try {
       await handle.writeFile(content);
@@ -111,21 +125,29 @@ export class LocalBackend implements ProviderBackend {
     } finally {
       await handle.close();
     }
-    this.settings.quota?.wrote(this.workspaceRoot, content.byteLength - replacedBytes);
+    this.settings.quota?.wrote(this.directory, content.byteLength - replacedBytes);
     return { path, created };
   }
 
   async createDirAll(path: string): Promise<void> {
+    const owner = await this.settings.sandboxes.owner();
     // The walk starts from the workspace's descriptor, so a removed workspace is never re-created.
-    await this.#jailed(path, 'create_dir_all', false, { createParents: true }, async ({ at, info }) => {
+    await this.#jailed(path, 'create_dir_all', false, this.#creating(owner), async ({ at, info }) => {
       if (info !== undefined) return requireDirectory(info);
       try {
         await mkdir(at);
       } catch (error) {
         if (errorCode(error) !== 'EEXIST') throw error;
         requireDirectory(await lstat(at)); // made meanwhile
+        return;
       }
+      await ownCreated(at, owner);
     });
+  }
+
+  /** Walk options that create missing parents, each given to `owner` (the sandbox identity) as it is made. */
+  #creating(owner: WorkspaceOwner | undefined): WalkOptions {
+    return { createParents: true, created: (at) => ownCreated(at, owner) };
   }
 
   async tempPath(request: TempPathRequest): Promise<string> {
@@ -138,10 +160,20 @@ export class LocalBackend implements ProviderBackend {
       });
     }
     await this.createDirAll(TEMP_DIRECTORY);
+    const owner = await this.settings.sandboxes.owner();
     const path = `${TEMP_DIRECTORY}/${prefix}${randomBytes(8).toString('hex')}${suffix}`;
     await this.#jailed(path, 'temp_path', false, {}, async ({ at }) => {
-      if (request.kind === 'directory') await mkdir(at);
-      else await (await open(at, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW)).close();
+      if (request.kind === 'directory') {
+        await mkdir(at);
+        await ownCreated(at, owner);
+        return;
+      }
+      const handle = await open(at, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW);
+      try {
+        await ownOpened(handle, owner);
+      } finally {
+        await handle.close();
+      }
     });
     return path;
   }
@@ -151,13 +183,14 @@ export class LocalBackend implements ProviderBackend {
     // A host command starts in the directory the walk holds open: the child's chdir goes through
     // `/proc/self/fd/<fd>` (its own copy of the descriptor until exec), so no swap redirects it.
     // A sandboxed one enters the checked path inside its namespace, where the workspace is at
-    // the same path and nothing of the host outside it exists to escape to.
+    // its stable path (`workspaceRoot`) and nothing of the host outside it exists to escape to.
     const directory = await this.#jailed(cwdPath, 'exec', true, {}, async ({ at, info, relative }) => {
       if (!info?.isDirectory()) throw info ? new InvalidRequestError(`cwd ${cwdPath} is not a directory`, { path: cwdPath }) : new PathNotFoundError(cwdPath);
       return { handle: await openDirectory(at), relative };
     });
     try {
       this.groups.prune();
+      const entered = await this.settings.sandboxes.enter(this.workspaceName, this.directory);
       const options: RunCommandOptions = {
         providerId: this.settings.providerId,
         command: request.command,
@@ -168,9 +201,10 @@ export class LocalBackend implements ProviderBackend {
         maxOutputBytes: request.maxOutputBytes,
         killGraceMs: this.settings.killGraceMs,
         groups: this.groups,
-        launch: (argv) => this.settings.sandboxes.launch(this.workspaceName, this.workspaceRoot, posix.join(this.workspaceRoot, directory.relative), argv),
+        launch: async (argv) => entered?.launch(posix.join(this.workspaceRoot, directory.relative), argv),
       };
-      return await runCommand(this.settings.quota ? await this.#withinQuota(options, this.settings.quota) : options);
+      const quoted = this.settings.quota ? await this.#withinQuota(options, this.settings.quota) : options;
+      return await runCommand(entered?.limited ? withinLimits(quoted, entered.limited) : quoted);
     } finally {
       await directory.handle.close();
     }
@@ -193,12 +227,12 @@ export class LocalBackend implements ProviderBackend {
   async #withinQuota(options: RunCommandOptions, quota: WorkspaceQuota): Promise<RunCommandOptions> {
     // Any earlier measurement will do as the baseline: it only tells a clean-up (rm) of a
     // workspace already over the quota from a command that grows it.
-    const startBytes = quota.lastKnown(this.workspaceRoot) ?? (await quota.usage(this.workspaceRoot).catch(() => 0));
+    const startBytes = quota.lastKnown(this.directory) ?? (await quota.usage(this.directory).catch(() => 0));
     const prefix = fileSizeLimitPrefix(quota.quotaBytes);
     return {
       ...options,
       ...(prefix.length > 0 ? { prefix, shell: await shellPath(options.shell, options.cwd, options.env) } : {}),
-      watch: (pgid) => watchQuota(pgid, this.workspaceRoot, quota, startBytes, this.settings.killGraceMs),
+      watch: (pgid) => watchQuota(pgid, this.directory, quota, startBytes, this.settings.killGraceMs),
     };
   }
 
@@ -223,7 +257,7 @@ export class LocalBackend implements ProviderBackend {
     // The walk's lstat of the entry (links resolved): what the write replaces.
     const replacedBytes = info?.isFile() ? info.size : 0;
     try {
-      await quota.assertWriteFits(this.workspaceRoot, path, addBytes, replacedBytes);
+      await quota.assertWriteFits(this.directory, path, addBytes, replacedBytes);
     } catch (error) {
       if (RuntimectlError.isInstance(error)) throw error;
       await this.#assertPresent('write_bytes');
@@ -274,7 +308,7 @@ export class LocalBackend implements ProviderBackend {
     await this.#assertPresent('manifest');
     const known = await this.settings.knownHashes?.(this.workspaceName);
     try {
-      return await workspaceManifest(this.workspaceRoot, known);
+      return await workspaceManifest(this.directory, known);
     } catch (error) {
       if (error instanceof WorkspaceChangedError) throw new ProviderError(this.settings.providerId, 'manifest', error.message, error);
       throw await this.#mapped(error, '.', 'manifest', false);
@@ -294,11 +328,17 @@ export class LocalBackend implements ProviderBackend {
 
   async #assertPresent(call: string): Promise<void> {
     try {
-      await stat(this.workspaceRoot);
+      await stat(this.directory);
     } catch {
-      throw workspaceGoneError(this.settings.providerId, call, this.workspaceRoot);
+      throw workspaceGoneError(this.settings.providerId, call, this.directory);
     }
   }
+}
+
+/** A command under its sandbox's limits too (see watchLimits), beside any watch it already has. */
+function withinLimits(options: RunCommandOptions, limited: LimitedSandbox): RunCommandOptions {
+  const other = options.watch;
+  return { ...options, watch: (pgid) => combineWatches([...(other ? [other(pgid)] : []), watchLimits(pgid, limited)]) };
 }
 
 function pathStat(info: Stats): PathStat {

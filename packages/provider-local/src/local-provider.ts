@@ -10,13 +10,17 @@ import {
   type OwnedResources,
   type ProviderBackend,
 } from '@runtimectl/core';
+import { checkLimits, type SandboxIdentityRequest, type SandboxLimits, type SandboxNetwork } from '@runtimectl/namespace-sandbox';
 import { checkConfiguredEnvironment } from './exec/command-environment';
 import { ProcessGroups } from './exec/process-groups';
-import { WorkspaceSandboxes, type IsolationInForce, type LocalIsolation } from './exec/workspace-sandboxes';
+import { DEFAULT_WORKSPACE_PATH, WorkspaceSandboxes, type IsolationInForce, type LocalIsolation } from './exec/workspace-sandboxes';
+import { checkWorkspacePath } from './workspace-path';
+import { DEFAULT_SANDBOX_LIMITS } from './exec/default-limits';
 import { errorCode, workspaceGoneError } from './fs-errors';
 import { LocalBackend, type LocalBackendSettings } from './local-backend';
 import { WorkspaceQuota, type WorkspaceQuotaObserver } from './quota/workspace-quota';
 import { removeWorkspace } from './remove-workspace';
+import { ownCreated, type WorkspaceOwner } from './sandbox-ownership';
 import { resourceOf, workspaceNameIn, workspaceNameOf } from './workspace-names';
 import { WorkspaceOwners } from './workspace-owners';
 import type { KnownHashes } from './workspace-manifest';
@@ -54,8 +58,37 @@ export interface LocalProviderSettings {
    * user; `auto` (default): `namespace` where this machine allows it, else `none` (see `isolation()`).
    */
   isolation?: LocalIsolation;
-  /** With namespace isolation, false gives commands their own network namespace (loopback only). Default true. */
-  network?: boolean;
+  /**
+   * With namespace isolation, the network commands get (see `SandboxNetwork`): `egress`
+   * (default) — outbound connections through slirp4netns or pasta, never the host's loopback;
+   * where neither works, `none` instead, and `isolation()` says why (`networkReason`) — never
+   * `host`. `none`: loopback only. `host`: the host's network, its loopback services (this
+   * daemon's API) included. `true`/`false` (before modes) read as `host`/`none`.
+   */
+  network?: SandboxNetwork | boolean;
+  /**
+   * With namespace isolation, what every workspace's commands and background jobs may use
+   * together (a cgroup per workspace sandbox; see `SandboxLimits`): a command over the memory or
+   * process limit is stopped and its answer says so. Each kind defaults to
+   * `DEFAULT_SANDBOX_LIMITS`; 0 turns one off.
+   */
+  limits?: SandboxLimits;
+  /**
+   * The host identity of a sandbox's root — the owner of every file in the workspaces. `auto`
+   * (default): when the daemon runs as root, an id no user, group or subordinate range has
+   * (`DEFAULT_SANDBOX_ID`), else the daemon's own; `caller`: the daemon's own ids; or explicit
+   * `{ uid, gid }` (root only). A command may chown only to these ids.
+   */
+  sandboxIds?: SandboxIdentityRequest;
+  /**
+   * Where commands see their workspace with namespace isolation: the same path for a runtime's
+   * whole life — across checkout, fork, pause, resume and daemon restarts — and for every
+   * runtime, so no host path or backend id shows in `pwd`. Default `/home/user/workspace`
+   * (E2B's, see `DEFAULT_WORKSPACE_PATH`). An absolute path, not `/` and not in the system
+   * directories the sandbox shows (`/usr`, `/bin`, `/sbin`, `/lib*`, `/etc`, `/proc`, `/dev`).
+   * Without isolation commands see the host directory.
+   */
+  workspacePath?: string;
   /**
    * For a provider composing this one (provider-fs): the file hashes it already knows of a
    * workspace (by its directory name), so a backend's `manifest` reads only files changed since.
@@ -98,7 +131,13 @@ export class LocalProvider implements BackendProviderV1 {
     if (!Number.isSafeInteger(quotaBytes) || quotaBytes < 0) throw new TypeError('workspaceQuotaBytes must be a whole number of bytes, 0 for none');
     const isolation = settings.isolation ?? 'auto';
     if (!['auto', 'namespace', 'none'].includes(isolation)) throw new TypeError('createLocalProvider: isolation is auto, namespace or none');
-    this.#sandboxes = new WorkspaceSandboxes(this.providerId, () => this.#rootPath(), isolation, settings.network ?? true);
+    this.#sandboxes = new WorkspaceSandboxes(this.providerId, () => this.#rootPath(), {
+      isolation,
+      network: networkMode(settings.network),
+      ids: settings.sandboxIds ?? 'auto',
+      workspacePath: checkWorkspacePath(settings.workspacePath ?? DEFAULT_WORKSPACE_PATH),
+      limits: checkLimits({ ...DEFAULT_SANDBOX_LIMITS, ...settings.limits }),
+    });
     this.#settings = {
       providerId: this.providerId,
       shell: settings.shell ?? '/bin/sh',
@@ -127,11 +166,18 @@ export class LocalProvider implements BackendProviderV1 {
   async create(request: BackendCreateRequest): Promise<ProviderBackend> {
     const root = await this.#rootPath();
     const name = workspaceNameOf(request.backendId);
+    const owner = await this.#sandboxes.owner();
     try {
       await mkdir(join(root, name));
     } catch (error) {
       const reason = errorCode(error) === 'EEXIST' ? 'the workspace directory already exists' : 'could not create the workspace directory';
       throw new ProviderError(this.providerId, 'create', reason, error);
+    }
+    try {
+      await ownCreated(join(root, name), owner);
+    } catch (error) {
+      await rm(join(root, name), { recursive: true, force: true });
+      throw new ProviderError(this.providerId, 'create', 'could not give the workspace directory to the sandbox identity', error);
     }
     try {
       await rm(join(root, RELEASED_MARKERS, name), { force: true });
@@ -175,6 +221,14 @@ export class LocalProvider implements BackendProviderV1 {
   }
 
   /**
+   * Who must own what is made in a workspace outside its commands (a checkout's files) so they
+   * can change it: the sandbox identity, or undefined (files stay the daemon's).
+   */
+  workspaceOwner(): Promise<WorkspaceOwner | undefined> {
+    return this.#sandboxes.owner();
+  }
+
+  /**
    * Kills whatever the workspace's commands left running (their process groups and the
    * workspace's sandbox, with everything in it — `setsid` children too), then removes
    * the workspace directory — or, with `keepWorkspaces`, marks it released and leaves it.
@@ -203,13 +257,15 @@ export class LocalProvider implements BackendProviderV1 {
     return new WorkspaceOwners(await this.#rootPath()).list(installationId);
   }
 
-  #backend(name: string, workspaceRoot: string): LocalBackend {
+  /** The backend of workspace `name` (host directory `directory`), seen by commands where the isolation in force shows it. */
+  async #backend(name: string, directory: string): Promise<LocalBackend> {
     let groups = this.#groups.get(name);
     if (!groups) {
       groups = new ProcessGroups();
       this.#groups.set(name, groups);
     }
-    return new LocalBackend(resourceOf(name), workspaceRoot, groups, this.#settings, name);
+    const visible = (await this.#sandboxes.inForce()).workspacePath ?? directory;
+    return new LocalBackend(resourceOf(name), directory, visible, groups, this.#settings, name);
   }
 
   /** The real path of `root`, created (owner-only, as are the directories leading to it) on first use. */
@@ -232,6 +288,14 @@ async function exists(path: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** The network mode a `network` setting asks for (booleans from before modes: true is host, false none). */
+function networkMode(network: SandboxNetwork | boolean | undefined): SandboxNetwork {
+  if (network === undefined) return 'egress';
+  if (typeof network === 'boolean') return network ? 'host' : 'none';
+  if (!['none', 'egress', 'host'].includes(network)) throw new TypeError('createLocalProvider: network is none, egress or host');
+  return network;
 }
 
 /** Creates the local provider. Throws `TypeError` for a missing root, `InvalidRequestError` for a bad `env`. */

@@ -32,6 +32,8 @@ export interface JailedEntry {
 export interface WalkOptions {
   /** Create missing directories on the way, as `mkdir -p` (the last component is left to the caller). */
   createParents?: boolean;
+  /** Told of each directory the walk created (its descriptor path), before the walk enters it. */
+  created?: (at: string) => Promise<void>;
 }
 
 /** The path of an open descriptor (or of `name` in the directory it holds) that the kernel resolves through the descriptor itself. */
@@ -53,7 +55,8 @@ export const openDirectorySync = (path: string) => openSync(path, DIRECTORY_FLAG
  * workspace root, one component at a time, each directory opened with `O_NOFOLLOW` relative to
  * the descriptor of the one before (Node has no `openat`: `/proc/self/fd/<fd>/<name>` does the
  * same). A symbolic link on the way is read, never followed by the kernel, and its target walked
- * the same way: from the root for an absolute target (refused unless under the workspace root),
+ * the same way: from the root for an absolute target (refused unless under the workspace root
+ * as commands see it),
  * from the link's directory for a relative one, `..` back to the descriptor it came from
  * (refused at the root) — so links that stay inside are followed as the kernel would, and no
  * swap of any component, at any moment, can lead the walk out. Every descriptor is closed when
@@ -64,11 +67,18 @@ export class WorkspaceJail {
   readonly #paths: WorkspacePaths;
   readonly #rootNames: string[];
 
-  /** `root` must already be a real path (no symbolic links in it). */
-  constructor(readonly root: string) {
+  /**
+   * `root`: the workspace's host directory, a real path (no symbolic links in it). `visibleRoot`:
+   * where the workspace's commands see it (default `root`) — absolute paths, of the file API and
+   * of symbolic links commands made, are read as the commands meant them: under `visibleRoot`.
+   */
+  constructor(
+    readonly root: string,
+    visibleRoot = root,
+  ) {
     if (!HAS_PROC_FD) throw new Error('the local provider needs Linux /proc/self/fd to resolve workspace paths without a race');
-    this.#paths = new WorkspacePaths(root);
-    this.#rootNames = root.split('/').filter(Boolean);
+    this.#paths = new WorkspacePaths(visibleRoot);
+    this.#rootNames = visibleRoot.split('/').filter(Boolean);
   }
 
   /** Walks to `path` and hands its entry to `use`, holding the descriptors of its directories meanwhile. */
@@ -125,9 +135,14 @@ export class WorkspaceJail {
       } catch (error) {
         const code = errorCode(error);
         if (code === 'ENOENT' && options.createParents && (hops += 1) <= MAX_SYMLINK_HOPS) {
-          await mkdir(at).catch((mkdirError: unknown) => {
-            if (errorCode(mkdirError) !== 'EEXIST') throw mkdirError;
-          });
+          const made = await mkdir(at).then(
+            () => true,
+            (mkdirError: unknown) => {
+              if (errorCode(mkdirError) !== 'EEXIST') throw mkdirError;
+              return false;
+            },
+          );
+          if (made) await options.created?.(at);
           pending.push(name);
         } else if (code === 'ENOTDIR' || code === 'ELOOP') {
           // O_NOFOLLOW | O_DIRECTORY on a symbolic link: ENOTDIR (or ELOOP). Read it and walk its target.

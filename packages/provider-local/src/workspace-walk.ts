@@ -7,12 +7,20 @@ const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = constants;
 /** A regular file, symlink or directory changed under the walk in a way it cannot record (a swap). */
 export class WorkspaceChangedError extends Error {}
 
+/**
+ * The permission bits a workspace keeps: all but setuid and setgid (`& 0o1777`, the sticky bit
+ * stays). A command may set them on its files — they belong to the sandbox identity and the
+ * workspace is mounted `nosuid` — but they are never part of a workspace's manifest or snapshot,
+ * so no checkout or resume, whose files the daemon writes, ever brings one back.
+ */
+export const KEPT_MODE_BITS = 0o1777;
+
 /** One path met by the walk: workspace-relative `path`, the descriptor path `at` to open it by, its lstat. */
 export interface WalkedPath {
   path: string;
   at: string;
   info: BigIntStats;
-  /** Permission bits. */
+  /** Permission bits, setuid and setgid left out (`KEPT_MODE_BITS`). */
   mode: number;
 }
 
@@ -30,13 +38,14 @@ export interface WorkspaceVisitor {
  * directory descriptors (opened without following links, as the workspace jail does), never
  * path strings: a command swapping a directory for a link to the host mid-walk can never bring
  * a host name, link target or file into what the walk reports. Small system calls run directly
- * (see TimeSlices), yielding to the event loop between slices. Resolves the root's permission bits.
+ * (see TimeSlices), yielding to the event loop between slices. Resolves the root's permission bits
+ * (as every path's: `KEPT_MODE_BITS`).
  * The one walker of a workspace: fs snapshots and local manifests both go through it.
  */
 export async function walkWorkspaceTree(root: string, visitor: WorkspaceVisitor): Promise<{ rootMode: number }> {
   const top = openDirectorySync(root);
   try {
-    const rootMode = Number(fstatSync(top, { bigint: true }).mode & 0o7777n);
+    const rootMode = Number(fstatSync(top, { bigint: true }).mode & BigInt(KEPT_MODE_BITS));
     await walkDirectory(top, '', visitor, new TimeSlices());
     return { rootMode };
   } finally {
@@ -51,7 +60,7 @@ async function walkDirectory(directory: number, relative: string, visitor: Works
     const at = descriptorPath(directory, name);
     const info = lstatSync(at, { bigint: true, throwIfNoEntry: false });
     if (!info) continue; // Removed meanwhile: not walked.
-    const entry: WalkedPath = { path, at, info, mode: Number(info.mode & 0o7777n) };
+    const entry: WalkedPath = { path, at, info, mode: Number(info.mode & BigInt(KEPT_MODE_BITS)) };
     if (info.isSymbolicLink()) {
       visitor.symlink(entry, readlinkSync(at));
     } else if (info.isDirectory()) {

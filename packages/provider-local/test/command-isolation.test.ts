@@ -46,21 +46,18 @@ describe('local provider command isolation', () => {
     const { provider, root } = await localProvider(temporary);
     const { backend } = await createBackend(provider);
     await createBackend(provider);
-    const result = await backend.exec({ ...exec, command: `ls -a ${root}; test -x /bin/sh && echo tools; ls /work /root /home /var 2>/dev/null | wc -l` });
-    expect(text(result.stdout).split('\n').filter((line) => line && line !== '.' && line !== '..')).toEqual([
-      backend.workspaceRoot.slice(root.length + 1),
-      'tools',
-      '0',
-    ]);
+    const result = await backend.exec({ ...exec, command: `ls -a ${root} 2>/dev/null; test -x /bin/sh && echo tools; ls /work /root /var 2>/dev/null | wc -l; ls -a /home/user` });
+    // The provider root is not there at all: the workspace is at its own path, alone in /home/user.
+    expect(text(result.stdout).split('\n').filter((line) => line && line !== '.' && line !== '..')).toEqual(['tools', '0', 'workspace']);
     expect((await readdir(root)).filter((name) => !name.startsWith('.'))).toHaveLength(2);
   });
 
-  it('with network false a command has only a loopback interface', async () => {
+  it('with network none (or false, as before modes) a command has only a loopback interface', async () => {
     const { provider } = await localProvider(temporary, { network: false });
     const { backend } = await createBackend(provider);
     const result = await backend.exec({ ...exec, command: "awk 'NR > 2 { sub(\":\", \"\", $1); print $1 }' /proc/net/dev" });
     expect(text(result.stdout)).toBe('lo\n');
-    expect(await provider.isolation()).toEqual({ mode: 'namespace', network: false });
+    expect(await provider.isolation()).toMatchObject({ mode: 'namespace', network: 'none' });
   });
 
   it('with isolation "none" commands run as host processes, and the provider says so', async () => {
@@ -70,11 +67,13 @@ describe('local provider command isolation', () => {
     const [visible, ppid] = text(result.stdout).trim().split('\n');
     expect(visible).toBe('host-visible');
     expect(Number(ppid)).toBe(process.pid);
-    expect(await provider.isolation()).toEqual({ mode: 'none', network: true, reason: 'isolation = "none" in the settings' });
+    expect(await provider.isolation()).toEqual({ mode: 'none', network: 'host', reason: 'isolation = "none" in the settings' });
   });
 
-  it('reports the isolation in force: namespace with the network on by default', async () => {
+  it('reports the isolation in force: namespace, its workspace path, and a network other than the host\'s by default', async () => {
     const { provider } = await localProvider(temporary);
-    expect(await provider.isolation()).toEqual({ mode: 'namespace', network: true });
+    const inForce = await provider.isolation();
+    expect(inForce).toMatchObject({ mode: 'namespace', workspacePath: '/home/user/workspace' });
+    expect(['egress', 'none']).toContain(inForce.network);
   });
 });

@@ -28,11 +28,12 @@ export const newBackendId = () => `bkd_${randomBytes(16).toString('hex')}`;
 export async function createBackend(
   provider: LocalProvider,
   backendId = newBackendId(),
-): Promise<{ backend: ProviderBackend; request: { backendId: string; resource: ProviderBackend['resource'] } }> {
+): Promise<{ backend: ProviderBackend; request: { backendId: string; resource: ProviderBackend['resource'] }; directory: string }> {
   const backend = await provider.create({ backendId, runtimeId: 'local-test', options: {}, labels: {} });
   const request = { backendId, resource: backend.resource };
   createdBackends.push({ provider, request });
-  return { backend, request };
+  // The workspace's host directory; `backend.workspaceRoot` is where its commands see it.
+  return { backend, request, directory: await provider.workspaceDirectory(backend.resource) };
 }
 
 export async function localProvider(

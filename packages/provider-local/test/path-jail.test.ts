@@ -44,8 +44,8 @@ describe('local provider path jail', () => {
     const outside = await temporary('outside');
     await writeFile(join(outside, 'secret.txt'), 'outside secret');
     const { provider, root } = await localProvider(temporary);
-    const { backend } = await createBackend(provider);
-    return { backend, outside, root };
+    const { backend, directory } = await createBackend(provider);
+    return { backend, outside, root, directory };
   }
 
   it('refuses ../../etc/passwd and other climbs out of the workspace, naming the path', async () => {
@@ -73,8 +73,8 @@ describe('local provider path jail', () => {
   });
 
   it('refuses to go through a symlink to / and creates nothing through it', async () => {
-    const { backend, outside } = await jailed();
-    await symlink('/', join(backend.workspaceRoot, 'rootlink'));
+    const { backend, outside, directory } = await jailed();
+    await symlink('/', join(directory, 'rootlink'));
     await readsRefused(backend, 'rootlink/etc/passwd');
     await readsRefused(backend, 'rootlink');
     await writesRefused(backend, `rootlink${outside}/created.txt`);
@@ -82,9 +82,9 @@ describe('local provider path jail', () => {
   });
 
   it('refuses a symlink inside the workspace that points out, for reads and writes', async () => {
-    const { backend, outside } = await jailed();
-    await symlink(outside, join(backend.workspaceRoot, 'escape'));
-    await symlink(join(outside, 'secret.txt'), join(backend.workspaceRoot, 'secret-link'));
+    const { backend, outside, directory } = await jailed();
+    await symlink(outside, join(directory, 'escape'));
+    await symlink(join(outside, 'secret.txt'), join(directory, 'secret-link'));
     await readsRefused(backend, 'escape/secret.txt');
     await readsRefused(backend, 'secret-link');
     await writesRefused(backend, 'escape/new-file.txt');
@@ -95,8 +95,8 @@ describe('local provider path jail', () => {
   });
 
   it('refuses a dangling symlink whose target is outside, so a write cannot create it', async () => {
-    const { backend, outside } = await jailed();
-    await symlink(join(outside, 'would-be-created.txt'), join(backend.workspaceRoot, 'dangling'));
+    const { backend, outside, directory } = await jailed();
+    await symlink(join(outside, 'would-be-created.txt'), join(directory, 'dangling'));
     await refused(backend.writeBytes('dangling', utf8('x')), 'dangling');
     await refused(backend.writeBytes('dangling/child.txt', utf8('x')), 'dangling/child.txt');
     await refused(backend.createDirAll('dangling'), 'dangling');
@@ -104,19 +104,19 @@ describe('local provider path jail', () => {
   });
 
   it('follows symlinks that stay inside the workspace', async () => {
-    const { backend } = await jailed();
+    const { backend, directory } = await jailed();
     await backend.writeBytes('real/data.txt', utf8('through a link'));
-    await symlink('real', join(backend.workspaceRoot, 'alias'));
+    await symlink('real', join(directory, 'alias'));
     expect(text(await backend.readBytes('alias/data.txt'))).toBe('through a link');
     await backend.writeBytes('alias/new.txt', utf8('written via link'));
     expect(text(await backend.readBytes('real/new.txt'))).toBe('written via link');
   });
 
   it('search does not follow symlinks, so files outside never show up', async () => {
-    const { backend, outside } = await jailed();
+    const { backend, outside, directory } = await jailed();
     await backend.writeBytes('own.txt', utf8('secret inside'));
-    await symlink(outside, join(backend.workspaceRoot, 'escape'));
-    await symlink('/', join(backend.workspaceRoot, 'rootlink'));
+    await symlink(outside, join(directory, 'escape'));
+    await symlink('/', join(directory, 'rootlink'));
     expect(await backend.glob({ pattern: '**', limit: 100 })).toEqual({ kind: 'paths', paths: ['own.txt'], truncated: false });
     expect(await backend.grep({ query: 'secret', mode: 'files_with_matches', limit: 100 })).toEqual({
       kind: 'paths',
@@ -134,14 +134,14 @@ describe('local provider path jail', () => {
   });
 
   it('refuses over-long names and paths instead of failing in the file system', async () => {
-    const { backend } = await jailed();
+    const { backend, directory } = await jailed();
     for (const path of ['n'.repeat(5000), `dir/${'n'.repeat(256)}.txt`, Array.from({ length: 1200 }, () => 'abc').join('/')]) {
       await readsRefused(backend, path);
       await writesRefused(backend, path);
     }
     const longest = 'n'.repeat(255);
     await backend.writeBytes(longest, utf8('a name of exactly 255 bytes is fine'));
-    expect((await stat(join(backend.workspaceRoot, longest))).isFile()).toBe(true);
+    expect((await stat(join(directory, longest))).isFile()).toBe(true);
   });
 
   it('refuses temp prefixes and suffixes that could name another directory', async () => {
@@ -151,9 +151,9 @@ describe('local provider path jail', () => {
   });
 
   it('refuses a .tmp directory that is a symlink out of the workspace', async () => {
-    const { backend, outside } = await jailed();
+    const { backend, outside, directory } = await jailed();
     await mkdir(join(outside, 'tmp-target'));
-    await symlink(join(outside, 'tmp-target'), join(backend.workspaceRoot, '.tmp'));
+    await symlink(join(outside, 'tmp-target'), join(directory, '.tmp'));
     await refused(backend.tempPath({ kind: 'file' }), '.tmp');
     expect(await readdir(join(outside, 'tmp-target'))).toEqual([]);
   });

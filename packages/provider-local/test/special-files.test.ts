@@ -46,32 +46,32 @@ describe('local provider special files', () => {
     }
   });
 
-  async function backendWithFifos(): Promise<{ backend: ProviderBackend; names: string[] }> {
+  async function backendWithFifos(): Promise<{ backend: ProviderBackend; names: string[]; directory: string }> {
     const { provider } = await localProvider(temporary);
-    const { backend } = await createBackend(provider);
+    const { backend, directory } = await createBackend(provider);
     const names = Array.from({ length: FIFO_COUNT }, (_, index) => `pipe-${index}`);
     for (const name of names) {
-      execFileSync('mkfifo', [join(backend.workspaceRoot, name)]);
-      fifos.push(join(backend.workspaceRoot, name));
+      execFileSync('mkfifo', [join(directory, name)]);
+      fifos.push(join(directory, name));
     }
-    return { backend, names };
+    return { backend, names, directory };
   }
 
   it('refuses to read FIFOs quickly, and file calls still answer afterwards', async () => {
-    const { backend, names } = await backendWithFifos();
+    const { backend, names, directory } = await backendWithFifos();
     const outcomes = await Promise.all(names.map((name) => settledQuickly(backend.readBytes(name))));
     outcomes.forEach((outcome, index) => expectRefusedAsNotRegular(outcome, names[index]!));
-    expect(await settledQuickly(stat(backend.workspaceRoot)), 'the thread pool is free').not.toBe('hung');
+    expect(await settledQuickly(stat(directory)), 'the thread pool is free').not.toBe('hung');
     expect(await settledQuickly(backend.writeBytes('after.txt', utf8('still served')))).toEqual({
       value: { path: 'after.txt', created: true },
     });
   });
 
   it('refuses to write onto an existing FIFO quickly and leaves it a FIFO', async () => {
-    const { backend, names } = await backendWithFifos();
+    const { backend, names, directory } = await backendWithFifos();
     const outcomes = await Promise.all(names.map((name) => settledQuickly(backend.writeBytes(name, utf8('x')))));
     outcomes.forEach((outcome, index) => expectRefusedAsNotRegular(outcome, names[index]!));
-    expect((await stat(join(backend.workspaceRoot, names[0]!))).isFIFO()).toBe(true);
+    expect((await stat(join(directory, names[0]!))).isFIFO()).toBe(true);
   });
 
   it('refuses to export FIFOs quickly', async () => {
@@ -81,15 +81,15 @@ describe('local provider special files', () => {
   });
 
   it('stat reports a FIFO as kind other without opening it', async () => {
-    const { backend, names } = await backendWithFifos();
+    const { backend, names, directory } = await backendWithFifos();
     expect(await settledQuickly(backend.stat(names[0]!))).toMatchObject({ value: { exists: true, kind: 'other', sizeBytes: 0 } });
   });
 
   it.runIf(process.getuid?.() === 0)('refuses to read or write a character device made inside the workspace', async () => {
     const { provider } = await localProvider(temporary);
-    const { backend } = await createBackend(provider);
+    const { backend, directory } = await createBackend(provider);
     // /dev/zero's numbers (1, 5): reading it whole would never end.
-    execFileSync('mknod', [join(backend.workspaceRoot, 'zero'), 'c', '1', '5']);
+    execFileSync('mknod', [join(directory, 'zero'), 'c', '1', '5']);
     expectRefusedAsNotRegular(await settledQuickly(backend.readBytes('zero')), 'zero');
     expectRefusedAsNotRegular(await settledQuickly(backend.writeBytes('zero', utf8('x'))), 'zero');
     expectRefusedAsNotRegular(await settledQuickly(backend.export('zero')), 'zero');

@@ -93,12 +93,12 @@ describe('local provider path jail under a symlink-swap race', () => {
     await writeFile(join(outside, 'secret.txt'), SECRET);
     await writeFile(join(outside, ONLY_OUTSIDE), 'outside only');
     const { provider } = await localProvider(temporary);
-    const { backend } = await createBackend(provider);
+    const { backend, directory } = await createBackend(provider);
     await backend.writeBytes('dir/secret.txt', utf8('inside'));
     await backend.createDirAll('.tmp');
 
     const counts: Record<string, Record<Outcome | 'attempts', number>> = {};
-    const swapper = startSwapper(backend.workspaceRoot, ['dir', '.tmp'], outside);
+    const swapper = startSwapper(directory, ['dir', '.tmp'], outside);
     await new Promise((resolve) => swapper.stdout!.once('data', resolve));
     const deadline = Date.now() + RACE_MS;
     const operations = Object.entries(attacks(backend));
@@ -141,12 +141,13 @@ describe('local provider path jail under a symlink-swap race', () => {
 
   it('inside symlinks, and .. in their targets, are still followed as the kernel would; a missing search base finds nothing', async () => {
     const { provider } = await localProvider(temporary);
-    const { backend } = await createBackend(provider);
+    const { backend, directory } = await createBackend(provider);
     await backend.writeBytes('real/deeper/data.txt', utf8('found'));
-    await mkdir(join(backend.workspaceRoot, 'links'));
-    await symlink('../real/deeper', join(backend.workspaceRoot, 'links', 'relative'));
-    await symlink(join(backend.workspaceRoot, 'real'), join(backend.workspaceRoot, 'links', 'absolute'));
-    await symlink('relative/..', join(backend.workspaceRoot, 'links', 'up-through-link'));
+    await mkdir(join(directory, 'links'));
+    await symlink('../real/deeper', join(directory, 'links', 'relative'));
+    // An absolute target as a command would write it: under the workspace's path in its sandbox.
+    await symlink(join(backend.workspaceRoot, 'real'), join(directory, 'links', 'absolute'));
+    await symlink('relative/..', join(directory, 'links', 'up-through-link'));
     expect(text(await backend.readBytes('links/relative/data.txt'))).toBe('found');
     expect(text(await backend.readBytes('links/absolute/deeper/data.txt'))).toBe('found');
     // `..` after a link is the parent of the link's target (`real`), as the kernel resolves it.

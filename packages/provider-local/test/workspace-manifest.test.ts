@@ -13,8 +13,7 @@ describe('local workspace manifest', () => {
 
   it('lists directories, files (hashed) and symlinks (with their target, never followed) with their modes; FIFOs are left out', async () => {
     const { provider } = await localProvider(temporary);
-    const { backend } = await createBackend(provider);
-    const root = backend.workspaceRoot;
+    const { backend, directory: root } = await createBackend(provider);
     await mkdir(join(root, 'bin'));
     await writeFile(join(root, 'bin/run.sh'), '#!/bin/sh\n');
     await chmod(join(root, 'bin/run.sh'), 0o755);

@@ -1,6 +1,7 @@
 export * from './memory-provider/index';
 export { delegatingProvider } from './delegating-provider';
 export { openTricklingSockets, openSocketCount, waitForOpenSockets, type HostileSocket } from './hostile-sockets';
+export { acceptsOnLoopback } from './loopback-connection';
 
 export { runProviderConformance } from './conformance/run-provider-conformance';
 export type {
@@ -8,6 +9,7 @@ export type {
   ProviderFactory,
   ProviderUnderTest,
   ConformanceCapabilities,
+  ConformanceLimits,
   ConformanceTimeouts,
 } from './conformance/conformance-options';
 export { lifecycleTests } from './conformance/lifecycle-tests';

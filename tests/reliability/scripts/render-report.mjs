@@ -29,6 +29,7 @@ const commandSecrets = load('command-secrets');
 const fleetConformance = loadOptional('fleet-api-conformance');
 const fleetPartition = loadOptional('fleet-partition');
 const fleetChaos = loadOptional('fleet-chaos');
+const isolationV2 = loadOptional('isolation-v2');
 
 const MiB = 1024 * 1024;
 const mib = (bytes) => `${(bytes / MiB).toFixed(1)} MiB`;
@@ -124,7 +125,7 @@ ${symlinkRaceSection(race.figures)}
 ${diskBoundsSection(disk.figures)}
 
 ${commandSecretsSection(commandSecrets.figures)}
-${fleetSection(fleetConformance, fleetPartition, fleetChaos)}
+${isolationV2 ? `\n${isolationV2Section(isolationV2.figures)}\n` : ''}${fleetSection(fleetConformance, fleetPartition, fleetChaos)}
 <!-- figures:end -->`;
 
 /** The fleet's three proofs (test/fleet-*.test.ts), when they ran. */
@@ -161,6 +162,20 @@ function commandSecretsSection(f) {
 Local provider, isolation in force: ${f.isolation}. ${f.attempts} commands of one runtime tried the daemon's environment (\`/proc/$PPID/environ\`, every \`/proc/*/environ\`, its pid), its open descriptors and root, the state directory, the database file and another runtime's workspace, each looking for ${f.secretsLookedFor} secrets (bearer token, \`E2B_API_KEY\`, the SQLite header, the other runtime's file).
 
 ${table(['attempts', 'secrets readable from a command'], [[String(f.attempts), String(f.readable)]])}`;
+}
+
+/** Escapes and an innocent runtime's latency under runaways (test/isolation-v2.test.ts, issue 31). */
+function isolationV2Section(f) {
+  const latency = (name, s) => [name, String(s.samples), String(s.p50Ms), String(s.maxMs)];
+  return `### Isolation v2: escapes, and an innocent runtime beside runaways
+
+fs provider, isolation in force: ${f.isolation}. ${f.attempts} ways out tried from one runtime${f.asRoot ? ' (daemon as root)' : ''}: ${f.attempted.join('; ')}.
+
+${table(['ways out tried', 'escapes'], [[String(f.attempts), String(f.escapes)]])}
+
+Another runtime ran a fork bomb (stopped after ${f.forkBomb.stoppedAfterMs} ms, exit code ${f.forkBomb.exitCode}: "${f.forkBomb.note}"), then allocated twice its memory limit again and again for 5 s (${f.memoryHog.allocations} allocations, all killed: "${f.memoryHog.note}"), while the innocent runtime ran \`echo\` back to back (limits ${mib(f.limits.memoryBytes)}, ${f.limits.pids} processes; the daemon ${f.daemonAlive ? 'stayed up' : 'DIED'}):
+
+${table(["innocent runtime's exec", 'execs', 'p50 ms', 'max ms'], [latency('before', f.innocent.baseline), latency('during the fork bomb', f.innocent.duringForkBomb), latency('during the memory hog', f.innocent.duringMemoryHog)])}`;
 }
 
 /** Workspace quota and bounded Idempotency-Key responses (test/disk-bounds.test.ts). */

@@ -6,7 +6,10 @@ import { createMemoryProvider } from '@runtimectl/testkit/memory-provider';
 import { ConfigError } from '../config/config-error';
 import type { ResolvedConfig } from '../config/load-config';
 
-type HostWorkspaceSection = Pick<ResolvedConfig['providers']['local'], 'shell' | 'env' | 'workspace_quota_bytes' | 'isolation' | 'network'>;
+type HostWorkspaceSection = Pick<
+  ResolvedConfig['providers']['local'],
+  'shell' | 'env' | 'workspace_quota_bytes' | 'isolation' | 'network' | 'workspace_path' | 'sandbox_ids' | 'memory_limit_bytes' | 'pids_limit' | 'cpu_limit_cores'
+>;
 
 /** The settings local and fs share (fs composes the local provider), from their config section. */
 function hostWorkspaceSettings(section: HostWorkspaceSection, root: string, telemetry: ServerTelemetry | undefined): LocalProviderSettings {
@@ -17,8 +20,33 @@ function hostWorkspaceSettings(section: HostWorkspaceSection, root: string, tele
     workspaceQuotaBytes: section.workspace_quota_bytes,
     isolation: section.isolation,
     network: section.network,
+    workspacePath: section.workspace_path,
+    sandboxIds: sandboxIds(section.sandbox_ids),
+    limits: {
+      ...(section.memory_limit_bytes === undefined ? {} : { memoryBytes: section.memory_limit_bytes }),
+      ...(section.pids_limit === undefined ? {} : { pids: section.pids_limit }),
+      ...(section.cpu_limit_cores === undefined ? {} : { cpuCores: section.cpu_limit_cores }),
+    },
     quotaObserver: { refused: (operation) => telemetry?.recordWorkspaceQuotaRefusal(operation) },
   };
+}
+
+/** A provider's settings it refuses (a workspace path among system directories, a limit too small) stop the start naming its section. */
+function settingsChecked<T>(id: string, create: () => T): T {
+  try {
+    return create();
+  } catch (error) {
+    if (error instanceof TypeError) throw new ConfigError(`providers.${id}: ${error.message.replace(/^createLocalProvider: /, '')}`);
+    throw error;
+  }
+}
+
+/** `sandbox_ids` as the providers take it: auto, the daemon's own ids (`caller`), or explicit ids. */
+function sandboxIds(value: string): LocalProviderSettings['sandboxIds'] {
+  if (value === 'auto') return 'auto';
+  if (value === 'daemon') return 'caller';
+  const [uid, gid] = value.split(':').map(Number);
+  return { uid: uid!, gid: gid! };
 }
 
 /** The providers the configuration enables, in a stable order; `telemetry` gets local's and fs's quota metrics. */
@@ -26,12 +54,16 @@ export async function createProviders(config: ResolvedConfig, telemetry?: Server
   const providers: BackendProviderV1[] = [];
   const { local, fs } = config.providers;
   if (local.enabled) {
-    const provider = createLocalProvider({ ...hostWorkspaceSettings(local, config.localRoot, telemetry), keepWorkspaces: local.keep_workspaces });
+    const provider = settingsChecked('local', () =>
+      createLocalProvider({ ...hostWorkspaceSettings(local, config.localRoot, telemetry), keepWorkspaces: local.keep_workspaces }),
+    );
     telemetry?.watchWorkspaceUsage(() => provider.workspaceUsage());
     providers.push(provider);
   }
   if (fs.enabled) {
-    const provider = createFsProvider({ ...hostWorkspaceSettings(fs, config.fsRoot, telemetry), snapshots: config.fsSnapshots, compress: fs.compress });
+    const provider = settingsChecked('fs', () =>
+      createFsProvider({ ...hostWorkspaceSettings(fs, config.fsRoot, telemetry), snapshots: config.fsSnapshots, compress: fs.compress }),
+    );
     telemetry?.watchWorkspaceUsage(() => provider.local.workspaceUsage());
     providers.push(provider);
   }

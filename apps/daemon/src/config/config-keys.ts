@@ -5,7 +5,7 @@
 export interface ConfigKey {
   path: string;
   /** list: a TOML array, or a comma-separated RUNTIMECTL_* variable. */
-  type: 'string' | 'integer' | 'boolean' | 'json' | 'list';
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'json' | 'list';
   description: string;
 }
 
@@ -46,7 +46,12 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { path: 'providers.local.workspace_quota_bytes', type: 'integer', description: 'disk bytes one workspace may use; 0 for no quota (default 10737418240 = 10 GiB)' },
   { path: 'providers.local.env', type: 'json', description: 'variables every local command gets (a table / JSON object)' },
   { path: 'providers.local.isolation', type: 'string', description: 'auto (default: namespace where the machine allows it, else none), namespace (required) or none' },
-  { path: 'providers.local.network', type: 'boolean', description: 'with namespace isolation, false cuts commands off the network (loopback only; default true)' },
+  { path: 'providers.local.network', type: 'string', description: 'with namespace isolation: egress (default: outbound via slirp4netns or pasta, never host loopback; none where neither works), none (loopback only) or host' },
+  { path: 'providers.local.workspace_path', type: 'string', description: 'where commands see their workspace, for a runtime\'s whole life (default /home/user/workspace)' },
+  { path: 'providers.local.sandbox_ids', type: 'string', description: 'host ids a sandbox\'s root is: auto (default: uid/gid 2147000000 as root, else the daemon\'s), daemon, or uid:gid' },
+  { path: 'providers.local.memory_limit_bytes', type: 'integer', description: 'memory of one workspace\'s commands together; 0 for none (default half the RAM, at most 4 GiB)' },
+  { path: 'providers.local.pids_limit', type: 'integer', description: 'processes and threads of one workspace\'s commands together; 0 for none (default 4096)' },
+  { path: 'providers.local.cpu_limit_cores', type: 'number', description: 'CPU cores one workspace\'s commands may use together, e.g. 1.5; 0 for none (default all cores but one, at least 1)' },
   { path: 'providers.fs.enabled', type: 'boolean', description: 'the fs provider: local workspaces with filesystem snapshots (default true)' },
   { path: 'providers.fs.root', type: 'string', description: 'fs workspaces directory, not the local one (default <state_dir>/fs/workspaces)' },
   { path: 'providers.fs.snapshots', type: 'string', description: 'fs snapshot store; same file system as root for copy-on-write checkouts (default <state_dir>/fs/snapshots)' },
@@ -55,7 +60,12 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { path: 'providers.fs.workspace_quota_bytes', type: 'integer', description: 'disk bytes one fs workspace may use; 0 for no quota (default 10737418240 = 10 GiB)' },
   { path: 'providers.fs.env', type: 'json', description: 'variables every fs command gets (a table / JSON object)' },
   { path: 'providers.fs.isolation', type: 'string', description: 'auto (default), namespace or none, as providers.local.isolation' },
-  { path: 'providers.fs.network', type: 'boolean', description: 'with namespace isolation, false cuts commands off the network (default true)' },
+  { path: 'providers.fs.network', type: 'string', description: 'with namespace isolation: egress (default: outbound via slirp4netns or pasta, never host loopback; none where neither works), none (loopback only) or host' },
+  { path: 'providers.fs.workspace_path', type: 'string', description: 'where commands see their workspace, for a runtime\'s whole life (default /home/user/workspace)' },
+  { path: 'providers.fs.sandbox_ids', type: 'string', description: 'host ids a sandbox\'s root is: auto (default: uid/gid 2147000000 as root, else the daemon\'s), daemon, or uid:gid' },
+  { path: 'providers.fs.memory_limit_bytes', type: 'integer', description: 'memory of one workspace\'s commands together; 0 for none (default half the RAM, at most 4 GiB)' },
+  { path: 'providers.fs.pids_limit', type: 'integer', description: 'processes and threads of one workspace\'s commands together; 0 for none (default 4096)' },
+  { path: 'providers.fs.cpu_limit_cores', type: 'number', description: 'CPU cores one workspace\'s commands may use together, e.g. 1.5; 0 for none (default all cores but one, at least 1)' },
   { path: 'providers.memory.enabled', type: 'boolean', description: 'the in-memory reference provider, with snapshots (default false)' },
   { path: 'providers.e2b.enabled', type: 'boolean', description: 'E2B sandboxes, with snapshots (default false)' },
   { path: 'providers.e2b.api_key_env', type: 'string', description: 'variable holding the E2B API key (default E2B_API_KEY; keys never go in files)' },

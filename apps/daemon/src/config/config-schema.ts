@@ -92,9 +92,31 @@ const HostWorkspaceSettings = {
   env: z.record(z.string().regex(ENV_NAME), z.string()).default({}),
   /** namespace: commands in their own user, mount and PID namespaces; none: host processes; auto: namespace where possible. */
   isolation: z.enum(['auto', 'namespace', 'none']).default('auto'),
-  /** With namespace isolation, false gives commands their own network namespace (loopback only). */
-  network: z.boolean().default(true),
+  /**
+   * With namespace isolation: egress (outbound through slirp4netns or pasta, never the host's
+   * loopback; none where neither works), none (loopback only) or host. true/on and false/off,
+   * from before modes, read as host and none.
+   */
+  network: z.preprocess(legacyNetwork, z.enum(['none', 'egress', 'host'])).default('egress'),
+  /** Where commands see their workspace (namespace isolation); the same for a runtime's whole life. */
+  workspace_path: z.string().regex(/^\/./, 'an absolute path').default('/home/user/workspace'),
+  /** The host ids a sandbox's root is: auto (an unprivileged id when root), daemon (this process's own), or "uid:gid". */
+  sandbox_ids: z
+    .string()
+    .regex(/^(auto|daemon|[1-9]\d*:[1-9]\d*)$/, 'auto, daemon, or "uid:gid" (two positive whole numbers)')
+    .default('auto'),
+  /** Per workspace sandbox (all its commands and background jobs together); 0 for none; default: the provider's. */
+  memory_limit_bytes: z.int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  pids_limit: z.int().min(0).max(4_194_304).optional(),
+  cpu_limit_cores: z.number().min(0).max(4096).optional(),
 };
+
+/** `network` as written before it was a mode: a boolean (or on/off, true/false from the environment). */
+function legacyNetwork(value: unknown): unknown {
+  if (value === true || value === 'on' || value === 'true') return 'host';
+  if (value === false || value === 'off' || value === 'false') return 'none';
+  return value;
+}
 
 /** Workspaces default to <state_dir>/workspaces. */
 const LocalProviderSchema = z.strictObject({

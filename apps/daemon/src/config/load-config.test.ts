@@ -24,7 +24,8 @@ describe('loadConfig', () => {
     expect(config.fsSnapshots).toBe('/home/someone/.local/state/runtimectl/fs/snapshots');
     expect(config.runtimes.default_provider).toBe('fs');
     expect(config.providers.local.enabled).toBe(true);
-    expect(config.providers.fs).toMatchObject({ enabled: true, shell: '/bin/sh', compress: true, isolation: 'auto', network: true, env: {}, workspace_quota_bytes: 10 * 1024 ** 3 });
+    expect(config.providers.fs).toMatchObject({ enabled: true, shell: '/bin/sh', compress: true, isolation: 'auto', network: 'egress', workspace_path: '/home/user/workspace', sandbox_ids: 'auto', env: {}, workspace_quota_bytes: 10 * 1024 ** 3 });
+    expect(config.providers.fs.memory_limit_bytes).toBeUndefined();
     expect(config.store).toMatchObject({ kind: 'sqlite', synchronous: 'full' });
     expect(config.storePath).toBe('/home/someone/.local/state/runtimectl/runtimectl.db');
     expect(config.bearerToken).toBeUndefined();
@@ -35,10 +36,19 @@ describe('loadConfig', () => {
     const config = load({ RUNTIMECTL_PROVIDERS_FS_ISOLATION: 'none', RUNTIMECTL_PROVIDERS_FS_NETWORK: 'false' }, {}, path);
     expect(config.fsRoot).toBe('/srv/ws');
     expect(config.fsSnapshots).toBe('/srv/snaps');
-    expect(config.providers.fs).toMatchObject({ shell: '/bin/bash', compress: false, env: { LANG: 'C.UTF-8' }, isolation: 'none', network: false });
+    expect(config.providers.fs).toMatchObject({ shell: '/bin/bash', compress: false, env: { LANG: 'C.UTF-8' }, isolation: 'none', network: 'none' });
     expect(load({ RUNTIMECTL_PROVIDERS_FS_COMPRESS: 'off', RUNTIMECTL_PROVIDERS_FS_SNAPSHOTS: '/x/snaps' }).providers.fs).toMatchObject({ compress: false, snapshots: '/x/snaps' });
     expect(() => load({}, {}, tempFile('k.toml', '[providers.fs]\nkeep_workspaces = true\n'))).toThrow(/providers\.fs\.keep_workspaces: unknown key/);
     expect(() => load({ RUNTIMECTL_PROVIDERS_FS_ISOLATION: 'jail' })).toThrow(/providers\.fs\.isolation/);
+  });
+
+  it('isolation v2 settings: network modes (booleans from before read as host and none), workspace path, sandbox ids, limits', () => {
+    const path = tempFile('v2.toml', '[providers.local]\nnetwork = true\nworkspace_path = "/workspace"\nsandbox_ids = "5000:5001"\nmemory_limit_bytes = 1073741824\npids_limit = 512\ncpu_limit_cores = 1.5\n');
+    expect(load({}, {}, path).providers.local).toMatchObject({ network: 'host', workspace_path: '/workspace', sandbox_ids: '5000:5001', memory_limit_bytes: 1024 ** 3, pids_limit: 512, cpu_limit_cores: 1.5 });
+    expect(load({ RUNTIMECTL_PROVIDERS_LOCAL_NETWORK: 'egress', RUNTIMECTL_PROVIDERS_LOCAL_CPU_LIMIT_CORES: '0.5' }).providers.local).toMatchObject({ network: 'egress', cpu_limit_cores: 0.5 });
+    expect(() => load({ RUNTIMECTL_PROVIDERS_LOCAL_NETWORK: 'bridge' })).toThrow(/providers\.local\.network/);
+    expect(() => load({ RUNTIMECTL_PROVIDERS_FS_SANDBOX_IDS: '0:0' })).toThrow(/providers\.fs\.sandbox_ids/);
+    expect(() => load({ RUNTIMECTL_PROVIDERS_FS_WORKSPACE_PATH: 'relative' })).toThrow(/providers\.fs\.workspace_path/);
   });
 
   it('refuses local and fs sharing one workspaces directory (each would take the other\'s workspaces for its own)', () => {
@@ -250,9 +260,10 @@ describe('loadConfig', () => {
   });
 
   it('every documented key is a real setting with a RUNTIMECTL_* variable', () => {
-    const sample = { string: 'x', integer: '1', boolean: 'true', json: '{}', list: 'a,b' } as const;
+    const sample = { string: 'x', integer: '1', number: '1.5', boolean: 'true', json: '{}', list: 'a,b' } as const;
+    const special: Record<string, string> = { network: 'none', workspace_path: '/workspace', sandbox_ids: 'daemon' };
     for (const key of CONFIG_KEYS) {
-      const value = key.path === 'store.kind' ? 'memory' : key.path === 'store.synchronous' ? 'normal' : key.path === 'runtimes.default_provider' ? 'local' : key.path === 'log.level' ? 'info' : key.path === 'providers.local.isolation' || key.path === 'providers.fs.isolation' ? 'none' : key.path === 'fleet.advertise_url' ? 'http://10.0.0.5:7333' : key.path === 'runtimes.verify_restores' ? 'always' : sample[key.type];
+      const value = key.path === 'store.kind' ? 'memory' : key.path === 'store.synchronous' ? 'normal' : key.path === 'runtimes.default_provider' ? 'local' : key.path === 'log.level' ? 'info' : key.path === 'providers.local.isolation' || key.path === 'providers.fs.isolation' ? 'none' : key.path === 'fleet.advertise_url' ? 'http://10.0.0.5:7333' : key.path === 'runtimes.verify_restores' ? 'always' : (special[key.path.split('.').at(-1)!] ?? sample[key.type]);
       const env = { [envNameOf(key.path)]: ['http.request_timeout_ms', 'runtimes.event_retention_ms', 'retention.expire_unused_after_ms'].includes(key.path) ? '60000' : key.path.endsWith('_ms') || key.path.endsWith('_bytes') ? '4096' : value };
       if (key.path === 'http.auth.bearer_token') env[envNameOf(key.path)] = 'a-sufficiently-long-token';
       if (key.path === 'http.auth.bearer_token_env') Object.assign(env, { x: 'a-sufficiently-long-token' });

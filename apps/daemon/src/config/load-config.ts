@@ -78,6 +78,10 @@ function fromEnv(key: ConfigKey, raw: string): unknown {
       if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(`${name}: expected an integer, got "${raw}"`);
       return Number(raw);
     }
+    case 'number': {
+      if (!/^-?\d+(\.\d+)?$/.test(raw.trim())) throw new ConfigError(`${name}: expected a number, got "${raw}"`);
+      return Number(raw);
+    }
     case 'boolean': {
       const value = raw.trim().toLowerCase();
       if (['1', 'true', 'yes', 'on'].includes(value)) return true;

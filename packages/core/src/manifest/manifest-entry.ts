@@ -4,7 +4,9 @@
  * sockets and devices are never listed).
  *
  * - `path`: relative to the workspace root, `/`-separated, never empty, `.` or `..`.
- * - `mode`: the permission bits (`st_mode & 0o7777`).
+ * - `mode`: the permission bits (`st_mode & 0o7777`). Providers whose workspaces live on the
+ *   daemon's host (local, fs) never keep setuid and setgid bits (a command may set them, no
+ *   checkout restores them) and record `st_mode & 0o1777`.
  * - `size`: bytes of a file's content, of a symlink's target; 0 for a directory (providers
  *   disagree on a directory's size, so it is not recorded).
  * - `target`: a symlink's target, as read (never followed); null otherwise.

@@ -1,6 +1,6 @@
 /**
  * How commands see the sandbox's files. Preferred: each E2B sandbox's commands run in one
- * namespace sandbox of its own user, mount and PID namespaces (`@runtimectl/namespace-sandbox`,
+ * namespace sandbox of its own user, mount, PID, IPC, UTS and network namespaces (`@runtimectl/namespace-sandbox`,
  * shared with the local provider; see `SandboxNamespace`): a read-only view of the host's system tools, `<sandboxDir>/home/user` bound on
  * `/home/user` and `<sandboxDir>/tmp` on `/tmp`, and a /proc of its own — so absolute paths in
  * commands reach the sandbox's own files, and nothing of the emulator's process (its
@@ -10,7 +10,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { probeNamespaceSandbox, type SandboxSpec } from '@runtimectl/namespace-sandbox';
+import { decideSandboxFeatures, type ProbeSpec, type SandboxLimits, type SandboxNetwork, type SandboxSpec } from '@runtimectl/namespace-sandbox';
 
 export type IsolationMode = 'mount-namespace' | 'directory';
 
@@ -18,6 +18,24 @@ export interface IsolationProbe {
   mode: IsolationMode;
   /** Why the namespaces are not used, when they are not. */
   reason?: string;
+  /** With namespaces: the network, helper, limits and cgroups every sandbox's namespace gets. */
+  features?: ProbeSpec;
+  /** Why not the network asked for (egress without slirp4netns or pasta is none). */
+  networkReason?: string;
+  /** Why no limits, when some were asked for. */
+  limitsReason?: string;
+}
+
+/**
+ * What sandboxes' namespaces should have. Default network `egress`: as on E2B, commands reach
+ * the internet but not the host's loopback (where this emulator and its callers listen); none
+ * where no user-mode network stack works, never the host's unless asked. Default no limits (an
+ * E2B sandbox is a VM of its own size); with limits, a fork bomb or a memory hog in one
+ * sandbox is held there, as a VM holds it.
+ */
+export interface IsolationFeatures {
+  network?: SandboxNetwork;
+  limits?: SandboxLimits;
 }
 
 /** `auto` probes; the others force a mode (forcing `mount-namespace` fails fast if it cannot work). */
@@ -26,24 +44,38 @@ export type IsolationPreference = 'auto' | IsolationMode;
 /** The empty directory, under the emulator root, each command's sandbox root is mounted on (in its own namespace). */
 const NAMESPACE_ROOT = 'namespace-root';
 
-/** The namespace sandbox of the E2B sandbox in `sandboxDir`: its home/user at /home/user, its tmp at /tmp. */
-export function namespaceSpec(emulatorRoot: string, sandboxDir: string): SandboxSpec {
+/**
+ * The namespace sandbox of the E2B sandbox in `sandboxDir`: its home/user at /home/user, its tmp
+ * at /tmp, with `features` (the network, limits) — no network at all when the sandbox was created
+ * with `allowInternetAccess: false`, as on E2B.
+ */
+export function namespaceSpec(emulatorRoot: string, sandboxDir: string, features: ProbeSpec = { network: 'none' }, internet = true): SandboxSpec {
+  const { egress, ...rest } = features;
   return {
+    ...rest,
+    ...(internet && egress ? { egress } : {}),
+    network: internet ? features.network : 'none',
     rootMountPoint: path.join(emulatorRoot, NAMESPACE_ROOT),
     binds: [
       { source: path.join(sandboxDir, 'home', 'user'), target: '/home/user' },
       { source: path.join(sandboxDir, 'tmp'), target: '/tmp' },
     ],
-    network: true,
   };
 }
 
-/** Decides the isolation mode once, at emulator start. */
-export async function probeIsolation(root: string, preference: IsolationPreference): Promise<IsolationProbe> {
+/** Decides the isolation mode, and what sandboxes' namespaces get, once, at emulator start. */
+export async function probeIsolation(root: string, preference: IsolationPreference, wanted: IsolationFeatures = {}): Promise<IsolationProbe> {
   if (preference === 'directory') return { mode: 'directory', reason: 'forced by the isolation option' };
   await mkdir(path.join(root, NAMESPACE_ROOT), { recursive: true });
-  const probe = await probeNamespaceSandbox(path.join(root, 'isolation-probe'), true);
-  if (probe.available) return { mode: 'mount-namespace' };
-  if (preference === 'mount-namespace') throw new Error(`mount-namespace isolation is not available: ${probe.reason}`);
-  return { mode: 'directory', reason: probe.reason };
+  const decided = await decideSandboxFeatures({ network: wanted.network ?? 'egress', ...(wanted.limits ? { limits: wanted.limits } : {}) }, path.join(root, 'isolation-probe'));
+  if (decided.available) {
+    return {
+      mode: 'mount-namespace',
+      features: decided.spec,
+      ...(decided.networkReason ? { networkReason: decided.networkReason } : {}),
+      ...(decided.limitsReason ? { limitsReason: decided.limitsReason } : {}),
+    };
+  }
+  if (preference === 'mount-namespace') throw new Error(`mount-namespace isolation is not available: ${decided.reason}`);
+  return { mode: 'directory', reason: decided.reason };
 }

@@ -7,6 +7,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { copySandboxTree } from './copy-sandbox-tree.js';
 import path from 'node:path';
 import { randomAccessToken, randomId } from './sandbox-ids.js';
+import type { ProbeSpec } from '@runtimectl/namespace-sandbox';
 import { namespaceSpec } from '../envd/isolation.js';
 import { SandboxNamespace } from './sandbox-namespace.js';
 import { SandboxProcesses } from './sandbox-processes.js';
@@ -66,6 +67,8 @@ export class SandboxStore {
     private readonly now: () => number = Date.now,
     /** Commands run in namespace sandboxes: start each sandbox's namespace when it is created. */
     private readonly warmNamespaces = false,
+    /** The network and limits each sandbox's namespace gets (see `namespaceSpec`). */
+    private readonly features?: ProbeSpec,
   ) {}
 
   /** Sandboxes whose create is copying their directory: counted by the limit, not yet nameable. */
@@ -91,7 +94,7 @@ export class SandboxStore {
       allowInternetAccess: input.allowInternetAccess ?? true,
       directory: path.join(this.root, 'sandboxes', sandboxId),
       processes: new SandboxProcesses(),
-      namespace: new SandboxNamespace(namespaceSpec(this.root, path.join(this.root, 'sandboxes', sandboxId))),
+      namespace: new SandboxNamespace(namespaceSpec(this.root, path.join(this.root, 'sandboxes', sandboxId), this.features, input.allowInternetAccess ?? true)),
       streams: new SandboxStreams(),
       state: 'running',
       endAtMs: startedAtMs + input.timeoutSeconds * 1000,

@@ -16,7 +16,8 @@ function checked(env: Record<string, string>, origin: string): Record<string, st
 }
 
 /**
- * The complete environment of a command: a minimal base (PATH, HOME = the workspace, LANG), then
+ * The complete environment of a command: a minimal base (PATH, HOME = the workspace where the
+ * command sees it, LANG), then
  * the provider's configured `env`, then the request's `env` — later wins. Nothing comes from the
  * daemon's own environment, so its tokens and keys never reach a command unless configured.
  */

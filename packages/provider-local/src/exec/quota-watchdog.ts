@@ -1,4 +1,5 @@
 import type { WorkspaceQuota } from '../quota/workspace-quota';
+import type { CommandWatch, WatchOutcome } from './command-watch';
 import { groupAlive, terminateGroup } from './process-groups';
 
 /** Sampling period floor; a slow `du` (a big tree) stretches it to FOLLOW_MEASUREMENT × its duration. */
@@ -11,14 +12,12 @@ const FOLLOW_MEASUREMENT = 5;
  */
 const BACKGROUND_INTERVAL_MS = 1_000;
 
-export interface QuotaWatch {
-  /**
-   * Called once the command returned: the stderr note for its answer when the watchdog stopped
-   * it, or when it `failed` (non-zero exit or a signal: a writer past RLIMIT_FSIZE gets SIGXFSZ)
-   * and the workspace is at its quota. A command that succeeded costs no measurement here.
-   */
-  finish(failed: boolean): Promise<string | undefined>;
-}
+/**
+ * `finish`: the stderr note for the command's answer when the watchdog stopped it, or when it
+ * `failed` (non-zero exit or a signal: a writer past RLIMIT_FSIZE gets SIGXFSZ) and the workspace
+ * is at its quota. A command that succeeded costs no measurement there.
+ */
+export type QuotaWatch = CommandWatch;
 
 /**
  * Samples the workspace's usage while process group `pgid` runs (background jobs included, after
@@ -74,6 +73,6 @@ export function watchQuota(pgid: number, root: string, quota: WorkspaceQuota, st
   };
 }
 
-function note(quotaBytes: number, outcome: string): string {
-  return `\nruntimectl: workspace quota of ${quotaBytes} bytes reached: ${outcome}\n`;
+function note(quotaBytes: number, outcome: string): WatchOutcome {
+  return { note: `\nruntimectl: workspace quota of ${quotaBytes} bytes reached: ${outcome}\n` };
 }

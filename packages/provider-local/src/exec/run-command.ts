@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { InvalidRequestError, ProviderError, type ExecResult } from '@runtimectl/core';
 import { BoundedOutput } from './bounded-output';
+import type { CommandWatch } from './command-watch';
 import { groupAlive, terminateGroup, type ProcessGroups } from './process-groups';
 
 /**
@@ -25,8 +26,8 @@ export interface RunCommandOptions {
   groups: ProcessGroups;
   /** Argv put before `<shell> -c <command>`: a program that sets limits, then execs the rest. */
   prefix?: string[];
-  /** Watches the started process group; its note (if any) ends the answer's stderr. */
-  watch?: (pgid: number) => { finish(failed: boolean): Promise<string | undefined> };
+  /** Watches the started process group; its note (if any) ends the answer's stderr, and a watch that stopped the command takes its exit code away. */
+  watch?: (pgid: number) => CommandWatch;
   /**
    * How to start `<shell> -c <command>` inside the workspace's sandbox (a program and arguments
    * that enter `cwd` themselves); absent or undefined: a host process in `cwd`.
@@ -100,12 +101,12 @@ export async function runCommand(options: RunCommandOptions): Promise<ExecResult
   }
   if (killing) await killing;
   if (!groupAlive(pgid)) options.groups.prune();
-  const note = await watch?.finish(timedOut || exitCode !== 0);
+  const outcome = await watch?.finish(timedOut || exitCode !== 0);
 
   return {
     stdout: stdout.bytes(),
-    stderr: note === undefined ? stderr.bytes() : Buffer.concat([stderr.bytes(), Buffer.from(note)]),
-    exitCode: timedOut ? null : exitCode,
+    stderr: outcome === undefined ? stderr.bytes() : Buffer.concat([stderr.bytes(), Buffer.from(outcome.note)]),
+    exitCode: timedOut || outcome?.stopped ? null : exitCode,
     timedOut,
     truncated: stdout.truncated || stderr.truncated,
   };

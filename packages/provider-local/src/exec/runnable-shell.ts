@@ -7,7 +7,7 @@ import { DEFAULT_PATH } from './command-environment';
 /**
  * Refuses a shell that cannot be run, as spawning it directly would (ENOENT/EACCES). Inside a
  * workspace sandbox the shell is found by the sandbox, which shows the host's system directories
- * and the workspace at their host paths, so the host answers for it before anything starts.
+ * at their host paths, so the host answers for a system shell before anything starts.
  */
 export async function assertRunnableShell(shell: string): Promise<void> {
   const candidates = shell.includes('/') ? [shell] : DEFAULT_PATH.split(':').map((directory) => join(directory, shell));

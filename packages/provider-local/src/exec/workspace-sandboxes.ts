@@ -1,19 +1,29 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { HolderFile, NamespaceSandbox, probeNamespaceSandbox, type Launch } from '@runtimectl/namespace-sandbox';
+import { HolderFile, NamespaceSandbox, type Launch, type ProbeSpec, type SandboxIdentity, type SandboxRecord } from '@runtimectl/namespace-sandbox';
 import { ProviderError } from '@runtimectl/core';
+import { ownWorkspace } from '../sandbox-ownership';
+import { decideIsolation, type IsolationDecision, type IsolationInForce, type IsolationRequest } from './isolation-decision';
+import type { LimitedSandbox } from './limits-watchdog';
 import { assertRunnableShell } from './runnable-shell';
 import { OWNER_ONLY_DIRECTORY_MODE } from '../owner-only';
 
-/** `auto`: namespaces where this machine allows them, else none; `namespace`: required; `none`: host processes. */
-export type LocalIsolation = 'auto' | 'namespace' | 'none';
+export type { IsolationInForce, LocalIsolation } from './isolation-decision';
 
-/** The isolation commands actually get, and why not namespaces when they do not. */
-export interface IsolationInForce {
-  mode: 'namespace' | 'none';
-  network: boolean;
-  reason?: string;
+/** A workspace's sandbox, entered for one command (see `WorkspaceSandboxes.enter`). */
+export interface EnteredSandbox {
+  /** How to run `argv` at `cwd` (a path as commands see it) inside; refuses a shell that cannot run. */
+  launch(cwd: string, argv: string[]): Promise<Launch>;
+  /** The sandbox and its limit counters before the command, when it has limits. */
+  limited?: LimitedSandbox;
 }
+
+/**
+ * Where commands see their workspace by default: E2B's workspace path (provider-e2b's
+ * `workspaceRoot`), so a runtime's commands find their files at the same place on local, fs
+ * and e2b, and paths an agent wrote down (in scripts, in its session state) carry over.
+ */
+export const DEFAULT_WORKSPACE_PATH = '/home/user/workspace';
 
 /** Where the provider keeps sandbox bookkeeping under its root (workspace names never start with a dot). */
 const NAMESPACE_DIRECTORY = '.ns';
@@ -29,27 +39,59 @@ const KILL_WITHIN_MS = 5_000;
  */
 export class WorkspaceSandboxes {
   readonly #running = new Map<string, Promise<NamespaceSandbox>>();
-  #inForce: Promise<IsolationInForce> | undefined;
+  #decision: Promise<IsolationDecision> | undefined;
 
   constructor(
     /** The provider its errors name. */
     private readonly providerId: string,
     private readonly root: () => Promise<string>,
-    private readonly requested: LocalIsolation,
-    private readonly network: boolean,
+    private readonly request: IsolationRequest,
   ) {}
 
-  /** Probes once (unless `none`); rejects when `namespace` was required and cannot work here. */
-  inForce(): Promise<IsolationInForce> {
-    this.#inForce ??= this.#decide();
-    return this.#inForce;
+  /**
+   * Probes once (unless `none`, see `decideIsolation`); rejects when `namespace` was required and
+   * cannot work here, or explicit sandbox ids cannot be used.
+   */
+  async inForce(): Promise<IsolationInForce> {
+    return (await this.#decided()).inForce;
   }
 
-  /** How to run `argv` at `cwd` for workspace `name`: inside its sandbox, or undefined for a host process. */
-  async launch(name: string, workspaceRoot: string, cwd: string, argv: string[]): Promise<Launch | undefined> {
-    if ((await this.inForce()).mode === 'none') return undefined;
-    await assertRunnableShell(argv[0]!);
-    return (await this.#sandbox(name, workspaceRoot)).launch(cwd, argv);
+  #decided(): Promise<IsolationDecision> {
+    this.#decision ??= (async () => {
+      const scratch = join(await this.root(), NAMESPACE_DIRECTORY, 'probe');
+      await mkdir(scratch, { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
+      return decideIsolation(this.request, scratch);
+    })();
+    return this.#decision;
+  }
+
+  /**
+   * Who must own what the daemon creates in a workspace (directories, files, a checkout's tree)
+   * so its commands can change it: the sandbox identity, or undefined when files stay the
+   * daemon's (no identity, or no isolation).
+   */
+  async owner(): Promise<SandboxIdentity | undefined> {
+    return (await this.inForce()).identity;
+  }
+
+  /**
+   * Workspace `name`'s sandbox (host directory `directory`), started if it is not running, ready
+   * for one command: how to launch it and, with limits, the sandbox and its counters now (to
+   * watch the command against them). Undefined without namespaces: commands are host processes.
+   * One lookup serves both, as every exec pays for it.
+   */
+  async enter(name: string, directory: string): Promise<EnteredSandbox | undefined> {
+    const { inForce, spec } = await this.#decided();
+    if (inForce.mode === 'none') return undefined;
+    const sandbox = await this.#sandbox(name, directory);
+    const limited = spec?.limits && sandbox.limits ? { sandbox, before: await sandbox.limitCounters() } : undefined;
+    return {
+      ...(limited ? { limited } : {}),
+      async launch(cwd, argv) {
+        await assertRunnableShell(argv[0]!);
+        return sandbox.launch(cwd, argv);
+      },
+    };
   }
 
   /**
@@ -80,33 +122,23 @@ export class WorkspaceSandboxes {
     await file.remove();
   }
 
-  async #decide(): Promise<IsolationInForce> {
-    if (this.requested === 'none') return { mode: 'none', network: true, reason: 'isolation = "none" in the settings' };
-    const scratch = join(await this.root(), NAMESPACE_DIRECTORY, 'probe');
-    await mkdir(scratch, { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
-    const probe = await probeNamespaceSandbox(scratch, this.network);
-    if (probe.available) return { mode: 'namespace', network: this.network };
-    if (this.requested === 'namespace') throw new Error(`local provider: isolation "namespace" is not available on this machine: ${probe.reason}`);
-    return { mode: 'none', network: true, reason: probe.reason };
-  }
-
   /** The workspace's running sandbox: this daemon's, a recorded one still running, or a new one. */
-  #sandbox(name: string, workspaceRoot: string): Promise<NamespaceSandbox> {
+  #sandbox(name: string, directory: string): Promise<NamespaceSandbox> {
     const known = this.#running.get(name);
     const current = (known ?? Promise.resolve(undefined)).catch(() => undefined).then(async (sandbox) => {
       if (sandbox && (await sandbox.isRunning())) return sandbox;
       const file = await this.#file(name);
       const recorded = await file.read();
-      const adopted = recorded && recorded.network === this.network ? await NamespaceSandbox.adopt(recorded) : undefined;
+      const spec = (await this.#decided()).spec!;
+      const identity = spec.identity;
+      const adopted = recorded && this.#matches(recorded, spec) ? await NamespaceSandbox.adopt(recorded) : undefined;
       if (adopted) return adopted;
       if (recorded) await NamespaceSandbox.kill(recorded, KILL_WITHIN_MS);
       const rootMountPoint = join(await this.root(), NAMESPACE_DIRECTORY, 'mnt');
       await mkdir(rootMountPoint, { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
-      const started = await NamespaceSandbox.start({
-        rootMountPoint,
-        binds: [{ source: workspaceRoot, target: workspaceRoot }],
-        network: this.network,
-      }).catch((error: unknown) => {
+      // A workspace from before sandboxes had an identity holds files the daemon's user owns.
+      if (identity) await ownWorkspace(directory, identity);
+      const started = await NamespaceSandbox.start({ ...spec, rootMountPoint, binds: [{ source: directory, target: this.request.workspacePath }] }).catch((error: unknown) => {
         throw new ProviderError(this.providerId, 'exec', 'could not start the workspace sandbox', error);
       });
       await file.write(started.record);
@@ -117,6 +149,18 @@ export class WorkspaceSandboxes {
       if (this.#running.get(name) === current) this.#running.delete(name);
     });
     return current;
+  }
+
+  /** Whether a recorded sandbox (of this daemon or one before it) is one this provider would start now. */
+  #matches(record: SandboxRecord, spec: ProbeSpec): boolean {
+    const sameIds = (a: SandboxIdentity | undefined, b: SandboxIdentity | undefined) => a?.uid === b?.uid && a?.gid === b?.gid;
+    return (
+      record.layout === 2 &&
+      record.network === spec.network &&
+      record.targets?.[0] === this.request.workspacePath &&
+      sameIds(record.identity, spec.identity) &&
+      JSON.stringify(record.cgroup?.limits ?? null) === JSON.stringify(spec.limits ?? null)
+    );
   }
 
   async #file(name: string): Promise<HolderFile> {

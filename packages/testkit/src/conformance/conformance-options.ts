@@ -39,6 +39,22 @@ export interface ConformanceCapabilities {
   isolatedCommands?: boolean;
 }
 
+/**
+ * The resource limits the provider under test holds each backend's commands to, as
+ * `createProvider` set them up, so the suite can go over them. Absent: the limit cases skip.
+ */
+export interface ConformanceLimits {
+  /** Memory of one backend's commands together; the suite allocates four times as much. */
+  memoryBytes?: number;
+  /** Processes of one backend's commands together; the suite runs a fork bomb at it. */
+  pids?: number;
+  /**
+   * The provider's answer says which limit stopped a command (`memory limit`, `process limit` in
+   * its stderr), not only that it was killed. Default false: a kill (exit status, or no exit code) suffices.
+   */
+  reportsReason?: boolean;
+}
+
 export interface ConformanceTimeouts {
   /** Per test. Default 30 s. */
   testMs: number;
@@ -57,6 +73,7 @@ export interface ProviderConformanceOptions {
   createProvider: ProviderFactory;
   timeouts?: Partial<ConformanceTimeouts>;
   capabilities?: ConformanceCapabilities;
+  limits?: ConformanceLimits;
 }
 
 export interface ResolvedConformanceOptions {
@@ -64,6 +81,7 @@ export interface ResolvedConformanceOptions {
   createProvider: ProviderFactory;
   timeouts: ConformanceTimeouts;
   capabilities: Required<ConformanceCapabilities>;
+  limits: ConformanceLimits | undefined;
 }
 
 export const DEFAULT_TIMEOUTS: ConformanceTimeouts = { testMs: 30_000, hookMs: 60_000, killWithinMs: 5_000 };
@@ -78,5 +96,6 @@ export function resolveConformanceOptions(options: ProviderConformanceOptions): 
       specialFiles: options.capabilities?.specialFiles ?? false,
       isolatedCommands: options.capabilities?.isolatedCommands ?? false,
     },
+    limits: options.limits,
   };
 }

@@ -1,20 +1,11 @@
 import { expect } from 'vitest';
-import { MemoryRuntimeStore, providerCapabilities, type BackendResource } from '@runtimectl/core';
+import { MemoryRuntimeStore, providerCapabilities } from '@runtimectl/core';
 import { conformanceArea } from './conformance-area';
 import { DEEP_TREE } from './deep-tree';
 import type { ProviderConformanceOptions } from './conformance-options';
 import { expectRuntimectlError } from './expect-helpers';
+import { resourceStrings } from './resource-strings';
 
-/** Every string in a provider resource (sandbox ids, workspace names …), short ones left out. */
-function resourceStrings(resource: BackendResource): string[] {
-  const found: string[] = [];
-  const visit = (value: unknown) => {
-    if (typeof value === 'string' && value.length >= 6) found.push(value);
-    else if (typeof value === 'object' && value !== null) Object.values(value).forEach(visit);
-  };
-  visit(resource);
-  return found;
-}
 
 /** The messages of `error` and every cause below it: what a log line of the error shows. */
 function causeChainText(error: unknown): string {

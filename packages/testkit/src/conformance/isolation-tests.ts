@@ -7,6 +7,9 @@ import { expect } from 'vitest';
 import { conformanceArea } from './conformance-area';
 import type { ProviderConformanceOptions } from './conformance-options';
 import { text } from './expect-helpers';
+import { hostLoopbackCases } from './host-loopback-cases';
+import { resourceLimitCases } from './resource-limit-cases';
+import { workspacePathCases } from './workspace-path-cases';
 
 const NEEDS_ISOLATION = 'needs capabilities.isolatedCommands (and posixShell): commands run isolated from the process running the provider';
 
@@ -24,10 +27,18 @@ function snoopCommand(paths: string[]): string {
  * Isolation of commands from the daemon (with `capabilities.isolatedCommands`): an agent's
  * command is untrusted, so it must not read the environment of the process running the provider
  * (where a bearer token and API keys live), files of the daemon's state directory, or another
- * backend's workspace.
+ * backend's workspace. Then isolation v2 (issue 31), for every provider whose commands are
+ * isolated: one workspace path for a backend's whole life, no way to the host's loopback, and
+ * resource limits (with `options.limits`).
  */
 export function isolationTests(options: ProviderConformanceOptions): void {
-  conformanceArea(options, 'command isolation', ({ harness, test, options: resolved }) => {
+  conformanceArea(options, 'command isolation', (area) => {
+    const { harness, test, options: resolved } = area;
+    const notIsolated = !resolved.capabilities.isolatedCommands || !resolved.capabilities.posixShell ? NEEDS_ISOLATION : undefined;
+    workspacePathCases(area, notIsolated);
+    hostLoopbackCases(area, notIsolated);
+    resourceLimitCases(area, notIsolated);
+
     test("a command cannot read its daemon's environment or state directory", async (context) => {
       context.skip(!resolved.capabilities.isolatedCommands || !resolved.capabilities.posixShell, NEEDS_ISOLATION);
       // The daemon's environment as the kernel shows it in /proc: whole, it is unique to this process.
@@ -60,10 +71,13 @@ export function isolationTests(options: ProviderConformanceOptions): void {
       context.skip(!resolved.capabilities.isolatedCommands || !resolved.capabilities.posixShell, NEEDS_ISOLATION);
       const secret = `other-${randomBytes(12).toString('hex')}`;
       const { backend: other } = await harness.createBackend();
-      await other.writeBytes('secret.txt', new TextEncoder().encode(secret));
+      await other.writeBytes(`${secret}.txt`, new TextEncoder().encode(secret));
       const { backend } = await harness.createBackend();
+      // Both may see their workspace at one path (isolation v2), so looking there proves nothing:
+      // the file is searched for by its unique name across everything the command can see.
       const result = await backend.exec({
-        command: snoopCommand([join(other.workspaceRoot, 'secret.txt')]),
+        command: `${snoopCommand([join(other.workspaceRoot, `${secret}.txt`)])}
+find / -xdev -name '${secret}.txt' -print 2>/dev/null; find /tmp /home /workspace -name '${secret}.txt' -print 2>/dev/null; true`,
         maxOutputBytes: 4 * 1024 * 1024,
         timeoutMs: 20_000,
       });
