@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import type { CliIo } from './cli-io';
 import { registerCheckoutCommand } from './commands/checkout-command';
+import { commandPathOf } from './commands/command-support';
 import { registerCheckpointCommand } from './commands/checkpoint-command';
 import { registerCloseCommand } from './commands/close-command';
 import { registerCompletionCommand } from './commands/completion-command';
@@ -54,12 +55,7 @@ export function createProgram(io: CliIo): Command {
     .helpOption('-h, --help', 'show help')
     .addHelpText('after', PROGRAM_HELP)
     .showSuggestionAfterError(true)
-    .configureOutput({
-      writeOut: (text) => io.stdout.write(text),
-      writeErr: (text) => io.stderr.write(text),
-      // Commander's own message, made one line that says how to get help.
-      outputError: (text, write) => write(`runtimectl: ${text.replace(/^error: /, '').trim()} (see runtimectl --help)\n`),
-    })
+    .configureOutput(outputFor(io, 'runtimectl'))
     .exitOverride();
 
   for (const register of [
@@ -89,5 +85,20 @@ export function createProgram(io: CliIo): Command {
   ]) {
     register(program, io);
   }
+  // Commands copy the program's output settings when made; each usage line names its own --help.
+  for (const command of allCommandsOf(program)) command.configureOutput(outputFor(io, commandPathOf(command)));
   return program;
+}
+
+/** Where commander writes, and its own errors made one line that says whose --help to read. */
+function outputFor(io: CliIo, commandPath: string) {
+  return {
+    writeOut: (text: string) => io.stdout.write(text),
+    writeErr: (text: string) => io.stderr.write(text),
+    outputError: (text: string, write: (text: string) => void) => write(`runtimectl: ${text.replace(/^error: /, '').trim()} (see ${commandPath} --help)\n`),
+  };
+}
+
+function allCommandsOf(command: Command): Command[] {
+  return command.commands.flatMap((child) => [child, ...allCommandsOf(child)]);
 }

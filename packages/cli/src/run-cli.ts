@@ -1,4 +1,5 @@
-import { CommanderError } from 'commander';
+import { CommanderError, type Command } from 'commander';
+import { commandPathOf } from './commands/command-support';
 import type { CliIo } from './cli-io';
 import { describeError } from './errors/describe-error';
 import { errorDocument, usageErrorDocument } from './errors/error-document';
@@ -13,6 +14,10 @@ import { createProgram, DEFAULT_URL } from './program';
 export async function runCli(argv: readonly string[], io: Omit<CliIo, 'setExitCode'>): Promise<number> {
   let exitCode: number = EXIT_CODES.ok;
   const program = createProgram({ ...io, setExitCode: (code) => (exitCode = code) });
+  let running: Command | undefined;
+  program.hook('preAction', (_program, action) => {
+    running = action;
+  });
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return exitCode;
@@ -25,7 +30,11 @@ export async function runCli(argv: readonly string[], io: Omit<CliIo, 'setExitCo
       if (json) printJson(io, usageErrorDocument(error.message));
       return EXIT_CODES.usage;
     }
-    const described = describeError(error, { url: options.url ?? DEFAULT_URL, tokenGiven: Boolean(options.token) });
+    const described = describeError(error, {
+      url: options.url ?? DEFAULT_URL,
+      tokenGiven: Boolean(options.token),
+      ...(running ? { command: commandPathOf(running) } : {}),
+    });
     io.stderr.write(`runtimectl: ${described.line}\n`);
     if (json) printJson(io, errorDocument(described));
     return described.exitCode;

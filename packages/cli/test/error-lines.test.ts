@@ -133,14 +133,15 @@ describe.concurrent('error lines and exit codes', () => {
     );
   });
 
-  it('usage errors exit 2 with one line, before contacting the daemon', async () => {
+  it('usage errors exit 2 with one line naming the command whose --help to read, before contacting the daemon', async () => {
     const url = await closedPortUrl();
     const cases: Array<[string[], RegExp]> = [
       [['frobnicate'], /^runtimectl: unknown command 'frobnicate' \(see runtimectl --help\)\n$/],
-      [['ls', '--status', 'sleepy'], /^runtimectl: option '--status <status>' argument 'sleepy' is invalid\. Allowed choices are idle, running, paused, failed, closed\. \(see runtimectl --help\)\n$/],
-      [['checkpoint', 'x', '-m', 'novalue'], /^runtimectl: option .*argument 'novalue' is invalid\. expected key=value, got "novalue" \(see runtimectl --help\)\n$/],
+      [['ls', '--status', 'sleepy'], /^runtimectl: option '--status <status>' argument 'sleepy' is invalid\. Allowed choices are idle, running, paused, failed, closed\. \(see runtimectl ls --help\)\n$/],
+      [['checkpoint', 'x', '-m', 'novalue'], /^runtimectl: option .*argument 'novalue' is invalid\. expected key=value, got "novalue" \(see runtimectl checkpoint --help\)\n$/],
       [['ls', '--limit', '0'], /expected a whole number from 1 to 500, got "0"/],
-      [['show', 'not an id!'], /^runtimectl: invalid argument: a runtime id: .*See `runtimectl <command> --help`\.\n$/],
+      [['webhooks', 'deliveries'], /^runtimectl: missing required argument 'webhook-id' \(see runtimectl webhooks deliveries --help\)\n$/],
+      [['show', 'not an id!'], /^runtimectl: invalid argument: a runtime id: .*See `runtimectl show --help`\.\n$/],
       [['checkout', 'rtcp_nothex'], /^runtimectl: invalid argument: checkpoint_id: a checkpoint id/],
     ];
     const results = await Promise.all(cases.map(([args]) => runCli(args, { url })));

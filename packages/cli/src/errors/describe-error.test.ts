@@ -90,6 +90,16 @@ describe('describeError', () => {
     expect(unreachable).toMatchObject({ code: 'daemon_unreachable', details: { url: 'http://127.0.0.1:1' } });
   });
 
+  it('an invalid argument line names the command whose --help to read', () => {
+    const refused = apiErrorFor({ code: 'invalid_request', status: 0, message: 'invalid request: runtime_id: a runtime id' });
+    expect(describeError(refused, { ...context, command: 'runtimectl checkpoint' }).line).toBe('invalid argument: runtime_id: a runtime id. See `runtimectl checkpoint --help`.');
+    const answered = apiErrorFor({ code: 'invalid_request', status: 400, message: 'invalid body: path: too long' });
+    expect(describeError(answered, { ...context, command: 'runtimectl webhooks deliveries' }).line).toBe(
+      'invalid body: path: too long (invalid_request). See `runtimectl webhooks deliveries --help`.',
+    );
+    expect(describeError(refused, context).line).toMatch(/See `runtimectl --help`\.$/);
+  });
+
   it('keeps the exit code of the cause when a multi-step command failed halfway', () => {
     const busy = apiErrorFor({ code: 'session_busy', status: 409, message: 'busy', details: { runtime_id: 'r' } });
     expect(describeError(new PartialFailureError('checkpoint rtcp_1 was made, but checking it out failed', busy), context)).toEqual({

@@ -8,6 +8,8 @@ export interface ErrorContext {
   url: string;
   /** Whether a bearer token was given (--token or RUNTIMECTL_TOKEN). */
   tokenGiven: boolean;
+  /** The command that failed as typed (`runtimectl checkpoint`), for "see its --help"; the program when unknown. */
+  command?: string;
 }
 
 export interface DescribedError {
@@ -97,11 +99,13 @@ function describeApiError(error: RuntimectlApiError, context: ErrorContext): str
       const what = provider && capability ? `provider ${provider} does not support ${capability}` : error.message;
       return `${what} (unsupported_backend). Open the runtime on a provider that has it: see \`runtimectl providers\`.`;
     }
-    case 'invalid_request':
+    case 'invalid_request': {
+      const help = `See \`${context.command ?? 'runtimectl'} --help\`.`;
       // status 0: the client's schemas refused it before sending; the daemon never saw it.
       return error.status === 0
-        ? `invalid argument: ${error.message.replace(/^invalid request: /, '').replace(/\(root\): /g, '')}. See \`runtimectl <command> --help\`.`
-        : `${error.message} (invalid_request). See \`runtimectl <command> --help\`.${requestIdSuffix(error)}`;
+        ? `invalid argument: ${error.message.replace(/^invalid request: /, '').replace(/\(root\): /g, '')}. ${help}`
+        : `${error.message} (invalid_request). ${help}${requestIdSuffix(error)}`;
+    }
     case 'route_not_found':
       return `the daemon at ${context.url} does not serve this route (route_not_found): is it a runtimed of a matching version?${requestIdSuffix(error)}`;
     default:
