@@ -3,6 +3,7 @@ import { ERROR_CODES } from '@runtimectl/core';
 import { describe, expect, it } from 'vitest';
 import { describeError } from './describe-error';
 import { EXIT_CODES, exitCodeForErrorCode } from './exit-codes';
+import { ExplainedError } from './explained-error';
 import { PartialFailureError } from './partial-failure-error';
 import { UsageError } from './usage-error';
 
@@ -68,11 +69,18 @@ describe('describeError', () => {
     expect(describeError(error, { ...context, tokenGiven: true }).line).toContain('refused the bearer token');
   });
 
-  it('names the id that was not found and the provider that lacks a capability', () => {
+  it('names the id that was not found and the provider that lacks a capability, in the daemon\'s words, never the internal capability name', () => {
     expect(describeError(apiErrorFor({ code: 'runtime_not_found', status: 404, message: 'x', details: { runtime_id: 'r1' } }), context).line).toMatch(/^runtime r1 not found\./);
     expect(
-      describeError(apiErrorFor({ code: 'unsupported_backend', status: 501, message: 'x', details: { provider: 'local', capability: 'checkout' } }), context).line,
+      describeError(apiErrorFor({ code: 'unsupported_backend', status: 501, message: 'provider local does not support checkout', details: { provider: 'local', capability: 'checkout' } }), context).line,
     ).toMatch(/^provider local does not support checkout \(unsupported_backend\)\./);
+    const snapshotRead = apiErrorFor({
+      code: 'unsupported_backend',
+      status: 501,
+      message: "provider e2b does not support reading a checkpoint's files without restoring it",
+      details: { provider: 'e2b', capability: 'read_snapshot_file' },
+    });
+    expect(describeError(snapshotRead, context).line).not.toContain('read_snapshot_file');
   });
 
   it('maps transport failures: unreachable exits 3, a timeout says the operation may have run', () => {
@@ -98,6 +106,17 @@ describe('describeError', () => {
       'invalid body: path: too long (invalid_request). See `runtimectl webhooks deliveries --help`.',
     );
     expect(describeError(refused, context).line).toMatch(/See `runtimectl --help`\.$/);
+  });
+
+  it('an error a command explains keeps the daemon\'s code, exit code and request id under the command\'s own line', () => {
+    const unsupported = apiErrorFor({ code: 'unsupported_backend', status: 501, message: 'x', details: { capability: 'read_snapshot_file' }, requestId: 'req-7' });
+    expect(describeError(new ExplainedError('--patch needs snapshots', unsupported), context)).toEqual({
+      line: '--patch needs snapshots',
+      exitCode: 1,
+      code: 'unsupported_backend',
+      details: { capability: 'read_snapshot_file' },
+      requestId: 'req-7',
+    });
   });
 
   it('keeps the exit code of the cause when a multi-step command failed halfway', () => {

@@ -1,5 +1,6 @@
 import { ClientTimeoutError, DaemonUnreachableError, RuntimectlApiError } from '@runtimectl/client';
 import { EXIT_CODES, exitCodeForErrorCode } from './exit-codes';
+import { ExplainedError } from './explained-error';
 import { PartialFailureError } from './partial-failure-error';
 import { UsageError } from './usage-error';
 
@@ -33,6 +34,7 @@ export function describeError(error: unknown, context: ErrorContext): DescribedE
     const described = describeError(error.cause, context);
     return { ...described, line: `${error.done}: ${described.line}`, details: { ...described.details, done: error.done } };
   }
+  if (error instanceof ExplainedError) return { ...describeError(error.cause, context), line: error.line };
   if (error instanceof UsageError) return { line: error.message, exitCode: EXIT_CODES.usage, code: 'usage', details: {} };
   if (error instanceof DaemonUnreachableError) {
     const reason = causeCode(error.cause);
@@ -93,12 +95,9 @@ function describeApiError(error: RuntimectlApiError, context: ErrorContext): str
       const first = paths.slice(0, 3).map(({ path, change }) => `${change} ${path}`).join(', ');
       return `${error.message} (checkpoint_verification_failed: ${first}${paths.length > 3 || details['truncated'] === true ? ', …' : ''}): the provider restored a workspace that differs from the checkpoint, so nothing was created and a paused runtime stays paused. Retry; \`--json\` lists every differing path.`;
     }
-    case 'unsupported_backend': {
-      const provider = detail('provider');
-      const capability = detail('capability');
-      const what = provider && capability ? `provider ${provider} does not support ${capability}` : error.message;
-      return `${what} (unsupported_backend). Open the runtime on a provider that has it: see \`runtimectl providers\`.`;
-    }
+    case 'unsupported_backend':
+      // The daemon's message says it in a user's terms (`details.capability` is the internal name).
+      return `${error.message} (unsupported_backend). Open the runtime on a provider that has it: see \`runtimectl providers\`.`;
     case 'invalid_request': {
       const help = `See \`${context.command ?? 'runtimectl'} --help\`.`;
       // status 0: the client's schemas refused it before sending; the daemon never saw it.
