@@ -28,10 +28,11 @@ export const DEFAULT_URL = 'http://127.0.0.1:7333';
 
 const PROGRAM_HELP = `
 Examples:
-  $ runtimectl open --id demo --provider memory
+  $ runtimectl open --id demo
   $ runtimectl exec demo -- 'echo hello > hello.txt'
   $ runtimectl checkpoint demo -n first
-  $ runtimectl fork demo
+  $ BRANCH=$(runtimectl fork demo --quiet)
+  $ runtimectl exec "$BRANCH" -- cat hello.txt
   $ runtimectl log demo --graph
 
 Output: tables for people; --json prints exactly one JSON document on stdout (the API's

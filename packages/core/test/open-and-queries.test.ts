@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { providerCapabilities, RuntimeOpenRequestSchema } from '@runtimectl/core';
+import { ProviderRegistry, providerCapabilities, RuntimeOpenRequestSchema } from '@runtimectl/core';
 import { createMemoryProvider } from '@runtimectl/testkit';
 import { createHarness, rejectionOf } from './harness';
 
@@ -83,6 +83,14 @@ describe('open, get, list and update', () => {
     const error = await rejectionOf(h.service.open({ conversation_id: 'c', sender_id: 's', provider: 'nope' }));
     expect(error.code).toBe('invalid_request');
     expect(error.message).toMatch(/memory, nosnap/);
+  });
+
+  it("an unknown provider's error ends with how to enable it, when the registry was given that hint", async () => {
+    const providers = new ProviderRegistry([createMemoryProvider()], { unknownProviderHint: (id) => `enable it with [providers.${id}]` });
+    const h = createHarness({ providers });
+    const error = await rejectionOf(h.service.open({ conversation_id: 'c', sender_id: 's', provider: 'other' }));
+    expect(error).toMatchObject({ code: 'invalid_request', details: { provider: 'other', configured: ['memory'] } });
+    expect(error.message).toBe('unknown provider other (configured: memory). enable it with [providers.other]');
   });
 
   it('provider_options are refused for a provider that declares none', async () => {

@@ -56,7 +56,7 @@ export function registerOpenCommand(program: Command, io: CliIo): void {
         quiet: ({ runtime }) => [runtime.runtime_id],
       });
     });
-  withExamples(command, 'runtimectl open --id demo --provider memory -m team=infra -m priority=2', 'runtimectl open --provider fs --max-lifetime 8h --idle-pause-after 15m --auto-resume', 'RT=$(runtimectl open --quiet)');
+  withExamples(command, 'runtimectl open --id demo -m team=infra -m priority=2', 'runtimectl open --provider fs --max-lifetime 8h --idle-pause-after 15m --auto-resume', 'RT=$(runtimectl open --quiet)');
 }
 
 function defaultSender(env: NodeJS.ProcessEnv): string {
