@@ -18,6 +18,7 @@ import { registerOpenCommand } from './commands/open-command';
 import { registerPauseCommand, registerResumeCommand } from './commands/pause-resume-commands';
 import { registerHealthCommand, registerProvidersCommand } from './commands/service-commands';
 import { registerShowCommand } from './commands/show-command';
+import { registerUpdateCommand } from './commands/update-command';
 import { registerPinCommand, registerRetentionCommand } from './commands/retention-commands';
 import { registerWebhooksCommand } from './commands/webhooks-command';
 import { EXIT_CODE_HELP } from './errors/exit-codes';
@@ -63,6 +64,7 @@ export function createProgram(io: CliIo): Command {
     registerOpenCommand,
     registerLsCommand,
     registerShowCommand,
+    registerUpdateCommand,
     registerExecCommand,
     registerCatCommand,
     registerWriteCommand,

@@ -62,6 +62,7 @@ describe('bash completion', () => {
     expect(complete('runtimectl che')).toEqual(['checkpoint', 'checkout']);
     expect(complete('runtimectl de')).toEqual(['delete-snapshot']);
     expect(complete('runtimectl --json l')).toEqual(['ls', 'log']);
+    expect(complete('runtimectl up')).toEqual(['update']);
   });
 
   it("completes a command's own options and the global ones", () => {
@@ -73,10 +74,13 @@ describe('bash completion', () => {
   it('completes option choices and argument choices', () => {
     expect(complete('runtimectl ls --status p')).toEqual(['paused']);
     expect(complete('runtimectl completion ')).toEqual(['bash', 'zsh']);
+    expect(complete('runtimectl update demo --auto-resume ')).toEqual(['on', 'off', 'default']);
+    expect(complete('runtimectl update demo --no-')).toEqual(['--no-expiry']);
   });
 
   it('completes runtime ids from the daemon, including checkout children with colons', () => {
     expect(complete('runtimectl show de')).toEqual(['delta', 'demo', childId]);
+    expect(complete('runtimectl update de')).toEqual(['delta', 'demo', childId]);
     // bash splits words at ':', so the reply is the part after the last colon of the word.
     const suffix = childId.slice('demo:checkout:'.length);
     expect(complete(`runtimectl exec demo:checkout:${suffix.slice(0, 4)}`)).toEqual([suffix]);
