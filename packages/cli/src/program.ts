@@ -9,6 +9,7 @@ import { registerDeleteSnapshotCommand } from './commands/delete-snapshot-comman
 import { registerDiffCommand } from './commands/diff-command';
 import { registerEventsCommand } from './commands/events-command';
 import { registerExecCommand } from './commands/exec-command';
+import { registerExportCommand } from './commands/export-command';
 import { registerCatCommand, registerWriteCommand } from './commands/file-commands';
 import { registerForkCommand } from './commands/fork-command';
 import { registerLogCommand } from './commands/log-command';
@@ -68,6 +69,7 @@ export function createProgram(io: CliIo): Command {
     registerExecCommand,
     registerCatCommand,
     registerWriteCommand,
+    registerExportCommand,
     registerCheckpointCommand,
     registerCheckoutCommand,
     registerForkCommand,

@@ -15,13 +15,14 @@ export interface SharedRuntimed {
 
 /**
  * One daemon for the whole test file, started before and stopped after it: with the memory
- * provider as its default, or with `args` (`[]`: a daemon on its defaults, the fs provider).
+ * provider as its default, or with `args` (`[]`: a daemon on its defaults, the fs provider) and
+ * `env` (RUNTIMECTL_* settings).
  */
-export function useSharedRuntimed(args?: string[]): SharedRuntimed {
+export function useSharedRuntimed(args?: string[], env?: NodeJS.ProcessEnv): SharedRuntimed {
   let daemon: RuntimedProcess | undefined;
   let client: RuntimectlClient | undefined;
   beforeAll(async () => {
-    daemon = await startRuntimed(args);
+    daemon = await startRuntimed(args, env);
     client = createRuntimectlClient({ baseUrl: daemon.url });
   });
   afterAll(() => daemon?.stop());

@@ -63,6 +63,7 @@ describe('bash completion', () => {
     expect(complete('runtimectl de')).toEqual(['delete-snapshot']);
     expect(complete('runtimectl --json l')).toEqual(['ls', 'log']);
     expect(complete('runtimectl up')).toEqual(['update']);
+    expect(complete('runtimectl exp')).toEqual(['export']);
   });
 
   it("completes a command's own options and the global ones", () => {

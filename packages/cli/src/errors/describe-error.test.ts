@@ -108,6 +108,14 @@ describe('describeError', () => {
     expect(describeError(refused, context).line).toMatch(/See `runtimectl --help`\.$/);
   });
 
+  it('a file too large for read-file points at export, which streams any size', () => {
+    const tooLarge = apiErrorFor({ code: 'payload_too_large', status: 413, message: 'big.log is larger than the 4096-byte read-file limit', details: { path: 'big.log', max_bytes: 4096 } });
+    expect(describeError(tooLarge, context)).toMatchObject({
+      line: "big.log is larger than the 4096-byte read-file limit (payload_too_large). `runtimectl export <runtime> <path>` downloads a runtime's file whatever its size.",
+      exitCode: 1,
+    });
+  });
+
   it('an error a command explains keeps the daemon\'s code, exit code and request id under the command\'s own line', () => {
     const unsupported = apiErrorFor({ code: 'unsupported_backend', status: 501, message: 'x', details: { capability: 'read_snapshot_file' }, requestId: 'req-7' });
     expect(describeError(new ExplainedError('--patch needs snapshots', unsupported), context)).toEqual({

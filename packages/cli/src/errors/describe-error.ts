@@ -105,6 +105,8 @@ function describeApiError(error: RuntimectlApiError, context: ErrorContext): str
         ? `invalid argument: ${error.message.replace(/^invalid request: /, '').replace(/\(root\): /g, '')}. ${help}`
         : `${error.message} (invalid_request). ${help}${requestIdSuffix(error)}`;
     }
+    case 'payload_too_large':
+      return `${error.message} (payload_too_large). \`runtimectl export <runtime> <path>\` downloads a runtime's file whatever its size.${requestIdSuffix(error)}`;
     case 'route_not_found':
       return `the daemon at ${context.url} does not serve this route (route_not_found): is it a runtimed of a matching version?${requestIdSuffix(error)}`;
     default:
