@@ -32,6 +32,8 @@ export class InvalidRequestError extends RuntimectlApiError {}
 export class UnauthorizedError extends RuntimectlApiError {}
 export class HostNotAllowedError extends RuntimectlApiError {}
 export class RouteNotFoundError extends RuntimectlApiError {}
+/** 405: the path is served, under other methods (`details.allow`). */
+export class MethodNotAllowedError extends RuntimectlApiError {}
 export class RuntimeNotFoundError extends RuntimectlApiError {}
 export class CheckpointNotFoundError extends RuntimectlApiError {}
 export class PathNotFoundError extends RuntimectlApiError {}
@@ -67,6 +69,7 @@ const ERROR_CLASSES: Record<ErrorCode, new (init: ApiErrorInit) => RuntimectlApi
   unauthorized: UnauthorizedError,
   host_not_allowed: HostNotAllowedError,
   route_not_found: RouteNotFoundError,
+  method_not_allowed: MethodNotAllowedError,
   runtime_not_found: RuntimeNotFoundError,
   checkpoint_not_found: CheckpointNotFoundError,
   webhook_not_found: WebhookNotFoundError,

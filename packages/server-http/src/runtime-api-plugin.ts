@@ -4,6 +4,7 @@ import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { FleetOptions } from './fleet/fleet-options';
 import { installForwardingHook } from './fleet/forwarding-hook';
 import { installErrorHandlers } from './http-errors/error-handlers';
+import { installMethodNotAllowed } from './http-errors/method-not-allowed';
 import { installJsonBodyParser } from './json/json-body-parser';
 import { responseSerializerCompiler } from './json/response-serializer';
 import { registerOpenApi } from './openapi/openapi-routes';
@@ -90,10 +91,11 @@ export const runtimeApiPlugin: FastifyPluginAsync<RuntimeApiPluginOptions> = asy
     route.bodyLimit ??= bodyLimitBytes;
   });
   installRequestHooks(app, { telemetry, auth: options.auth, allowedHosts: options.allowedHosts });
+  const routes = installMethodNotAllowed(app);
   // Forwarding first: a request for another node's runtime is claimed (Idempotency-Key) there.
   if (fleet) installForwardingHook(app, fleet);
   if (options.idempotency) installIdempotencyHooks(app, idempotencyOfNode(options.idempotency, fleet));
-  installErrorHandlers(app);
+  installErrorHandlers(app, routes);
   await registerOpenApi(app, { version: options.version, authenticated: options.auth !== undefined });
 
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) =>
