@@ -2,6 +2,8 @@ import { EventListQuerySchema, EventListResultSchema, InvalidRequestError, type 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { EventFeed, FEED_FAILED, FEED_PAGE } from '../events/event-feed';
+import { z } from 'zod';
+import { documented } from '../openapi/openapi-metadata';
 import '../route-config';
 import { ERROR_RESPONSES } from './route-options';
 
@@ -12,6 +14,18 @@ export interface EventStreamOptions {
   /** A comment line is sent after this long without an event, so proxies keep the stream open. Default 15 s. */
   heartbeatMs?: number;
 }
+
+/** `Last-Event-ID` for the OpenAPI document; the handler checks it (resumeFrom), every other header passes. */
+const EventStreamHeadersSchema = z.looseObject({
+  'last-event-id': documented(z.string(), {
+    description: 'SSE only: resume after this event id (what an EventSource sends when it reconnects); wins over `after`',
+  }).optional(),
+});
+
+const EventStreamFramesSchema = documented(z.string(), {
+  description:
+    'Server-Sent Events: per event `id: <event_id>`, `event: <type>`, `data: <the event as JSON>` and a blank line; `: keepalive` comments while idle',
+});
 
 /** Events a stream may have queued for a reader that does not keep up; beyond, its stream ends (it resumes with Last-Event-ID). */
 const MAX_QUEUED_EVENTS = 10_000;
@@ -164,7 +178,14 @@ export const eventRoutes: FastifyPluginAsyncZod<{ service: RuntimeService; event
         tags: ['events'],
         operationId: 'listEvents',
         querystring: EventListQuerySchema,
-        response: { 200: EventListResultSchema, ...ERROR_RESPONSES },
+        headers: EventStreamHeadersSchema,
+        response: {
+          200: {
+            description: 'A JSON page of events, or with `Accept: text/event-stream` the live stream',
+            content: { 'application/json': { schema: EventListResultSchema }, 'text/event-stream': { schema: EventStreamFramesSchema } },
+          },
+          ...ERROR_RESPONSES,
+        },
       },
     },
     async (request, reply) => {
