@@ -25,7 +25,7 @@ async function resumeForOperation(ctx: ServiceContext, runtimeId: string, scope:
   if (session?.status !== 'paused' || !autoResumesOf(ctx.idle, session)) return false;
   const startedAt = performance.now();
   try {
-    await resumeRuntime(ctx, { runtime_id: runtimeId }, { providerId: null });
+    await resumeRuntime(ctx, { runtime_id: runtimeId }, { providerId: null }, 'auto');
   } catch (error) {
     // Another request resumed it meanwhile: the operation runs on that.
     if (!RuntimeNotPausedError.isInstance(error)) throw error;

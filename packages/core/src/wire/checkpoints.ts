@@ -77,6 +77,8 @@ export const RuntimePauseResultSchema = z.object({
   created_at_ms: z.number().int(),
   name: z.string().nullable(),
   metadata: EchoedMetadataSchema,
+  /** As checkpoint's: true when the pause reused the runtime's clean snapshot (no provider snapshot was taken). */
+  reused_backend_snapshot: z.boolean(),
 });
 export type RuntimePauseResult = z.infer<typeof RuntimePauseResultSchema>;
 
