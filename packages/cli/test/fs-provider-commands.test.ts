@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { runCli } from './cli-process';
+import { runCli, runCliJson } from './cli-process';
 import { useSharedRuntimed } from './shared-runtimed';
 
 // A daemon on its defaults: the fs provider runs commands in a real shell, so a test can make
-// symlinks and turn a file into a directory as an agent would.
+// symlinks, FIFOs, and turn a file into a directory as an agent would.
 const shared = useSharedRuntimed([]);
 
 async function sh(runtimeId: string, line: string): Promise<void> {
@@ -43,5 +43,29 @@ describe.concurrent('diff --patch', () => {
       `runtimectl: --patch shows contents read from the checkpoints' snapshots, and checkpoint ${after.checkpoint_id} has none: provider local takes no snapshots. ` +
         `\`runtimectl diff ${before.checkpoint_id} ${after.checkpoint_id} --name-status\` lists what changed; for contents, open runtimes on a provider with snapshots (fs): see \`runtimectl providers\`.\n`,
     );
+  });
+});
+
+describe.concurrent('checkpoint and pause on fs', () => {
+  it('checkpoint says which special files its snapshot left out', async () => {
+    await shared.openRuntime('fifo');
+    await sh('fifo', 'mkfifo pipe && printf x > kept.txt');
+    const checkpoint = await runCli(['checkpoint', 'fifo'], shared.at);
+    expect(checkpoint).toMatchObject({ code: 0, stderr: '' });
+    expect(checkpoint.stdout).toMatch(/^checkpoint rtcp_[0-9a-f]{32} of fifo\nnot in the snapshot: 1 special file \(special files are not kept\): pipe \(fifo\)\n$/);
+    const quiet = await runCli(['checkpoint', 'fifo', '--quiet'], shared.at);
+    expect(quiet.stdout).toMatch(/^rtcp_[0-9a-f]{32}\n$/);
+  });
+
+  it('pause says when it reused the clean snapshot, and --json carries reused_backend_snapshot', async () => {
+    await shared.openRuntime('reuse');
+    await shared.client.checkpoint({ runtime_id: 'reuse' });
+    const paused = await runCli(['pause', 'reuse'], shared.at);
+    expect(paused).toMatchObject({ code: 0, stderr: '' });
+    expect(paused.stdout).toMatch(/^paused reuse at rtcp_[0-9a-f]{32} \(unchanged: reused the previous snapshot\)\n$/);
+    await shared.client.resume({ runtime_id: 'reuse' });
+    await sh('reuse', 'printf y > y');
+    const json = await runCliJson<{ reused_backend_snapshot: boolean }>(['pause', 'reuse'], shared.at);
+    expect(json.reused_backend_snapshot).toBe(false);
   });
 });

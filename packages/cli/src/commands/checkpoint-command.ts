@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { CliIo } from '../cli-io';
 import { parseMetadataPairs } from '../options/parse-options';
 import { checkpointNameOption, metadataOption } from '../options/shared-options';
+import { skippedPathsLine } from '../output/skipped-paths';
 import { contextOf, withExamples } from './command-support';
 
 interface CheckpointOptions {
@@ -27,10 +28,12 @@ export function registerCheckpointCommand(program: Command, io: CliIo): void {
         }),
       );
       ctx.emit(result, {
-        human: (checkpoint) =>
+        human: (checkpoint) => [
           `checkpoint ${ctx.colors.bold(checkpoint.checkpoint_id)} of ${checkpoint.runtime.runtime_id}` +
-          `${checkpoint.name ? ` "${checkpoint.name}"` : ''}` +
-          (checkpoint.reused_backend_snapshot ? ctx.colors.dim(' (unchanged: reused the previous snapshot)') : ''),
+            `${checkpoint.name ? ` "${checkpoint.name}"` : ''}` +
+            (checkpoint.reused_backend_snapshot ? ctx.colors.dim(' (unchanged: reused the previous snapshot)') : ''),
+          ...(checkpoint.skipped_paths?.length ? [skippedPathsLine(checkpoint.skipped_paths)] : []),
+        ],
         quiet: (checkpoint) => [checkpoint.checkpoint_id],
       });
     });

@@ -28,7 +28,9 @@ export function registerPauseCommand(program: Command, io: CliIo): void {
         }),
       );
       ctx.emit(result, {
-        human: (pause) => `paused ${ctx.colors.bold(pause.runtime.runtime_id)} at ${pause.checkpoint_id}`,
+        human: (pause) =>
+          `paused ${ctx.colors.bold(pause.runtime.runtime_id)} at ${pause.checkpoint_id}` +
+          (pause.reused_backend_snapshot ? ctx.colors.dim(' (unchanged: reused the previous snapshot)') : ''),
         quiet: (pause) => [pause.checkpoint_id],
       });
     });
