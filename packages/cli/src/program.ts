@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Command, Option } from 'commander';
 import type { CliIo } from './cli-io';
 import { registerCheckoutCommand } from './commands/checkout-command';
@@ -23,7 +24,7 @@ import { registerUpdateCommand } from './commands/update-command';
 import { registerPinCommand, registerRetentionCommand } from './commands/retention-commands';
 import { registerWebhooksCommand } from './commands/webhooks-command';
 import { EXIT_CODE_HELP } from './errors/exit-codes';
-import { daemonUrl } from './options/parse-options';
+import { daemonUrl, idempotencyKey } from './options/parse-options';
 import { CLI_VERSION } from './version';
 
 export const DEFAULT_URL = 'http://127.0.0.1:7333';
@@ -53,6 +54,11 @@ export function createProgram(io: CliIo): Command {
     .version(CLI_VERSION, '-V, --version', 'print the version')
     .addOption(new Option('--url <url>', 'daemon URL').env('RUNTIMECTL_URL').default(DEFAULT_URL).argParser(daemonUrl))
     .addOption(new Option('--token <token>', 'bearer token, when the daemon has auth').env('RUNTIMECTL_TOKEN'))
+    .addOption(
+      new Option('--idempotency-key <key>', "the command's Idempotency-Key: run a command again with the key its error named, and the daemon carries it out once")
+        .default(randomUUID(), 'a new one per command')
+        .argParser(idempotencyKey),
+    )
     .option('--json', 'machine output: exactly one JSON document on stdout')
     .option('-q, --quiet', 'print only ids (or nothing); no hints, no spinner')
     .helpOption('-h, --help', 'show help')

@@ -22,7 +22,7 @@ export async function runCli(argv: readonly string[], io: Omit<CliIo, 'setExitCo
     await program.parseAsync([...argv], { from: 'user' });
     return exitCode;
   } catch (error) {
-    const options = program.opts<{ url?: string; token?: string; json?: boolean }>();
+    const options = program.opts<{ url?: string; token?: string; json?: boolean; idempotencyKey?: string }>();
     const json = options.json === true || jsonRequested(argv);
     if (error instanceof CommanderError) {
       // --help and --version "fail" with exit code 0; every other commander error is usage.
@@ -34,6 +34,7 @@ export async function runCli(argv: readonly string[], io: Omit<CliIo, 'setExitCo
       url: options.url ?? DEFAULT_URL,
       tokenGiven: Boolean(options.token),
       ...(running ? { command: commandPathOf(running) } : {}),
+      ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
     });
     io.stderr.write(`runtimectl: ${described.line}\n`);
     if (json) printJson(io, errorDocument(described));

@@ -42,6 +42,50 @@ describe.concurrent('error lines and exit codes', () => {
     );
   });
 
+  it('a daemon that dies during a request: the operation may have run, and the same command with its Idempotency-Key completes it once', async () => {
+    // Reads one request, then dies with it: the connection closes unanswered, and retries are refused.
+    const keys: string[] = [];
+    const dying = createServer((socket) =>
+      socket.once('data', (chunk: Buffer) => {
+        keys.push(/^idempotency-key: (\S+)\r$/im.exec(chunk.toString())?.[1] ?? '');
+        socket.destroy();
+        dying.close();
+      }),
+    );
+    await new Promise<void>((resolve) => dying.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(dying.address() as { port: number }).port}`;
+    const result = await runCli(['checkpoint', 'demo', '--json'], { url });
+    expect(result.code).toBe(3);
+    const key = keys[0]!;
+    expect(key).toMatch(/^\S{8,}$/);
+    expect(result.stderr).toBe(
+      `runtimectl: the daemon at ${url} stopped answering during the request and is not reachable now (ECONNREFUSED): the operation may have run. ` +
+        `Once the daemon is back, run the same command with \`--idempotency-key ${key}\`: the daemon carries out a request with a key it has seen only once, so this completes it or gives its answer, never runs it twice.\n`,
+    );
+    expect(JSON.parse(result.stdout)).toMatchObject({ code: 'daemon_unreachable', details: { url, request_may_have_run: true, idempotency_key: key }, exit_code: 3 });
+  });
+
+  it('--idempotency-key sends that key with the command\'s request', async () => {
+    const keys: string[] = [];
+    const recording = createServer((socket) =>
+      socket.once('data', (chunk: Buffer) => {
+        keys.push(/^idempotency-key: (\S+)\r$/im.exec(chunk.toString())?.[1] ?? '');
+        const body = JSON.stringify({ error: 'runtime demo not found', code: 'runtime_not_found', details: { runtime_id: 'demo' } });
+        socket.end(`HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`);
+      }),
+    );
+    await new Promise<void>((resolve) => recording.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(recording.address() as { port: number }).port}`;
+    try {
+      expect((await runCli(['--idempotency-key', 'retry-of-7f3a', 'checkpoint', 'demo'], { url })).code).toBe(4);
+      expect(keys).toEqual(['retry-of-7f3a']);
+      const bad = await runCli(['--idempotency-key', 'has space', 'checkpoint', 'demo'], { url });
+      expect(bad.code).toBe(2);
+    } finally {
+      recording.close();
+    }
+  });
+
   it('--json prints a failure as its one JSON document on stdout, with the same exit code and stderr line', async () => {
     const url = await closedPortUrl();
     const unreachable = await runCli(['--json', 'health'], { url });

@@ -62,6 +62,8 @@ describe('bash completion', () => {
     expect(complete('runtimectl che')).toEqual(['checkpoint', 'checkout']);
     expect(complete('runtimectl de')).toEqual(['delete-snapshot']);
     expect(complete('runtimectl --json l')).toEqual(['ls', 'log']);
+    // A global option's value is not the command.
+    expect(complete('runtimectl --idempotency-key k-1 che')).toEqual(['checkpoint', 'checkout']);
     expect(complete('runtimectl up')).toEqual(['update']);
     expect(complete('runtimectl exp')).toEqual(['export']);
   });

@@ -104,9 +104,16 @@ export function apiErrorFor(init: ApiErrorInit): RuntimectlApiError {
 
 /** The daemon could not be reached at all (connection refused, DNS, reset before a response). */
 export class DaemonUnreachableError extends Error {
+  /**
+   * `requestMayHaveRun`: a POST reached the daemon (an attempt's connection broke after it was
+   * sent, not refused), so its operation may have run; `idempotencyKey` is the key the request was
+   * sent with: sending the same request with it again runs it at most once.
+   */
   constructor(
     readonly url: string,
     cause: unknown,
+    readonly requestMayHaveRun = false,
+    readonly idempotencyKey?: string,
   ) {
     super(`runtimectl daemon not reachable at ${url}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     this.name = 'DaemonUnreachableError';

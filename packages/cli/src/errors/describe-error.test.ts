@@ -127,6 +127,14 @@ describe('describeError', () => {
     });
   });
 
+  it('a connection lost during a POST says the operation may have run and how to run it again once', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
+    const lost = describeError(new DaemonUnreachableError('http://127.0.0.1:1', refused, true, 'k-1.2'), { ...context, idempotencyKey: 'k-1' });
+    expect(lost).toMatchObject({ exitCode: 3, code: 'daemon_unreachable', details: { url: 'http://127.0.0.1:1', request_may_have_run: true, idempotency_key: 'k-1' } });
+    expect(lost.line).toMatch(/the operation may have run\. Once the daemon is back, run the same command with `--idempotency-key k-1`/);
+    expect(lost.line).not.toMatch(/Start it/);
+  });
+
   it('keeps the exit code of the cause when a multi-step command failed halfway', () => {
     const busy = apiErrorFor({ code: 'session_busy', status: 409, message: 'busy', details: { runtime_id: 'r' } });
     expect(describeError(new PartialFailureError('checkpoint rtcp_1 was made, but checking it out failed', busy), context)).toEqual({

@@ -11,6 +11,8 @@ export interface ErrorContext {
   tokenGiven: boolean;
   /** The command that failed as typed (`runtimectl checkpoint`), for "see its --help"; the program when unknown. */
   command?: string;
+  /** The command's Idempotency-Key (--idempotency-key, or the one it made), for running it again once. */
+  idempotencyKey?: string;
 }
 
 export interface DescribedError {
@@ -36,6 +38,18 @@ export function describeError(error: unknown, context: ErrorContext): DescribedE
   }
   if (error instanceof ExplainedError) return { ...describeError(error.cause, context), line: error.line };
   if (error instanceof UsageError) return { line: error.message, exitCode: EXIT_CODES.usage, code: 'usage', details: {} };
+  if (error instanceof DaemonUnreachableError && error.requestMayHaveRun) {
+    const reason = causeCode(error.cause);
+    const key = context.idempotencyKey ?? error.idempotencyKey;
+    return {
+      line:
+        `the daemon at ${error.url} stopped answering during the request and is not reachable now${reason ? ` (${reason})` : ''}: the operation may have run. ` +
+        `Once the daemon is back, run the same command with \`--idempotency-key ${key}\`: the daemon carries out a request with a key it has seen only once, so this completes it or gives its answer, never runs it twice.`,
+      exitCode: EXIT_CODES.unreachable,
+      code: 'daemon_unreachable',
+      details: { url: error.url, request_may_have_run: true, idempotency_key: key },
+    };
+  }
   if (error instanceof DaemonUnreachableError) {
     const reason = causeCode(error.cause);
     return {

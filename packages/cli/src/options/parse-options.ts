@@ -98,3 +98,12 @@ export function orKeywords<T, K extends string>(parse: (value: string) => T, ...
     }
   };
 }
+
+/**
+ * A commander argParser for `--idempotency-key`: printable ASCII without spaces, at most 240
+ * characters (the daemon takes 255, and a command's later requests add `.<n>`).
+ */
+export function idempotencyKey(value: string): string {
+  if (!/^[\x21-\x7e]{1,240}$/.test(value)) throw new InvalidArgumentError(`expected 1-240 printable characters without spaces, got "${value}"`);
+  return value;
+}
