@@ -147,6 +147,23 @@ describe.concurrent('error lines and exit codes', () => {
     expect((await longExec).code).toBe(124);
   });
 
+  it('a conflicting re-open names the runtime\'s own conversation and sender and the command that re-attaches; a closed runtime says what is left', async () => {
+    await client.open({ runtime_id: 'k2', conversation_id: 'team chat', sender_id: 'bob' });
+    const conflict = await runCli(['open', '--id', 'k2', '--sender', 'alice'], at);
+    expect(conflict.code).toBe(5);
+    expect(conflict.stderr).toBe(
+      "runtimectl: runtime k2 exists, opened by conversation team chat, sender bob (runtime_exists: a different conversation_id, sender_id). Re-attach with `runtimectl open --id k2 --conversation 'team chat' --sender bob`, or choose another --id.\n",
+    );
+    const metadata = await runCli(['open', '--id', 'k2', '--conversation', 'team chat', '--sender', 'bob', '-m', 'team=x'], at);
+    expect(metadata.stderr).toBe('runtimectl: runtime k2 exists with a different metadata (runtime_exists). A re-open must match it: change its metadata with `runtimectl update k2 -m …`, or choose another --id.\n');
+    await client.close({ runtime_id: 'k2' });
+    const closed = await runCli(['exec', 'k2', '--', 'true'], at);
+    expect(closed.code).toBe(5);
+    expect(closed.stderr).toBe(
+      'runtimectl: runtime k2 is closed (runtime_closed). Its checkpoints stay: `runtimectl log k2` lists them, and `runtimectl checkout <checkpoint>` continues from one whose snapshot was kept; a new runtime needs another --id.\n',
+    );
+  });
+
   it('unknown ids exit 4 and name the id', async () => {
     const runtime = await runCli(['show', 'no-such-runtime'], at);
     expect(runtime.code).toBe(4);

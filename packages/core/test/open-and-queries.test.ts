@@ -24,11 +24,17 @@ describe('open, get, list and update', () => {
     expect(await h.read('agent', 'a.txt')).toBe('a');
   });
 
-  it('re-opening an id under another conversation or sender answers runtime_exists', async () => {
+  it('re-opening an id under another conversation or sender answers runtime_exists naming the runtime\'s own, to re-attach with', async () => {
     const h = createHarness();
     await h.open('agent');
     const error = await rejectionOf(h.service.open({ runtime_id: 'agent', conversation_id: 'other', sender_id: 'sender-1' }));
-    expect(error.code).toBe('runtime_exists');
+    expect(error).toMatchObject({
+      code: 'runtime_exists',
+      details: { runtime_id: 'agent', fields: ['conversation_id'], conversation_id: 'conversation-1', sender_id: 'sender-1' },
+    });
+    expect(error.message).toBe(
+      'runtime agent already exists with a different conversation_id: it was opened by conversation conversation-1, sender sender-1; re-open it with those to re-attach, or choose another runtime_id',
+    );
   });
 
   it('re-opening an id with a conflicting provider, metadata, provider_options or session_state answers runtime_exists naming the fields', async () => {

@@ -1,4 +1,5 @@
 import { ClientTimeoutError, DaemonUnreachableError, RuntimectlApiError } from '@runtimectl/client';
+import { quote } from 'shell-quote';
 import { EXIT_CODES, exitCodeForErrorCode } from './exit-codes';
 import { ExplainedError } from './explained-error';
 import { PartialFailureError } from './partial-failure-error';
@@ -96,6 +97,12 @@ function describeApiError(error: RuntimectlApiError, context: ErrorContext): str
       return `runtime ${detail('runtime_id') ?? '(unknown)'} not found. List runtimes with \`runtimectl ls --all\`.`;
     case 'checkpoint_not_found':
       return `checkpoint ${detail('checkpoint_id') ?? '(unknown)'} not found. List a runtime's checkpoints with \`runtimectl log <runtime>\`.`;
+    case 'runtime_exists':
+      return runtimeExistsLine(error);
+    case 'runtime_closed': {
+      const id = detail('runtime_id') ?? '<runtime>';
+      return `runtime ${id} is closed (runtime_closed). Its checkpoints stay: \`runtimectl log ${quote([id])}\` lists them, and \`runtimectl checkout <checkpoint>\` continues from one whose snapshot was kept; a new runtime needs another --id.`;
+    }
     case 'webhook_not_found':
       return `webhook ${detail('webhook_id') ?? '(unknown)'} not found. List the configured webhooks with \`runtimectl webhooks\`.`;
     case 'path_not_found':
@@ -126,6 +133,24 @@ function describeApiError(error: RuntimectlApiError, context: ErrorContext): str
     default:
       return `${error.message} (${error.code})${error.retryAfterMs !== undefined ? `; retry in ${Math.ceil(error.retryAfterMs / 1000)} s` : ''}${requestIdSuffix(error)}`;
   }
+}
+
+/**
+ * A re-open that contradicts the runtime: its own conversation and sender, and the open that
+ * re-attaches, when those conflict; otherwise what a re-open must not change.
+ */
+function runtimeExistsLine(error: RuntimectlApiError): string {
+  const details = error.details ?? {};
+  const [id, conversation, sender] = [details['runtime_id'], details['conversation_id'], details['sender_id']].map((value) => (typeof value === 'string' ? value : undefined));
+  const fields = Array.isArray(details['fields']) ? (details['fields'] as string[]) : [];
+  if (!id) return `${error.message} (runtime_exists)`;
+  if (conversation !== undefined && sender !== undefined && (fields.includes('conversation_id') || fields.includes('sender_id'))) {
+    return (
+      `runtime ${id} exists, opened by conversation ${conversation}, sender ${sender} (runtime_exists: a different ${fields.join(', ')}). ` +
+      `Re-attach with \`runtimectl open --id ${quote([id])} --conversation ${quote([conversation])} --sender ${quote([sender])}\`, or choose another --id.`
+    );
+  }
+  return `runtime ${id} exists with a different ${fields.join(', ')} (runtime_exists). A re-open must match it: change its metadata with \`runtimectl update ${quote([id])} -m …\`, or choose another --id.`;
 }
 
 function subjectOf(runtimeId: string | undefined): string {
