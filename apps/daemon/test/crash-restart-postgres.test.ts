@@ -10,6 +10,6 @@ afterAll(drop);
 
 crashRestartTests({
   args: ['--store', 'postgres'],
-  env: { RUNTIMECTL_DATABASE_URL: url, RUNTIMECTL_STORE_SCHEMA: schema },
+  env: { RUNTIMECTL_DATABASE_URL: url, RUNTIMECTL_STORE_SCHEMA: schema, RUNTIMECTL_FLEET_SECRET: 'crash-restart-postgres-fleet-secret-0123' },
   readRows: () => readPostgresStoreRows(url, schema),
 });

@@ -3,6 +3,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { callDaemon } from './daemon-http';
 import { runtimedRefusal, startRuntimed, type RuntimedProcess } from './runtimed-process';
 
+/** Every node on PostgreSQL needs the fleet's shared secret (fleet.secret_env). */
+const FLEET_SECRET = { RUNTIMECTL_FLEET_SECRET: 'postgres-store-test-fleet-secret-0123456789' };
+
 const running: RuntimedProcess[] = [];
 const schemas: TestSchema[] = [];
 afterEach(async () => {
@@ -17,7 +20,7 @@ async function freshSchema(url?: string): Promise<TestSchema> {
 }
 
 async function startOnPostgres(url: string, schema: string): Promise<RuntimedProcess> {
-  const daemon = await startRuntimed(['--store', 'postgres'], { RUNTIMECTL_DATABASE_URL: url, RUNTIMECTL_STORE_SCHEMA: schema });
+  const daemon = await startRuntimed(['--store', 'postgres'], { RUNTIMECTL_DATABASE_URL: url, RUNTIMECTL_STORE_SCHEMA: schema, ...FLEET_SECRET });
   running.push(daemon);
   return daemon;
 }
@@ -43,20 +46,26 @@ describe('runtimed --store postgres', () => {
 
   it('a wrong password stops the start with one line naming the server, never the password', async () => {
     const url = withPassword(testDatabaseUrl(), 'Wrong-Pass-4711');
-    const refusal = await runtimedRefusal(['--store', 'postgres'], { RUNTIMECTL_DATABASE_URL: url });
+    const refusal = await runtimedRefusal(['--store', 'postgres'], { RUNTIMECTL_DATABASE_URL: url, ...FLEET_SECRET });
     expect(refusal.code).toBe(1);
     expect(refusal.stderr).toMatch(/^runtimed: could not start: could not connect to PostgreSQL at 127\.0\.0\.1:\d+\/postgres: the password was refused\n$/);
     expect(refusal.stderr + refusal.stdout).not.toContain('Wrong-Pass-4711');
   });
 
   it('an unreachable server or a missing URL variable stop the start with one line', async () => {
-    const unreachable = await runtimedRefusal(['--store', 'postgres'], { RUNTIMECTL_DATABASE_URL: 'postgres://u:Secret-99@127.0.0.1:1/db' });
+    const unreachable = await runtimedRefusal(['--store', 'postgres'], { RUNTIMECTL_DATABASE_URL: 'postgres://u:Secret-99@127.0.0.1:1/db', ...FLEET_SECRET });
     expect(unreachable.stderr).toBe('runtimed: could not start: could not connect to PostgreSQL at 127.0.0.1:1/db: connection refused\n');
     const missing = await runtimedRefusal(['--store', 'postgres']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toBe(
       'runtimed: store.url_env: environment variable RUNTIMECTL_DATABASE_URL is not set or empty (it holds the PostgreSQL URL)\n',
     );
+  });
+
+  it('without the fleet secret a node on PostgreSQL stops at start naming fleet.secret_env, before it touches the database', async () => {
+    const refusal = await runtimedRefusal(['--store', 'postgres'], { RUNTIMECTL_DATABASE_URL: 'postgres://u:Secret-99@127.0.0.1:1/db' });
+    expect(refusal.code).toBe(2);
+    expect(refusal.stderr).toMatch(/^runtimed: fleet\.secret_env: environment variable RUNTIMECTL_FLEET_SECRET is not set or empty; a node on PostgreSQL needs the fleet's shared secret .*\n$/);
   });
 });
 

@@ -50,9 +50,12 @@ export async function startRuntimed(
   };
 }
 
-/** Runs `runtimed` expecting it to refuse to start; resolves with its exit code and stderr. */
-export function runtimedRefusal(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stderr: string; stdout: string }> {
-  const stateDir = mkdtempSync(join(tmpdir(), 'runtimed-state-'));
+/** Runs `runtimed` expecting it to refuse to start (in a fresh state directory unless given one); resolves with its exit code and stderr. */
+export function runtimedRefusal(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  stateDir: string = mkdtempSync(join(tmpdir(), 'runtimed-state-')),
+): Promise<{ code: number | null; stderr: string; stdout: string }> {
   const child = spawn(process.execPath, [RUNTIMED, '--state-dir', stateDir, ...args], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -157,6 +157,22 @@ describe('runtimed', () => {
     expect(emptyName.stderr).toMatch(/RUNTIMECTL_HTTP_AUTH_BEARER_TOKEN_ENV is set but empty/);
   });
 
+  it('caps event streams per address as http.max_event_streams_per_address says: the stream over it gets 429 too_many_event_streams', async () => {
+    const daemon = await start(['--local-isolation', 'none'], { RUNTIMECTL_HTTP_MAX_EVENT_STREAMS_PER_ADDRESS: '2' });
+    const controller = new AbortController();
+    const open = () => fetch(`${daemon.url}/api/v1/events`, { headers: { accept: 'text/event-stream' }, signal: controller.signal });
+    try {
+      expect((await open()).status).toBe(200);
+      expect((await open()).status).toBe(200);
+      const refused = await open();
+      expect(refused.status).toBe(429);
+      expect(((await refused.json()) as { code: string }).code).toBe('too_many_event_streams');
+      expect((await fetch(`${daemon.url}/api/v1/health`)).status).toBe(200);
+    } finally {
+      controller.abort();
+    }
+  });
+
   it('--help documents every setting and exits 0', async () => {
     const help = await runtimedRefusal(['--help']);
     expect(help.code).toBe(0);

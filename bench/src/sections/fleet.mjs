@@ -34,6 +34,9 @@ async function startEmulator() {
   return { child: started.child, info, admin: new E2BEmulatorAdminClient(info.apiUrl) };
 }
 
+/** The fleet's shared secret (fleet.secret_env): every node on PostgreSQL needs one. */
+const FLEET_SECRET = randomBytes(32).toString('hex');
+
 /** One node: runtimed on PostgreSQL schema `schema`, the E2B provider on the emulator, its own state dir. */
 async function startNode({ tmpRoot, databaseUrl, schema, emulator, nodeId, leaseMs }) {
   const node = await startRuntimed({
@@ -46,6 +49,7 @@ async function startNode({ tmpRoot, databaseUrl, schema, emulator, nodeId, lease
       E2B_API_KEY: API_KEY,
       RUNTIMECTL_FLEET_NODE_ID: nodeId,
       RUNTIMECTL_FLEET_LEASE_MS: String(leaseMs),
+      RUNTIMECTL_FLEET_SECRET: FLEET_SECRET,
     },
   });
   return { ...node, nodeId, api: apiClient(node.url) };

@@ -41,7 +41,7 @@ export async function measureStorePostgres({ profile, tmpRoot, shared, log }) {
 
     // Start to ready on the big schema, rounds alternating with an empty one.
     const stateDir = mkdtempSync(join(tmpRoot, 'startup-postgres-'));
-    const on = (schema) => ({ args: ['--store', 'postgres'], env: { RUNTIMECTL_DATABASE_URL: server.url, RUNTIMECTL_STORE_SCHEMA: schema } });
+    const on = (schema) => ({ args: ['--store', 'postgres'], env: { RUNTIMECTL_DATABASE_URL: server.url, RUNTIMECTL_STORE_SCHEMA: schema, RUNTIMECTL_FLEET_SECRET: randomBytes(32).toString('hex') } });
     await timeStart(stateDir, undefined, { store: on(schemas.empty) }); // the installation id: not timed
     const startups = [];
     let listed;

@@ -55,6 +55,11 @@ describe('open, ls, show', () => {
     const bad = await runCli(['open', '--idle-pause-after', 'soon'], shared.at);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/expected a duration/);
+    // Under the daemon's minimum (core's MIN_IDLE_PAUSE_AFTER_MS): refused before anything is sent.
+    const tooShort = await runCli(['open', '--id', 'too-eager', '--idle-pause-after', '500ms'], shared.at);
+    expect(tooShort.code).toBe(2);
+    expect(tooShort.stderr).toMatch(/0 \(never\) or a duration of at least 1000 ms/);
+    expect((await runCli(['show', 'too-eager'], shared.at)).code).toBe(4);
   });
 
   it('open without --id gets a generated id and defaults the conversation to runtimectl', async () => {

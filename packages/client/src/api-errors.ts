@@ -41,6 +41,8 @@ export class SessionBusyError extends RuntimectlApiError {}
 export class RuntimePausedError extends RuntimectlApiError {}
 export class RuntimeNotPausedError extends RuntimectlApiError {}
 export class RuntimeClosedError extends RuntimectlApiError {}
+/** 409: the runtime's TTL has passed (`details.expires_at_ms`); the daemon is closing it. */
+export class RuntimeExpiredError extends RuntimectlApiError {}
 export class RuntimeFailedError extends RuntimectlApiError {}
 export class RuntimeExistsError extends RuntimectlApiError {}
 export class SnapshotInUseError extends RuntimectlApiError {}
@@ -53,6 +55,8 @@ export class IdempotencyKeyReusedError extends RuntimectlApiError {}
 export class IdempotentResponseNotKeptError extends RuntimectlApiError {}
 export class WorkspaceQuotaExceededError extends RuntimectlApiError {}
 export class ProviderCapacityError extends RuntimectlApiError {}
+/** 429: the daemon has as many event streams open as it allows (in all, or from this address: `details.scope`). */
+export class TooManyEventStreamsError extends RuntimectlApiError {}
 export class UnsupportedBackendError extends RuntimectlApiError {}
 export class ProviderError extends RuntimectlApiError {}
 export class ProviderTimeoutError extends RuntimectlApiError {}
@@ -60,6 +64,7 @@ export class ProviderTimeoutError extends RuntimectlApiError {}
 export class StoreUnavailableError extends RuntimectlApiError {}
 export class LeaseLostError extends RuntimectlApiError {}
 export class RuntimeOnOtherNodeError extends RuntimectlApiError {}
+export class NodeUnreachableError extends RuntimectlApiError {}
 export class InternalServerError extends RuntimectlApiError {}
 export class WebhookNotFoundError extends RuntimectlApiError {}
 
@@ -78,6 +83,7 @@ const ERROR_CLASSES: Record<ErrorCode, new (init: ApiErrorInit) => RuntimectlApi
   runtime_paused: RuntimePausedError,
   runtime_not_paused: RuntimeNotPausedError,
   runtime_closed: RuntimeClosedError,
+  runtime_expired: RuntimeExpiredError,
   runtime_failed: RuntimeFailedError,
   runtime_exists: RuntimeExistsError,
   snapshot_in_use: SnapshotInUseError,
@@ -89,12 +95,14 @@ const ERROR_CLASSES: Record<ErrorCode, new (init: ApiErrorInit) => RuntimectlApi
   idempotent_response_not_kept: IdempotentResponseNotKeptError,
   workspace_quota_exceeded: WorkspaceQuotaExceededError,
   provider_capacity: ProviderCapacityError,
+  too_many_event_streams: TooManyEventStreamsError,
   unsupported_backend: UnsupportedBackendError,
   provider_error: ProviderError,
   provider_timeout: ProviderTimeoutError,
   store_unavailable: StoreUnavailableError,
   lease_lost: LeaseLostError,
   runtime_on_other_node: RuntimeOnOtherNodeError,
+  node_unreachable: NodeUnreachableError,
   internal: InternalServerError,
 };
 

@@ -53,13 +53,52 @@ describe('runtime TTLs (expires_at_ms, max_lifetime_ms)', () => {
     expect(conflict.code).toBe('runtime_exists');
   });
 
+  it('an operation on a runtime past its TTL is refused with runtime_expired and does not run, before any pass has closed it; close still closes it', async () => {
+    const clock = testClock();
+    let commandsRun = 0;
+    const h = createHarness({ clock: clock.now, provider: { execHandler: async () => void (commandsRun += 1) } });
+    const { runtime } = await h.service.open({ conversation_id: 'c', sender_id: 's', max_lifetime_ms: 1_000 });
+    const id = runtime.runtime_id;
+    await h.write(id, 'f.txt', 'before');
+    clock.advance(1_500);
+    const operations = [
+      () => h.service.exec({ runtime_id: id, command: 'echo ran > ran.txt' }),
+      () => h.service.writeFile({ runtime_id: id, path: 'f.txt', content_base64: Buffer.from('after').toString('base64') }),
+      () => h.service.readFile({ runtime_id: id, path: 'f.txt' }),
+      () => h.service.search({ runtime_id: id, glob: '*' }),
+      () => h.service.checkpoint({ runtime_id: id }),
+      () => h.service.pause({ runtime_id: id }),
+      () => h.service.update({ runtime_id: id, expires_at_ms: clock.now() + 60_000 }),
+    ];
+    for (const operation of operations) {
+      const refusal = await rejectionOf(operation());
+      expect(refusal.code).toBe('runtime_expired');
+      expect(refusal.details).toEqual({ runtime_id: id, expires_at_ms: clock.now() - 500 });
+    }
+    expect(commandsRun).toBe(0);
+    expect((await h.service.get(id)).runtime.status).toBe('idle');
+    expect((await h.service.close({ runtime_id: id })).runtime.status).toBe('closed');
+  });
+
+  it('a paused runtime past its TTL is not resumed, by resume or by an auto-resuming operation', async () => {
+    const clock = testClock();
+    const h = createHarness({ clock: clock.now });
+    const { runtime } = await h.service.open({ conversation_id: 'c', sender_id: 's', max_lifetime_ms: 1_000, auto_resume: true });
+    await h.service.pause({ runtime_id: runtime.runtime_id });
+    clock.advance(1_000);
+    expect((await rejectionOf(h.service.resume({ runtime_id: runtime.runtime_id }))).code).toBe('runtime_expired');
+    expect((await rejectionOf(h.service.exec({ runtime_id: runtime.runtime_id, command: 'true' }))).code).toBe('runtime_expired');
+    expect((await h.service.get(runtime.runtime_id)).runtime.status).toBe('paused');
+  });
+
   it('an expired runtime with an operation in flight is skipped until the next pass', async () => {
     const clock = testClock();
     const h = createHarness({ clock: clock.now });
     const { runtime } = await h.service.open({ conversation_id: 'c', sender_id: 's', max_lifetime_ms: 1 });
-    clock.advance(1);
+    // Admitted before its TTL passed, the operation runs on.
     const running = h.service.exec({ runtime_id: runtime.runtime_id, command: 'block' });
     await h.gate.started;
+    clock.advance(1);
     expect((await h.service.applyPolicies(true)).expiry).toMatchObject({ closed: 0, skippedBusy: 1 });
     h.gate.release();
     await running;

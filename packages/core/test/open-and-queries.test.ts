@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ProviderRegistry, providerCapabilities, RuntimeOpenRequestSchema } from '@runtimectl/core';
+import { MIN_IDLE_PAUSE_AFTER_MS, ProviderRegistry, providerCapabilities, RuntimeOpenRequestSchema, RuntimeUpdateRequestSchema } from '@runtimectl/core';
 import { createMemoryProvider } from '@runtimectl/testkit';
 import { createHarness, rejectionOf } from './harness';
 
@@ -82,6 +82,18 @@ describe('open, get, list and update', () => {
       sender_id: 's',
     });
     expect(parsed.success).toBe(false);
+  });
+
+  it('idle_pause_after_ms is 0 (off) or at least MIN_IDLE_PAUSE_AFTER_MS (1 s, the shortest policy interval), at open and update', () => {
+    const open = { conversation_id: 'c', sender_id: 's' };
+    expect(MIN_IDLE_PAUSE_AFTER_MS).toBe(1_000);
+    for (const ok of [0, 1_000, 60_000, null]) expect(RuntimeOpenRequestSchema.safeParse({ ...open, idle_pause_after_ms: ok }).success).toBe(true);
+    for (const refused of [1, 500, 999]) {
+      const parsed = RuntimeOpenRequestSchema.safeParse({ ...open, idle_pause_after_ms: refused });
+      expect(parsed.success).toBe(false);
+      expect(parsed.error?.issues[0]?.message).toBe('0 (off) or at least 1000 ms');
+      expect(RuntimeUpdateRequestSchema.safeParse({ runtime_id: 'r', idle_pause_after_ms: refused }).success).toBe(false);
+    }
   });
 
   it('an unknown provider is an invalid request naming the configured ones', async () => {

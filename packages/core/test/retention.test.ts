@@ -184,8 +184,8 @@ describe('retention policies', () => {
       await a.checkpoint({ runtime_id: id });
     }
     await writeOn(a, id, 'f.txt', 'dirty');
-    await Promise.all([a.maintain(), b.maintain()]);
-    await Promise.all([a.maintain(), b.maintain()]);
+    await Promise.all([a.applyPolicies(), b.applyPolicies()]);
+    await Promise.all([a.applyPolicies(), b.applyPolicies()]);
     expect(fleet.provider.calls.deleteSnapshot).toBe(2);
     expect((await a.listEvents({ types: ['snapshot.deleted'] })).events).toHaveLength(2);
     await a.stop();

@@ -23,8 +23,9 @@ export class HolderFile {
   }
 
   async write(record: SandboxRecord): Promise<void> {
-    await mkdir(dirname(this.path), { recursive: true });
-    await writeFile(this.path, `${JSON.stringify(record)}\n`);
+    // Owner-only: it names a sandbox's process, and its directory sits in the daemon's state.
+    await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+    await writeFile(this.path, `${JSON.stringify(record)}\n`, { mode: 0o600 });
   }
 
   async remove(): Promise<void> {

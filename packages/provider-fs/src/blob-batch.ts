@@ -6,9 +6,9 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { gzipFileIfItPays, gzipIfItPays } from './blob-encoding';
 import { syncPaths, temporaryNameBeside, writeAllSync } from './durable-files';
-import { TimeSlices } from '@runtimectl/provider-local';
 import type { ContentHash } from './blob-store';
 import type { CrashPointHook } from './crash-points';
+import { OWNER_ONLY_DIRECTORY_MODE, OWNER_ONLY_FILE_MODE, TimeSlices } from '@runtimectl/provider-local';
 
 /** Contents up to this size are read whole (one read, hashed, written); larger ones stream. */
 export const WHOLE_CONTENT_BYTES = 4 * 1024 * 1024;
@@ -57,7 +57,7 @@ export class BlobBatch {
    * size the caller saw) only chooses between reading whole and streaming.
    */
   async put(source: number, expectedSize?: number): Promise<{ hash: ContentHash; size: number }> {
-    if (!this.#ready) mkdirSync(this.store.directory, { recursive: true });
+    if (!this.#ready) mkdirSync(this.store.directory, { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
     this.#ready = true;
     const size = expectedSize ?? fstatSync(source).size;
     if (size > WHOLE_CONTENT_BYTES) return this.#putStreamed(source);
@@ -73,10 +73,10 @@ export class BlobBatch {
     const final = this.store.finalPath(hash, compressed !== null);
     // Beside its final name: creating thousands of files in one directory costs several times
     // as much as spreading them over the 256 shards (2.5 s against 0.7 s for 5,000 here).
-    if (!this.#shards.has(dirname(final))) mkdirSync(dirname(final), { recursive: true });
+    if (!this.#shards.has(dirname(final))) mkdirSync(dirname(final), { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
     this.#shards.add(dirname(final));
     const temporary = temporaryNameBeside(final);
-    const fd = openSync(temporary, 'wx');
+    const fd = openSync(temporary, 'wx', OWNER_ONLY_FILE_MODE);
     try {
       this.store.crashPoint?.('blob-file-created');
       writeAllSync(fd, compressed ?? content);
@@ -92,7 +92,7 @@ export class BlobBatch {
     let keep: string | null = null;
     try {
       const hashing = new Hashing();
-      const output = createWriteStream(raw, { flags: 'wx' });
+      const output = createWriteStream(raw, { flags: 'wx', mode: OWNER_ONLY_FILE_MODE });
       output.once('open', () => this.store.crashPoint?.('blob-file-created'));
       await pipeline(createReadStream('', { fd: source, start: 0, autoClose: false }), hashing, output);
       const hash = hashing.hash.digest('hex');
@@ -119,7 +119,7 @@ export class BlobBatch {
     await syncPaths(this.store.directory, staged.map(({ temporary }) => temporary));
     const shards = new Set<string>();
     for (const { temporary, final } of staged) {
-      if (!this.#shards.has(dirname(final))) mkdirSync(dirname(final), { recursive: true });
+      if (!this.#shards.has(dirname(final))) mkdirSync(dirname(final), { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
       this.#shards.add(dirname(final));
       shards.add(dirname(final));
       // A rename may replace a blob a concurrent checkpoint just stored: the same content, and

@@ -3,6 +3,7 @@ import { open, rm, stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { createGzip, gzipSync } from 'node:zlib';
 import { temporaryNameBeside } from './durable-files';
+import { OWNER_ONLY_FILE_MODE } from '@runtimectl/provider-local';
 
 /** Below this a compressed copy cannot save a disk block worth the CPU. */
 export const COMPRESS_FROM_BYTES = 4096;
@@ -41,7 +42,7 @@ export async function gzipFileIfItPays(raw: string, rawBytes: number): Promise<s
     await handle.close();
   }
   const compressed = temporaryNameBeside(raw);
-  await pipeline(createReadStream(raw), createGzip({ level: GZIP_LEVEL }), createWriteStream(compressed));
+  await pipeline(createReadStream(raw), createGzip({ level: GZIP_LEVEL }), createWriteStream(compressed, { mode: OWNER_ONLY_FILE_MODE }));
   if (pays((await stat(compressed)).size, rawBytes)) return compressed;
   await rm(compressed, { force: true });
   return null;

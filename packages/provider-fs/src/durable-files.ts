@@ -4,7 +4,7 @@ import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { open, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { TimeSlices } from '@runtimectl/provider-local';
+import { OWNER_ONLY_FILE_MODE, TimeSlices } from '@runtimectl/provider-local';
 
 /** Flushes a directory's entries (a rename into it) to disk. */
 export function fsyncDirectory(directory: string): Promise<void> {
@@ -71,11 +71,11 @@ export function temporaryNameBeside(path: string): string {
 
 /**
  * Writes `content` to `path` so that a crash leaves either the old state or the whole new file:
- * temporary name, fsync, rename, fsync of the directory.
+ * temporary name, fsync, rename, fsync of the directory. Owner-only (0600), as everything the store writes.
  */
 export async function writeFileDurably(path: string, content: string | Uint8Array): Promise<void> {
   const temporary = temporaryNameBeside(path);
-  await writeFile(temporary, content, { flush: true });
+  await writeFile(temporary, content, { flush: true, mode: OWNER_ONLY_FILE_MODE });
   await rename(temporary, path);
   await fsyncDirectory(dirname(path));
 }
@@ -86,7 +86,7 @@ export async function writeFileDurably(path: string, content: string | Uint8Arra
  */
 export async function replaceFile(path: string, content: string | Uint8Array): Promise<void> {
   const temporary = temporaryNameBeside(path);
-  await writeFile(temporary, content);
+  await writeFile(temporary, content, { mode: OWNER_ONLY_FILE_MODE });
   await rename(temporary, path);
 }
 

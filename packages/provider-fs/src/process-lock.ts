@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { OWNER_ONLY_DIRECTORY_MODE, OWNER_ONLY_FILE_MODE } from '@runtimectl/provider-local';
 
 /** How often a waiting process looks at the lock files again. */
 const POLL_MS = 20;
@@ -24,7 +25,7 @@ export class ProcessLock {
   constructor(readonly directory: string) {}
 
   async shared<T>(work: () => Promise<T>): Promise<T> {
-    await mkdir(this.directory, { recursive: true });
+    await mkdir(this.directory, { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
     for (;;) {
       const mine = await this.#create('shared');
       if (!(await this.#live()).some((name) => name.startsWith('exclusive-'))) return this.#holding(mine, work);
@@ -34,7 +35,7 @@ export class ProcessLock {
   }
 
   async exclusive<T>(work: () => Promise<T>): Promise<T> {
-    await mkdir(this.directory, { recursive: true });
+    await mkdir(this.directory, { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
     let mine = await this.#create('exclusive');
     for (;;) {
       const others = (await this.#live()).filter((name) => name !== mine);
@@ -61,7 +62,7 @@ export class ProcessLock {
 
   async #create(kind: 'shared' | 'exclusive'): Promise<string> {
     const name = `${kind}-${this.#self}-${randomBytes(8).toString('hex')}`;
-    await writeFile(join(this.directory, name), '', { flag: 'wx' });
+    await writeFile(join(this.directory, name), '', { flag: 'wx', mode: OWNER_ONLY_FILE_MODE });
     return name;
   }
 

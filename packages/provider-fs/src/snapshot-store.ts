@@ -9,6 +9,7 @@ import { walkWorkspace, type WalkResult } from './snapshot-walk';
 import { DEFAULT_RACY_WINDOW_NS, StatIndex } from './stat-index';
 import { ProcessLock } from './process-lock';
 import { StoreLock } from './store-lock';
+import { OWNER_ONLY_DIRECTORY_MODE } from '@runtimectl/provider-local';
 
 const SNAPSHOT_ID = /^snap_[0-9a-f]{32}$/;
 const INDEX_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -23,7 +24,9 @@ export type CheckpointResult = Omit<WalkResult, 'rootMode'> & { snapshotId: stri
 /**
  * Snapshots on disk: `<directory>/blobs` (content), `<directory>/manifests/<id>.json` (one per
  * snapshot, written durably after every blob it names is), `<directory>/index/<workspace>.json`
- * (the stat index of each workspace, a cache).
+ * (the stat index of each workspace, a cache). Owner-only, all of it (directories 0700, files
+ * 0600): it holds every workspace's content and file names, which no other local user may read.
+ * What a checkout writes into a workspace keeps the modes the snapshot recorded.
  */
 export class SnapshotStore {
   readonly blobs: BlobStore;
@@ -57,8 +60,8 @@ export class SnapshotStore {
 
   async #checkpoint(root: string, indexName: string, meta: { name?: string; labels: Record<string, string> }): Promise<CheckpointResult> {
     const indexPath = this.#indexPath(indexName);
-    await mkdir(join(this.directory, 'index'), { recursive: true });
-    await mkdir(join(this.directory, 'manifests'), { recursive: true });
+    await mkdir(join(this.directory, 'index'), { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
+    await mkdir(join(this.directory, 'manifests'), { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
     const index = await StatIndex.load(indexPath, this.#racyWindowNs);
     const startedAtNs = BigInt(Date.now()) * 1_000_000n;
     const batch = this.blobs.batch();
@@ -113,7 +116,7 @@ export class SnapshotStore {
       const index = StatIndex.empty(this.#racyWindowNs);
       await materialise(manifest, this.blobs, target, index);
       if (indexName === undefined) return;
-      await mkdir(join(this.directory, 'index'), { recursive: true });
+      await mkdir(join(this.directory, 'index'), { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
       await index.save(this.#indexPath(indexName), BigInt(Date.now()) * 1_000_000n);
     });
   }

@@ -49,6 +49,28 @@ describe('snapshot store', () => {
     await chmod(join(target, 'locked'), 0o755);
   });
 
+  it('keeps every file it writes owner-only (0600, directories 0700): blobs, manifests, stat indexes — a checkout keeps the recorded modes', async () => {
+    const { dir, workspace, store } = await setup();
+    await writeFile(join(workspace, 'small.txt'), 'small', { mode: 0o644 });
+    await writeFile(join(workspace, 'large.bin'), Buffer.alloc(5 * 1024 * 1024, 7), { mode: 0o644 });
+    await writeFile(join(workspace, 'text.log'), 'a compressible line\n'.repeat(300_000), { mode: 0o644 });
+    const { snapshotId } = await store.checkpoint(workspace, 'ws', meta);
+    const modes: string[] = [];
+    const visit = async (path: string): Promise<void> => {
+      const info = await lstat(path);
+      if ((info.mode & 0o777) !== (info.isDirectory() ? 0o700 : 0o600)) modes.push(`${(info.mode & 0o777).toString(8)} ${path.slice(dir.length)}`);
+      if (info.isDirectory()) for (const name of await readdir(path)) await visit(join(path, name));
+    };
+    await visit(join(dir, 'snapshots'));
+    expect(modes).toEqual([]);
+    const target = join(dir, 'out');
+    await mkdir(target);
+    await store.checkout((await store.manifest(snapshotId))!, target, 'out');
+    expect((await stat(join(target, 'small.txt'))).mode & 0o777).toBe(0o644);
+    await visit(join(dir, 'snapshots'));
+    expect(modes).toEqual([]);
+  });
+
   it('records a symlink to a host directory as a link, never walking or storing what it points to', async () => {
     const { dir, workspace, store } = await setup();
     const host = join(dir, 'host-secrets');

@@ -20,6 +20,7 @@ import { removeWorkspace } from './remove-workspace';
 import { resourceOf, workspaceNameIn, workspaceNameOf } from './workspace-names';
 import { WorkspaceOwners } from './workspace-owners';
 import type { KnownHashes } from './workspace-manifest';
+import { OWNER_ONLY_DIRECTORY_MODE, OWNER_ONLY_FILE_MODE } from './owner-only';
 
 export interface LocalProviderSettings {
   /**
@@ -190,8 +191,8 @@ export class LocalProvider implements BackendProviderV1 {
     await new WorkspaceOwners(root).forget(name);
     if (this.#keepWorkspaces) {
       if (!(await exists(join(root, name)))) return;
-      await mkdir(join(root, RELEASED_MARKERS), { recursive: true });
-      await writeFile(join(root, RELEASED_MARKERS, name), `${new Date().toISOString()}\n`);
+      await mkdir(join(root, RELEASED_MARKERS), { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
+      await writeFile(join(root, RELEASED_MARKERS, name), `${new Date().toISOString()}\n`, { mode: OWNER_ONLY_FILE_MODE });
       return;
     }
     await removeWorkspace(join(root, name), this.providerId);
@@ -211,10 +212,10 @@ export class LocalProvider implements BackendProviderV1 {
     return new LocalBackend(resourceOf(name), workspaceRoot, groups, this.#settings, name);
   }
 
-  /** The real path of `root`, created on first use. */
+  /** The real path of `root`, created (owner-only, as are the directories leading to it) on first use. */
   #rootPath(): Promise<string> {
     this.#root ??= (async () => {
-      await mkdir(this.#configuredRoot, { recursive: true });
+      await mkdir(this.#configuredRoot, { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
       return realpath(this.#configuredRoot);
     })();
     this.#root.catch(() => {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { OwnedResources } from '@runtimectl/core';
 import { errorCode } from './fs-errors';
 import { resourceOf, workspaceNameIn } from './workspace-names';
+import { OWNER_ONLY_DIRECTORY_MODE, OWNER_ONLY_FILE_MODE } from './owner-only';
 
 /** Beside the workspaces (whose names start with a letter or digit, so never collide). */
 const OWNERS_DIRECTORY = '.owners';
@@ -15,8 +16,8 @@ export class WorkspaceOwners {
   constructor(private readonly root: string) {}
 
   async record(name: string, labels: Record<string, string>): Promise<void> {
-    await mkdir(join(this.root, OWNERS_DIRECTORY), { recursive: true });
-    await writeFile(join(this.root, OWNERS_DIRECTORY, `${name}.json`), `${JSON.stringify(labels)}\n`);
+    await mkdir(join(this.root, OWNERS_DIRECTORY), { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
+    await writeFile(join(this.root, OWNERS_DIRECTORY, `${name}.json`), `${JSON.stringify(labels)}\n`, { mode: OWNER_ONLY_FILE_MODE });
   }
 
   /** The workspace is released: no longer owned by anyone. Idempotent. */

@@ -31,6 +31,20 @@ describe('local provider lifecycle', () => {
     expect((await stat(backend.workspaceRoot)).isDirectory()).toBe(true);
   });
 
+  it('makes its root and its bookkeeping beside the workspaces owner-only; a workspace keeps its own mode', async () => {
+    const parent = await temporary('parent');
+    const root = join(parent, 'state', 'workspaces');
+    const provider = createLocalProvider({ root, keepWorkspaces: true });
+    const { backend, request } = await createBackend(provider);
+    await provider.release(request);
+    const modeOf = async (path: string) => ((await stat(path)).mode & 0o777).toString(8);
+    expect(await modeOf(join(parent, 'state'))).toBe('700');
+    expect(await modeOf(root)).toBe('700');
+    for (const bookkeeping of ['.owners', '.released']) expect(await modeOf(join(root, bookkeeping)), bookkeeping).toBe('700');
+    expect(await modeOf(join(root, '.released', request.backendId))).toBe('600');
+    expect(await modeOf(backend.workspaceRoot)).toBe((0o777 & ~process.umask()).toString(8));
+  });
+
   it('release removes a workspace whose commands built a tree deeper than PATH_MAX', async () => {
     const { provider, root } = await localProvider(temporary);
     const { backend, request } = await createBackend(provider);

@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BearerTokenVerifier } from './auth/bearer-auth';
+import { decoratePeerRequests } from './fleet/peer-auth-hooks';
+import { claimsToBePeer, type PeerRequestVerifier } from './fleet/peer-request-verifier';
 import { HostAllowlist } from './auth/host-allowlist';
 import { closeAfterAnswer } from './http-errors/answer-and-close';
 import { errorReply } from './http-errors/error-reply';
@@ -20,31 +22,64 @@ function rejectHost(request: FastifyRequest, reply: FastifyReply): void {
   reply.code(status).send(body);
 }
 
-function rejectUnauthenticated(request: FastifyRequest, reply: FastifyReply): void {
-  const { status, body } = errorReply('unauthorized', 'missing or invalid bearer token');
+function rejectUnauthenticated(request: FastifyRequest, reply: FastifyReply, message = 'missing or invalid bearer token'): void {
+  const { status, body } = errorReply('unauthorized', message);
   // A refused caller keeps no socket open (nor a body trickling into it).
   closeAfterAnswer(request, reply);
   reply.code(status).header('www-authenticate', 'Bearer realm="runtimectl"').send(body);
 }
 
 /**
- * Hooks every request in the plugin passes through, in order: request id header, bearer auth
- * (all routes but the public ones, unknown routes included) or, without auth, the Host check
+ * A request claiming to come from another node of the fleet: let through, in place of the
+ * caller's token (which forwarding never passes on) and of the Host check, only when it proves
+ * it (see PeerRequestVerifier) and its route is one a peer may call — a runtime operation
+ * (what forwarding sends) or the peer handshake. Anything else claiming it is refused 401.
+ */
+function admitPeer(request: FastifyRequest, reply: FastifyReply, peers: PeerRequestVerifier | undefined): boolean {
+  const config = request.routeOptions.config.runtimectl;
+  const verdict = peers ? peers.verify(request) : { ok: false as const, reason: 'this server is not a node of a fleet' };
+  if (!verdict.ok || !(config?.timing || config?.peer)) {
+    const reason = verdict.ok ? 'peers may call only runtime operations and the handshake' : verdict.reason;
+    request.log.warn({ forwarded_by: request.headers['x-runtimectl-forwarded-by'], reason }, 'refused a request claiming to come from a fleet peer');
+    rejectUnauthenticated(request, reply, `fleet peer request refused: ${reason}`);
+    return false;
+  }
+  request.runtimectlPeer = verdict.peer;
+  return true;
+}
+
+/**
+ * Hooks every request in the plugin passes through, in order: request id header, fleet peer
+ * authentication for requests claiming to come from another node (see admitPeer), else bearer
+ * auth (all routes but the public ones, unknown routes included) or, without auth, the Host check
  * (every route: see HostAllowlist), and the start of provider timing
  * for runtime operations (their handlers pass `providerTimingOf(request)` to the service),
  * `server-timing` on their responses, request metrics.
  */
 export function installRequestHooks(
   app: FastifyInstance,
-  options: { telemetry: ServerTelemetry; auth?: { bearerToken: string } | undefined; allowedHosts?: readonly string[] | undefined },
+  options: {
+    telemetry: ServerTelemetry;
+    auth?: { bearerToken: string } | undefined;
+    allowedHosts?: readonly string[] | undefined;
+    /** Fleet nodes only: checks requests other nodes send (forwarded operations, the handshake). */
+    peers?: PeerRequestVerifier | undefined;
+  },
 ): void {
   const { telemetry } = options;
   const verifier = options.auth ? new BearerTokenVerifier(options.auth.bearerToken) : undefined;
   const hosts = verifier ? undefined : new HostAllowlist(options.allowedHosts);
   decorateProviderTiming(app);
+  decoratePeerRequests(app);
   // One hook for all three: the id header goes on before auth can answer 401.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);
+    if (claimsToBePeer(request.headers)) {
+      if (!admitPeer(request, reply, options.peers)) return;
+      if (request.routeOptions.config.runtimectl?.timing) startProviderTiming(request);
+      done();
+      return;
+    }
     if (hosts && !hosts.allows(request.headers.host)) {
       rejectHost(request, reply);
       return;

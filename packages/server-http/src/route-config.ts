@@ -6,6 +6,8 @@ export interface RuntimectlRouteConfig {
   timing?: boolean;
   /** Changes state: honours `Idempotency-Key` (the response is kept and replayed to retries). */
   idempotent?: boolean;
+  /** Called by other nodes of the fleet, signed (the peer handshake); runtime operations (`timing`) accept peers too. */
+  peer?: boolean;
 }
 
 declare module 'fastify' {

@@ -1,8 +1,11 @@
 import type { RuntimeService, WebhookDirectory } from '@runtimectl/core';
 import type { FastifyPluginAsync } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
+import { API_PREFIX } from './api-prefix';
 import type { FleetOptions } from './fleet/fleet-options';
 import { installForwardingHook } from './fleet/forwarding-hook';
+import { installPeerAuthHooks } from './fleet/peer-auth-hooks';
+import { PeerRequestVerifier } from './fleet/peer-request-verifier';
 import { installErrorHandlers } from './http-errors/error-handlers';
 import { installMethodNotAllowed } from './http-errors/method-not-allowed';
 import { installJsonBodyParser } from './json/json-body-parser';
@@ -21,7 +24,7 @@ import { webhookRoutes } from './routes/webhook-routes';
 import { createServerTelemetry, type ServerTelemetry } from './telemetry/server-telemetry';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
-export const API_PREFIX = '/api/v1';
+export { API_PREFIX } from './api-prefix';
 
 export interface RuntimeApiPluginOptions {
   service: RuntimeService;
@@ -90,7 +93,10 @@ export const runtimeApiPlugin: FastifyPluginAsync<RuntimeApiPluginOptions> = asy
   app.addHook('onRoute', (route) => {
     route.bodyLimit ??= bodyLimitBytes;
   });
-  installRequestHooks(app, { telemetry, auth: options.auth, allowedHosts: options.allowedHosts });
+  const peers = fleet ? new PeerRequestVerifier(fleet.nodeId, fleet.secret) : undefined;
+  installRequestHooks(app, { telemetry, auth: options.auth, allowedHosts: options.allowedHosts, peers });
+  // A peer's body is checked against its signature before anything reads it.
+  if (fleet) installPeerAuthHooks(app, { nodeId: fleet.nodeId, secret: fleet.secret });
   const routes = installMethodNotAllowed(app);
   // Forwarding first: a request for another node's runtime is claimed (Idempotency-Key) there.
   if (fleet) installForwardingHook(app, fleet);

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { apiClient } from './api-client';
+import { listenOnLoopback, rawRequest } from './raw-http';
 import { createTestServer, type TestServer } from './test-server';
 
 const IDLE_MS = 60_000;
@@ -36,6 +37,33 @@ describe('transparent auto-resume', () => {
     expect(String(read.headers['server-timing'])).toContain('resume;dur=');
     const again = await api.post('/api/v1/runtimes/read-file', { runtime_id: 'rt-a', path: 'notes.txt' });
     expect(String(again.headers['server-timing'])).not.toContain('resume');
+  });
+
+  it('five parallel execs over real connections on a paused auto_resume runtime are all answered 200, after one resume', async () => {
+    const { api } = start({ autoResume: true });
+    await api.post('/api/v1/runtimes/open', { runtime_id: 'rt-d', conversation_id: 'c', sender_id: 's' });
+    await api.post('/api/v1/runtimes/pause', { runtime_id: 'rt-d' });
+    // The resume's restore takes a while, as a real provider's does, so the other execs arrive during it.
+    const checkout = server.provider.checkout!.bind(server.provider);
+    Object.assign(server.provider, {
+      checkout: async (...args: Parameters<typeof checkout>) => {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return checkout(...args);
+      },
+    });
+    const port = await listenOnLoopback(server.app);
+    const execs = await Promise.all(
+      Array.from({ length: 5 }, (_, index) =>
+        rawRequest(port, {
+          method: 'POST',
+          path: '/api/v1/runtimes/exec',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ runtime_id: 'rt-d', command: `echo ${index}` }),
+        }),
+      ),
+    );
+    expect(execs.map((exec) => [exec.status, exec.body.code])).toEqual(Array.from({ length: 5 }, () => [200, undefined]));
+    expect((await server.service.listEvents({ types: ['runtime.resumed'] })).events).toHaveLength(1);
   });
 
   it('without auto_resume (the default, or turned off for the runtime) an operation on a paused runtime answers runtime_paused', async () => {

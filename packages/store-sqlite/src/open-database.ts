@@ -1,11 +1,14 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { NotARuntimectlStoreError } from './store-schema-errors';
 import { assertSchemaOpenable, migrateSchema, type MigrationOutcome } from './migrate-schema';
+import { createOwnerOnlyDatabaseFile, tightenDatabaseFiles } from './owner-only-files';
 
 export interface SqliteStoreSettings {
-  /** The database file (its directory is created). `:memory:` gives a throwaway store. */
+  /**
+   * The database file (its directory is created, owner-only). The file and SQLite's `-wal` and
+   * `-shm` beside it are owner-only (0600): created so, and tightened when an existing store is
+   * opened. `:memory:` gives a throwaway store.
+   */
   path: string;
   /**
    * When a commit counts as done. `full` (default): the WAL is fsynced before `commit` resolves,
@@ -36,7 +39,7 @@ const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
  */
 export function openDatabase(settings: SqliteStoreSettings): OpenedDatabase {
   const inMemory = settings.path === ':memory:';
-  if (!inMemory) mkdirSync(dirname(settings.path), { recursive: true });
+  if (!inMemory) createOwnerOnlyDatabaseFile(settings.path);
   const busyTimeoutMs = settings.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   const db = new Database(settings.path, { timeout: busyTimeoutMs });
   try {
@@ -44,6 +47,7 @@ export function openDatabase(settings: SqliteStoreSettings): OpenedDatabase {
     // Before any pragma that writes (journal_mode): a refused file must be left untouched.
     assertSchemaOpenable(db, settings.path);
     if (!inMemory) {
+      tightenDatabaseFiles(settings.path);
       const mode = db.pragma('journal_mode = WAL', { simple: true });
       if (mode !== 'wal') throw new Error(`SQLite could not switch ${settings.path} to WAL mode (got ${String(mode)})`);
     }

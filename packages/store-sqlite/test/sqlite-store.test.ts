@@ -1,5 +1,5 @@
 import { LATEST_SCHEMA_VERSION } from '../src/schema-migrations';
-import { existsSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkpointIdOf, checkpointRecord, sessionRecord } from '@runtimectl/testkit';
@@ -28,6 +28,21 @@ describe('the SQLite store beyond the shared contract', () => {
       busyTimeoutMs: 5_000,
     });
     await store.close();
+  });
+
+  it('keeps the database, its WAL and its index owner-only (0600) in a new 0700 directory, and tightens an older store\'s at open', async () => {
+    const modeOf = (file: string) => statSync(file).mode & 0o777;
+    const files = [path, `${path}-wal`, `${path}-shm`];
+    const store = createSqliteStore({ path });
+    await store.commit({ sessions: [sessionRecord('rt-modes')] });
+    expect(files.map(modeOf)).toEqual([0o600, 0o600, 0o600]);
+    expect(modeOf(join(directory.path, 'state', 'nested'))).toBe(0o700);
+    await store.close();
+    for (const file of files.filter((candidate) => existsSync(candidate))) chmodSync(file, 0o644);
+    const reopened = createSqliteStore({ path });
+    expect(files.filter((candidate) => existsSync(candidate)).map(modeOf)).toEqual(files.filter((candidate) => existsSync(candidate)).map(() => 0o600));
+    expect(await reopened.getSession('rt-modes')).toMatchObject({ runtimeId: 'rt-modes' });
+    await reopened.close();
   });
 
   it('synchronous=normal and the busy timeout are taken from the settings', async () => {

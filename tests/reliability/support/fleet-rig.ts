@@ -42,8 +42,9 @@ export interface FleetNode {
 /**
  * N `runtimed` nodes on ONE PostgreSQL schema (the run's server, a schema per rig) and one E2B
  * emulator process: the fleet of issue 20 on one machine. Each node has its own state directory,
- * node id and fixed port (`fleet.advertise_url` = its own URL), all with the same E2B key, token
- * and installation. Fleet settings are passed as RUNTIMECTL_FLEET_* variables; a daemon without
+ * node id and fixed port (`fleet.advertise_url` = its own URL), all with the same E2B key, token,
+ * fleet secret (a random one per rig: nodes on PostgreSQL need it) and installation. Fleet
+ * settings are passed as RUNTIMECTL_FLEET_* variables; a daemon without
  * the fleet (before issue 20) reads only the variables of keys it knows, so it starts and simply
  * ignores them.
  */
@@ -74,6 +75,7 @@ export async function startFleetRig(options: FleetRigOptions = {}): Promise<Flee
   const count = options.nodes ?? 3;
   const leaseMs = options.leaseMs ?? 3000;
   const apiKey = `e2b_${randomBytes(20).toString('hex')}`;
+  const fleetSecret = randomBytes(32).toString('hex');
   const created = await withinDeadline({ server: 'the fleet rig', phase: 'create its schema', deadlineMs: START_TIMEOUT_MS }, () => createTestSchema('fleet'));
   const postgres = { ...created, port: Number(new URL(created.url).port) };
   const schema = postgres.schema;
@@ -93,7 +95,7 @@ export async function startFleetRig(options: FleetRigOptions = {}): Promise<Flee
       port: node.port,
       stateDir: node.stateDir,
       startTimeoutMs: START_TIMEOUT_MS,
-      secrets: [apiKey, ...(options.token ? [options.token] : [])],
+      secrets: [apiKey, fleetSecret, ...(options.token ? [options.token] : [])],
       env: {
         ...e2bDaemonEnv(emulator!.url, apiKey, { token: options.token }),
         RUNTIMECTL_DATABASE_URL: databaseUrl(node.index),
@@ -102,6 +104,7 @@ export async function startFleetRig(options: FleetRigOptions = {}): Promise<Flee
         RUNTIMECTL_FLEET_ADVERTISE_URL: node.url,
         RUNTIMECTL_FLEET_LEASE_MS: String(leaseMs),
         RUNTIMECTL_FLEET_FORWARD: 'true',
+        RUNTIMECTL_FLEET_SECRET: fleetSecret,
         ...options.env,
       },
     });

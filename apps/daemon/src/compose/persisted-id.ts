@@ -4,7 +4,8 @@ import { join } from 'node:path';
 
 /**
  * `<prefix>_<32 hex>` kept in `<stateDir>/<fileName>`: read when it holds one, else made at
- * random and written (mode 0600), so every start of this daemon gets the same id.
+ * random and written (mode 0600, the directory 0700 when it is new), so every start of this
+ * daemon gets the same id.
  */
 export function loadPersistedId(stateDir: string, fileName: string, prefix: string): string {
   const file = join(stateDir, fileName);
@@ -14,7 +15,7 @@ export function loadPersistedId(stateDir: string, fileName: string, prefix: stri
   } catch {
     // First start: create it below.
   }
-  mkdirSync(stateDir, { recursive: true });
+  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
   const id = `${prefix}_${randomBytes(16).toString('hex')}`;
   writeFileSync(file, `${id}\n`, { mode: 0o600 });
   return id;

@@ -13,9 +13,12 @@ import { describeTarget } from '@runtimectl/store-postgres';
 import { createStore } from './create-store';
 import { describeLocalIsolation } from './local-isolation';
 import { loadInstallationId } from './installation-id';
+import { listenBeforeJoining } from './listen-before-joining';
 import { loadNodeId } from './node-id';
+import { makeStateOwnerOnly, stateLocationsOf } from './owner-only-state';
 import { MEMORY_STORE_WARNING, releaseNonDurableState } from './release-non-durable-state';
 import { startWebhooks } from './start-webhooks';
+import { lockStateDir, type StateDirLock } from './state-dir-lock';
 
 function describeReconciliation(report: ReconcileReport): string {
   const parts = [
@@ -44,7 +47,7 @@ export interface RunningDaemon {
    * Stops accepting, lets in-flight requests finish (bounded by http.shutdown_timeout_ms), and
    * closes the store. With a durable store backends are not released: they stay bound for the
    * next start. With the memory store, which forgets them, every runtime is closed first
-   * (sandboxes released, snapshots deleted at the providers).
+   * (sandboxes released, snapshots deleted at the providers). Lets the state directory go last.
    */
   close(): Promise<void>;
 }
@@ -65,15 +68,31 @@ function forwardTimeoutMsOf(config: ResolvedConfig): number {
 }
 
 /**
- * The composition root: config → providers → store → service → server → listen. Logs (pino
- * JSON) go to stderr so stdout carries only the start banner, one write per event-loop turn
- * (see turnBatchedDestination).
+ * The composition root: config → providers → store → service → server → listen → join the
+ * fleet → serve. Logs (pino JSON) go to stderr so stdout carries only the start banner, one
+ * write per event-loop turn (see turnBatchedDestination).
  */
 export async function startDaemon(
   config: ResolvedConfig,
   logger: Logger = pino({ level: config.log.level }, turnBatchedDestination(2)),
 ): Promise<RunningDaemon> {
   assertSafeBind(config.http.host, config.bearerToken !== undefined, config.http.allow_insecure_bind);
+  // Before anything writes there: what an older build left world-readable is tightened first
+  // (and a state directory that is not runtimed's own is refused before the lock file is made).
+  makeStateOwnerOnly(stateLocationsOf(config));
+  // Before anything reads the state (node id, providers' roots, the store): a second daemon on
+  // it would reconcile away the first one's work.
+  const lock = await lockStateDir(config.stateDir);
+  try {
+    return await startLocked(config, logger, lock);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+/** startDaemon's work once the state directory is this process's; `close()` lets it go last. */
+async function startLocked(config: ResolvedConfig, logger: Logger, lock: StateDirLock): Promise<RunningDaemon> {
   const nodeId = config.fleet.node_id ?? loadNodeId(config.stateDir);
   const telemetry = createServerTelemetry();
   const providers = await createProviders(config, telemetry);
@@ -105,22 +124,6 @@ export async function startDaemon(
     restores: { verify: config.runtimes.verify_restores },
     observer: telemetry.observer,
   });
-  // Before serving: join the fleet (installation id, node registration, heartbeat) and account
-  // for whatever a crash left at the providers.
-  const reconciliation = await service.reconcile().catch(async (error: unknown) => {
-    await service.stop();
-    await store.close();
-    throw error;
-  });
-  logger.info({ reconciliation }, describeReconciliation(reconciliation));
-  const localIsolation = await isolationProbe.catch(async (error: unknown) => {
-    await service.stop();
-    await store.close();
-    throw error;
-  });
-  telemetry.recordReconciliation(reconciliation);
-  // Off the request path: the engine only reads the event log (and its own cursors).
-  const webhooks = startWebhooks(config, store, service, nodeId, logger, telemetry);
   const app = buildServer({
     service,
     telemetry,
@@ -137,8 +140,15 @@ export async function startDaemon(
       homes: store,
       forward: config.fleet.forward,
       forwardTimeoutMs: forwardTimeoutMsOf(config),
+      ...(config.fleetSecret ? { secret: config.fleetSecret } : {}),
     },
     webhooks: createWebhookDirectory(store, config.webhookSettings),
+    events: {
+      maxStreams: config.http.max_event_streams,
+      maxStreamsPerAddress: config.http.max_event_streams_per_address,
+      maxLifetimeMs: config.http.event_stream_max_lifetime_ms,
+      writeTimeoutMs: config.http.event_stream_write_timeout_ms,
+    },
     config: {
       version: DAEMON_VERSION,
       bodyLimitBytes: config.http.body_limit_bytes,
@@ -151,14 +161,32 @@ export async function startDaemon(
       ...(config.bearerToken ? { auth: { bearerToken: config.bearerToken } } : {}),
     },
   });
+  // The address first: a daemon that cannot have it must not join the fleet (see listenBeforeJoining).
+  const gate = await listenBeforeJoining(app, config.http.host, config.http.port).catch(async (error: unknown) => {
+    await app.close();
+    await service.stop();
+    await store.close();
+    throw error;
+  });
+  // Then join the fleet (installation id, node registration, heartbeat) and account for whatever
+  // a crash left at the providers, before the held requests are served.
+  let reconciliation: ReconcileReport;
+  let localIsolation: string | undefined;
   try {
-    await app.listen({ host: config.http.host, port: config.http.port });
+    reconciliation = await service.reconcile();
+    logger.info({ reconciliation }, describeReconciliation(reconciliation));
+    localIsolation = await isolationProbe;
   } catch (error) {
-    await webhooks.stop();
+    gate.abandon();
+    await app.close();
     await service.stop();
     await store.close();
     throw error;
   }
+  telemetry.recordReconciliation(reconciliation);
+  // Off the request path: the engine only reads the event log (and its own cursors).
+  const webhooks = startWebhooks(config, store, service, nodeId, logger, telemetry);
+  gate.open();
   const address = app.server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
@@ -178,13 +206,17 @@ export async function startDaemon(
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
-      const deadline = new Promise<void>((resolve) => setTimeout(resolve, config.http.shutdown_timeout_ms).unref());
-      await Promise.race([app.close(), deadline]);
-      if (!durable) await releaseNonDurableState(service, logger);
-      // After the last operation's events; before the store closes (it writes the cursors).
-      await webhooks.stop();
-      await service.stop();
-      await store.close();
+      try {
+        const deadline = new Promise<void>((resolve) => setTimeout(resolve, config.http.shutdown_timeout_ms).unref());
+        await Promise.race([app.close(), deadline]);
+        if (!durable) await releaseNonDurableState(service, logger);
+        // After the last operation's events; before the store closes (it writes the cursors).
+        await webhooks.stop();
+        await service.stop();
+        await store.close();
+      } finally {
+        lock.release();
+      }
     })());
   return { url, service, app, nodeId, banner, reconciliation, close };
 }

@@ -25,6 +25,10 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { path: 'http.keep_alive_timeout_ms', type: 'integer', description: 'how long an idle connection stays open between requests (default 5000)' },
   { path: 'http.max_connections', type: 'integer', description: 'open connections at most; more are closed on arrival (default 4096)' },
   { path: 'http.max_connections_per_address', type: 'integer', description: 'open connections at most from one source address (default 256)' },
+  { path: 'http.max_event_streams', type: 'integer', description: 'GET /events streams open at most; more get 429 too_many_event_streams (default 128)' },
+  { path: 'http.max_event_streams_per_address', type: 'integer', description: 'event streams open at most from one source address (default 32)' },
+  { path: 'http.event_stream_max_lifetime_ms', type: 'integer', description: 'an event stream ends after this long; clients reconnect with Last-Event-ID (default 3600000)' },
+  { path: 'http.event_stream_write_timeout_ms', type: 'integer', description: 'an event stream whose reader takes no write for this long is disconnected (default 30000)' },
   { path: 'http.auth.bearer_token', type: 'string', description: 'require this bearer token (16+ characters)' },
   { path: 'http.auth.bearer_token_env', type: 'string', description: 'require the bearer token held by this environment variable' },
   { path: 'store.kind', type: 'string', description: 'sqlite (default: durable), postgres (a shared database) or memory (lost on exit)' },
@@ -79,6 +83,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { path: 'fleet.advertise_url', type: 'string', description: 'URL other nodes forward this node\'s runtimes\' requests to (default none: no forwarding here)' },
   { path: 'fleet.lease_ms', type: 'integer', description: 'a runtime lease and a node\'s liveness lapse this long after renewal (default 15000, at least 1000)' },
   { path: 'fleet.forward', type: 'boolean', description: 'forward requests for runtimes home on another node there (default true)' },
+  { path: 'fleet.secret_env', type: 'string', description: 'variable holding the secret fleet nodes authenticate each other with, 32+ characters; required with store.kind postgres (default RUNTIMECTL_FLEET_SECRET)' },
   { path: 'log.level', type: 'string', description: 'fatal, error, warn, info, debug, trace or silent (default info)' },
 ];
 

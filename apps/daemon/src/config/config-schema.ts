@@ -1,3 +1,4 @@
+import { MIN_IDLE_PAUSE_AFTER_MS } from '@runtimectl/core';
 import { POSTGRES_SCHEMA_NAME, POSTGRES_SCHEMA_NAME_RULE } from '@runtimectl/store-postgres';
 import { z } from 'zod';
 import { WebhooksSchema } from './webhook-schema';
@@ -52,6 +53,11 @@ const HttpSchema = z
   keep_alive_timeout_ms: z.int().min(100).max(3_600_000).default(5_000),
   max_connections: z.int().min(1).max(1_000_000).default(4_096),
   max_connections_per_address: z.int().min(1).max(1_000_000).default(256),
+  /** Event streams (GET /events) last: capped in all and per address, ended after a lifetime, cut off when their reader stalls. */
+  max_event_streams: z.int().min(1).max(1_000_000).default(128),
+  max_event_streams_per_address: z.int().min(1).max(1_000_000).default(32),
+  event_stream_max_lifetime_ms: z.int().min(1_000).max(7 * 86_400_000).default(3_600_000),
+  event_stream_write_timeout_ms: z.int().min(100).max(3_600_000).default(30_000),
   auth: AuthSchema.optional(),
 })
   .refine((http) => http.headers_timeout_ms <= http.request_timeout_ms, {
@@ -150,7 +156,7 @@ const RuntimesSchema = z.strictObject({
   /** Whether a runtime closed because its TTL passed (open's expires_at_ms / max_lifetime_ms) keeps its snapshots. */
   expiry_keep_snapshots: z.boolean().default(false),
   /** Pause a runtime after this long without an operation (where its provider can pause); default never. Runtimes may override it. */
-  idle_pause_after_ms: z.int().min(1_000).max(Number.MAX_SAFE_INTEGER).optional(),
+  idle_pause_after_ms: z.int().min(MIN_IDLE_PAUSE_AFTER_MS).max(Number.MAX_SAFE_INTEGER).optional(),
   /** An operation on a paused runtime resumes it first (default: runtime_paused). Runtimes may override it. */
   auto_resume: z.boolean().default(false),
   /** Whether checkout and resume verify restored workspaces for runtimes without their own `verify`: auto = each provider's default. */
@@ -186,6 +192,8 @@ const FleetSchema = z.strictObject({
   lease_ms: z.int().min(1_000).max(600_000).default(15_000),
   /** Forward requests for runtimes home on another node there; false: answer runtime_on_other_node. */
   forward: z.boolean().default(true),
+  /** The variable holding the fleet's shared secret (nodes authenticate each other with it; required on PostgreSQL). */
+  secret_env: z.string().regex(ENV_NAME, 'an environment variable name').default('RUNTIMECTL_FLEET_SECRET'),
 });
 
 const LogSchema = z.strictObject({

@@ -118,6 +118,10 @@ describe('loadConfig', () => {
       keep_alive_timeout_ms: 5_000,
       max_connections: 4_096,
       max_connections_per_address: 256,
+      max_event_streams: 128,
+      max_event_streams_per_address: 32,
+      event_stream_max_lifetime_ms: 3_600_000,
+      event_stream_write_timeout_ms: 30_000,
     });
     expect(load({ RUNTIMECTL_HTTP_MAX_CONNECTIONS_PER_ADDRESS: '32' }).http.max_connections_per_address).toBe(32);
     expect(() => load({ RUNTIMECTL_HTTP_REQUEST_TIMEOUT_MS: '5000' })).toThrow(/http\.headers_timeout_ms: must not exceed request_timeout_ms/);
@@ -125,11 +129,11 @@ describe('loadConfig', () => {
 
   it('[store] kind = "postgres" reads the database URL from the variable url_env names (RUNTIMECTL_DATABASE_URL by default)', () => {
     const url = 'postgres://app:s3cret-pw@db.internal:5432/runtimectl';
-    const config = load({ RUNTIMECTL_DATABASE_URL: url }, { 'store.kind': 'postgres' });
+    const config = load({ RUNTIMECTL_DATABASE_URL: url, RUNTIMECTL_FLEET_SECRET: 's'.repeat(40) }, { 'store.kind': 'postgres' });
     expect(config.store).toMatchObject({ kind: 'postgres', url_env: 'RUNTIMECTL_DATABASE_URL', schema: 'runtimectl', pool_size: 10, statement_timeout_ms: 30_000 });
     expect(config.databaseUrl).toBe(url);
     const path = tempFile('pg.toml', '[store]\nkind = "postgres"\nurl_env = "TEAM_DB"\nschema = "team_a"\npool_size = 4\nstatement_timeout_ms = 5000\n');
-    const custom = load({ TEAM_DB: url }, {}, path);
+    const custom = load({ TEAM_DB: url, RUNTIMECTL_FLEET_SECRET: 's'.repeat(40) }, {}, path);
     expect(custom.store).toMatchObject({ schema: 'team_a', pool_size: 4, statement_timeout_ms: 5000 });
     expect(custom.databaseUrl).toBe(url);
     expect(load({}, { 'store.kind': 'sqlite' }).databaseUrl).toBeUndefined();
@@ -137,8 +141,9 @@ describe('loadConfig', () => {
 
   it('store.connect_timeout_ms bounds how long a new PostgreSQL connection may take (default 5000; RUNTIMECTL_STORE_CONNECT_TIMEOUT_MS)', () => {
     const url = 'postgres://app:pw@db.internal:5432/runtimectl';
-    expect(load({ RUNTIMECTL_DATABASE_URL: url }, { 'store.kind': 'postgres' }).store.connect_timeout_ms).toBe(5_000);
-    expect(load({ RUNTIMECTL_DATABASE_URL: url, RUNTIMECTL_STORE_CONNECT_TIMEOUT_MS: '60000' }, { 'store.kind': 'postgres' }).store.connect_timeout_ms).toBe(60_000);
+    const secret = { RUNTIMECTL_FLEET_SECRET: 's'.repeat(40) };
+    expect(load({ RUNTIMECTL_DATABASE_URL: url, ...secret }, { 'store.kind': 'postgres' }).store.connect_timeout_ms).toBe(5_000);
+    expect(load({ RUNTIMECTL_DATABASE_URL: url, RUNTIMECTL_STORE_CONNECT_TIMEOUT_MS: '60000', ...secret }, { 'store.kind': 'postgres' }).store.connect_timeout_ms).toBe(60_000);
     expect(() => load({ RUNTIMECTL_STORE_CONNECT_TIMEOUT_MS: '0' })).toThrow(/store\.connect_timeout_ms/);
   });
 
@@ -166,7 +171,27 @@ describe('loadConfig', () => {
   });
 
   it('fleet: no node id (a persisted random one), no advertised URL, 15 s leases and forwarding on by default', () => {
-    expect(load().fleet).toEqual({ advertise_url: null, lease_ms: 15_000, forward: true });
+    expect(load().fleet).toEqual({ advertise_url: null, lease_ms: 15_000, forward: true, secret_env: 'RUNTIMECTL_FLEET_SECRET' });
+    expect(load().fleetSecret).toBeUndefined();
+  });
+
+  it('fleet.secret_env names the variable holding the fleet secret (RUNTIMECTL_FLEET_SECRET by default), refused under 32 characters or equal to the bearer token, never echoed', () => {
+    const secret = 'f'.repeat(31) + 'X';
+    expect(load({ RUNTIMECTL_FLEET_SECRET: `  ${secret}\n` }).fleetSecret).toBe(secret);
+    expect(load({ TEAM_FLEET: secret, RUNTIMECTL_FLEET_SECRET_ENV: 'TEAM_FLEET' }).fleetSecret).toBe(secret);
+    const short = () => load({ RUNTIMECTL_FLEET_SECRET: 'short-secret-0123456789' });
+    expect(short).toThrow(new ConfigError('fleet.secret_env: the secret in RUNTIMECTL_FLEET_SECRET must be at least 32 characters'));
+    const sameAsToken = () => load({ RUNTIMECTL_FLEET_SECRET: secret, RUNTIMECTL_HTTP_AUTH_BEARER_TOKEN: secret });
+    expect(sameAsToken).toThrow(/^fleet\.secret_env: the secret in RUNTIMECTL_FLEET_SECRET must differ from the bearer token/);
+    expect(sameAsToken).not.toThrow(secret);
+  });
+
+  it('a node on PostgreSQL refuses to start without the fleet secret (it may be one of a fleet), naming the key and the variable', () => {
+    const url = 'postgres://app:pw@db.internal:5432/runtimectl';
+    expect(() => load({ RUNTIMECTL_DATABASE_URL: url }, { 'store.kind': 'postgres' })).toThrow(
+      /^fleet\.secret_env: environment variable RUNTIMECTL_FLEET_SECRET is not set or empty; a node on PostgreSQL needs the fleet's shared secret/,
+    );
+    expect(load({ RUNTIMECTL_DATABASE_URL: url, RUNTIMECTL_FLEET_SECRET: 's'.repeat(40) }, { 'store.kind': 'postgres' }).fleetSecret).toBe('s'.repeat(40));
   });
 
   it('an enabled E2B provider\'s sandbox timeout must exceed twice the fleet lease (a sandbox outlives the take-over of a dead holder\'s keep-alive duty)', () => {
@@ -182,7 +207,7 @@ describe('loadConfig', () => {
   it('fleet settings come from the file, RUNTIMECTL_FLEET_* variables and flags; a lease under 1 s, a bad node id or a URL that is not http(s) is refused', () => {
     const path = tempFile('c.toml', '[fleet]\nnode_id = "node-1"\nlease_ms = 5000\n');
     const config = load({ RUNTIMECTL_FLEET_ADVERTISE_URL: 'http://10.0.0.5:7333', RUNTIMECTL_FLEET_FORWARD: 'false' }, { 'fleet.node_id': 'node-2' }, path);
-    expect(config.fleet).toEqual({ node_id: 'node-2', advertise_url: 'http://10.0.0.5:7333', lease_ms: 5000, forward: false });
+    expect(config.fleet).toEqual({ node_id: 'node-2', advertise_url: 'http://10.0.0.5:7333', lease_ms: 5000, forward: false, secret_env: 'RUNTIMECTL_FLEET_SECRET' });
     expect(() => load({ RUNTIMECTL_FLEET_LEASE_MS: '999' })).toThrow(/fleet\.lease_ms/);
     expect(() => load({ RUNTIMECTL_FLEET_NODE_ID: 'node 1' })).toThrow(/fleet\.node_id/);
     expect(() => load({ RUNTIMECTL_FLEET_ADVERTISE_URL: 'ftp://10.0.0.5' })).toThrow(/fleet\.advertise_url/);

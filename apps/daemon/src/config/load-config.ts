@@ -6,6 +6,7 @@ import { ConfigError } from './config-error';
 import { CONFIG_KEYS, envNameOf, type ConfigKey } from './config-keys';
 import { BEARER_TOKEN_CHARACTERS, BEARER_TOKEN_CHARACTERS_RULE, DaemonConfigSchema, KNOWN_PROVIDERS, type DaemonConfig } from './config-schema';
 import { defaultStateDir } from './state-dir';
+import { resolveFleetSecret } from './resolve-fleet-secret';
 import { resolveWebhooks } from './resolve-webhooks';
 import type { WebhookSettings } from '@runtimectl/webhooks';
 
@@ -29,6 +30,8 @@ export interface ResolvedConfig extends DaemonConfig {
   databaseUrl: string | undefined;
   /** The bearer token to require, resolved from the file or its environment variable. Never logged. */
   bearerToken: string | undefined;
+  /** The fleet's shared secret from the variable fleet.secret_env names (required on PostgreSQL). Never logged. */
+  fleetSecret: string | undefined;
   /** `[[webhooks]]` with their secrets resolved (from the file or secret_env). Secrets: never logged. */
   webhookSettings: WebhookSettings[];
   configPath: string | undefined;
@@ -136,6 +139,7 @@ export function loadConfig(sources: ConfigSources): ResolvedConfig {
   if (config.providers.local.enabled && config.providers.fs.enabled && localRoot === fsRoot) {
     throw new ConfigError('providers.fs.root: must differ from providers.local.root (each provider takes every workspace in its directory for its own)');
   }
+  const bearerToken = resolveBearerToken(config, sources.env);
   return {
     ...config,
     stateDir,
@@ -144,7 +148,8 @@ export function loadConfig(sources: ConfigSources): ResolvedConfig {
     fsRoot,
     fsSnapshots: resolve(config.providers.fs.snapshots ?? join(stateDir, 'fs', 'snapshots')),
     databaseUrl: resolveDatabaseUrl(config, sources.env),
-    bearerToken: resolveBearerToken(config, sources.env),
+    bearerToken,
+    fleetSecret: resolveFleetSecret(config, sources.env, bearerToken),
     webhookSettings: resolveWebhooks(config, sources.env),
     configPath,
   };

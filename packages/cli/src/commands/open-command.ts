@@ -1,7 +1,8 @@
 import { userInfo } from 'node:os';
 import type { Command } from 'commander';
 import type { CliIo } from '../cli-io';
-import { durationMs, parseMetadataPairs } from '../options/parse-options';
+import { MAX_LIFETIME_MS } from '@runtimectl/core';
+import { durationMs, idlePauseAfterMs, parseMetadataPairs } from '../options/parse-options';
 import { retentionOptions, retentionWith, type RetentionOptions } from '../options/retention-options';
 import { metadataOption } from '../options/shared-options';
 import { formatStatus } from '../output/render-records';
@@ -19,9 +20,6 @@ interface OpenOptions extends RetentionOptions {
   verify?: boolean;
 }
 
-/** 100 years, as the daemon caps `max_lifetime_ms`. */
-const MAX_LIFETIME_MS = 100 * 365.25 * 86_400_000;
-
 export function registerOpenCommand(program: Command, io: CliIo): void {
   const command = program
     .command('open')
@@ -32,7 +30,7 @@ export function registerOpenCommand(program: Command, io: CliIo): void {
     .option('--provider <provider>', "provider to run on (default: the daemon's default; see `runtimectl providers`)")
     .addOption(metadataOption())
     .option('--max-lifetime <duration>', 'close the runtime this long after it opens (90s, 15m, 2h, 7d; a TTL)', durationMs(1, MAX_LIFETIME_MS))
-    .option('--idle-pause-after <duration>', "pause it after this long without an operation (0: never; default: the daemon's)", durationMs(0, Number.MAX_SAFE_INTEGER))
+    .option('--idle-pause-after <duration>', "pause it after this long without an operation (at least 1s; 0: never; default: the daemon's)", idlePauseAfterMs)
     .option('--auto-resume', 'an operation on it while paused resumes it first')
     .option('--no-auto-resume', "answer runtime_paused instead (default: the daemon's setting)")
     .option('--verify', 'verify checkouts and resumes against the checkpoint\'s manifest')

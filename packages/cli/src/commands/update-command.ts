@@ -1,8 +1,8 @@
 import { Option, type Command } from 'commander';
-import type { JsonValue, RuntimeDetail, RuntimeUpdateRequest } from '@runtimectl/core';
+import { MAX_LIFETIME_MS, type JsonValue, type RuntimeDetail, type RuntimeUpdateRequest } from '@runtimectl/core';
 import type { CliIo } from '../cli-io';
 import { UsageError } from '../errors/usage-error';
-import { durationMs, orKeywords, parseMetadataPairs } from '../options/parse-options';
+import { durationMs, idlePauseAfterMs, orKeywords, parseMetadataPairs } from '../options/parse-options';
 import { retentionOptions, retentionWith, type RetentionOptions, type RuleValue } from '../options/retention-options';
 import { metadataOption } from '../options/shared-options';
 import { formatDuration } from '../output/format-duration';
@@ -74,9 +74,9 @@ export function registerUpdateCommand(program: Command, io: CliIo): void {
     .command('update')
     .description("change a runtime's lifecycle policies (TTL, idle pause, auto-resume, restore verification), snapshot retention or metadata")
     .argument('<runtime>', 'runtime id')
-    .option('--expires-in <duration>', 'close it this long from now (a new TTL: 90s, 15m, 2h, 7d)', durationMs(1, 100 * 365.25 * 86_400_000))
+    .option('--expires-in <duration>', 'close it this long from now (a new TTL: 90s, 15m, 2h, 7d)', durationMs(1, MAX_LIFETIME_MS))
     .option('--no-expiry', 'remove its TTL')
-    .option('--idle-pause-after <duration>', "pause it after this long without an operation (0: never; default: the daemon's)", orKeywords(durationMs(0, Number.MAX_SAFE_INTEGER), 'default'))
+    .option('--idle-pause-after <duration>', "pause it after this long without an operation (at least 1s; 0: never; default: the daemon's)", orKeywords(idlePauseAfterMs, 'default'))
     .addOption(new Option('--auto-resume <mode>', "an operation on it while paused resumes it first (default: the daemon's)").choices(modes))
     .addOption(new Option('--verify <mode>', "verify checkouts and resumes against the checkpoint's manifest (default: the daemon's and provider's)").choices(modes))
     .addOption(metadataOption('set these metadata keys (the others stay); values are JSON when they parse, else text'))

@@ -11,7 +11,7 @@ export const EXIT_CODES = {
   unreachable: 3,
   /** Unknown runtime, checkpoint or path, or a checkpoint whose snapshot was deleted. */
   notFound: 4,
-  /** The runtime is busy or in the wrong state for the operation (every 409), or the provider is at capacity (429). */
+  /** The runtime is busy or in the wrong state for the operation (every 409), or the provider or daemon is at capacity (429). */
   conflict: 5,
   /** `exec`: the command ran past its timeout (as coreutils `timeout`). */
   execTimedOut: 124,
@@ -34,11 +34,13 @@ const EXIT_CODE_BY_ERROR_CODE: Record<ErrorCode, number> = {
   runtime_paused: EXIT_CODES.conflict,
   runtime_not_paused: EXIT_CODES.conflict,
   runtime_closed: EXIT_CODES.conflict,
+  runtime_expired: EXIT_CODES.conflict,
   runtime_failed: EXIT_CODES.conflict,
   runtime_exists: EXIT_CODES.conflict,
   lease_lost: EXIT_CODES.conflict,
   snapshot_in_use: EXIT_CODES.conflict,
   provider_capacity: EXIT_CODES.conflict,
+  too_many_event_streams: EXIT_CODES.conflict,
   payload_too_large: EXIT_CODES.failed,
   idempotency_key_reused: EXIT_CODES.failed,
   idempotent_response_not_kept: EXIT_CODES.failed,
@@ -49,6 +51,7 @@ const EXIT_CODE_BY_ERROR_CODE: Record<ErrorCode, number> = {
   provider_timeout: EXIT_CODES.failed,
   store_unavailable: EXIT_CODES.failed,
   runtime_on_other_node: EXIT_CODES.failed,
+  node_unreachable: EXIT_CODES.failed,
   internal: EXIT_CODES.failed,
 };
 

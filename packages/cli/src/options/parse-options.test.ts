@@ -1,7 +1,8 @@
 import { InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { formatDuration } from '../output/format-duration';
-import { daemonUrl, durationMs, integerIn, keyValuePair, orKeywords, parseEnvPairs, parseMetadataPairs } from './parse-options';
+import { MIN_IDLE_PAUSE_AFTER_MS } from '@runtimectl/core';
+import { daemonUrl, durationMs, idlePauseAfterMs, integerIn, keyValuePair, orKeywords, parseEnvPairs, parseMetadataPairs } from './parse-options';
 
 describe('parseMetadataPairs', () => {
   it('parses values as JSON when they parse and keeps the rest as text', () => {
@@ -56,6 +57,14 @@ describe('daemonUrl', () => {
     expect(daemonUrl('https://runtimes.example.com/')).toBe('https://runtimes.example.com/');
     expect(() => daemonUrl('127.0.0.1:7333')).toThrow(InvalidArgumentError);
     expect(() => daemonUrl('localhost')).toThrow(/expected a URL such as/);
+  });
+});
+
+describe('idlePauseAfterMs', () => {
+  it("takes 0 (never) or a duration of at least the daemon's minimum, core's MIN_IDLE_PAUSE_AFTER_MS", () => {
+    expect(['0', '1s', '1000', '15m'].map(idlePauseAfterMs)).toEqual([0, MIN_IDLE_PAUSE_AFTER_MS, 1_000, 900_000]);
+    for (const bad of ['500ms', '999', '1', 'soon']) expect(() => idlePauseAfterMs(bad), bad).toThrow(InvalidArgumentError);
+    expect(() => idlePauseAfterMs('500ms')).toThrow('expected 0 (never) or a duration of at least 1000 ms, got "500ms"');
   });
 });
 

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import type { JsonValue } from '@runtimectl/core';
+import { MIN_IDLE_PAUSE_AFTER_MS, type JsonValue } from '@runtimectl/core';
 
 /**
  * `-m key=value …` into metadata: the value is JSON when it parses (`count=3`, `ok=true`,
@@ -49,6 +49,18 @@ export function durationMs(minMs: number, maxMs: number): (value: string) => num
     }
     return ms;
   };
+}
+
+/**
+ * `--idle-pause-after`: 0 (never) or a duration of at least the daemon's minimum
+ * (MIN_IDLE_PAUSE_AFTER_MS of core's wire schema), refused here rather than by the daemon.
+ */
+export function idlePauseAfterMs(value: string): number {
+  const ms = durationMs(0, Number.MAX_SAFE_INTEGER)(value);
+  if (ms !== 0 && ms < MIN_IDLE_PAUSE_AFTER_MS) {
+    throw new InvalidArgumentError(`expected 0 (never) or a duration of at least ${MIN_IDLE_PAUSE_AFTER_MS} ms, got "${value}"`);
+  }
+  return ms;
 }
 
 /** A commander argParser for whole numbers in [min, max]. */

@@ -30,3 +30,23 @@ export class RuntimeOnOtherNodeError extends RuntimectlError {
     );
   }
 }
+
+/**
+ * The runtime's backend lives on another node, this node forwarded (or was about to forward)
+ * the request there, and no answer came from that node as itself: nothing answered, or what
+ * answered at its advertised URL could not prove it is that node (fleet peers authenticate
+ * each other, so an impostor at the address is never sent the request nor believed). The
+ * request may or may not have run there when it was sent and its answer lost: retry with the
+ * same Idempotency-Key.
+ */
+export class NodeUnreachableError extends RuntimectlError {
+  constructor(
+    readonly runtimeId: string,
+    readonly node: { nodeId: string; url: string },
+    readonly reason: string,
+  ) {
+    super('node_unreachable', `runtime ${runtimeId} is served by node ${node.nodeId}, which did not answer as itself at ${node.url}: ${reason}; retry shortly`, {
+      details: { runtime_id: runtimeId, node_id: node.nodeId, node_url: node.url },
+    });
+  }
+}

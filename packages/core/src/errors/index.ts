@@ -8,6 +8,7 @@ export {
   RuntimePausedError,
   RuntimeNotPausedError,
   RuntimeClosedError,
+  RuntimeExpiredError,
   RuntimeFailedError,
   RuntimeExistsError,
 } from './runtime-state-errors';
@@ -23,4 +24,4 @@ export {
   ProviderCapacityError,
 } from './provider-errors';
 export { StoreSchemaError, StoreUnavailableError } from './store-errors';
-export { LeaseLostError, RuntimeOnOtherNodeError } from './fleet-errors';
+export { LeaseLostError, NodeUnreachableError, RuntimeOnOtherNodeError } from './fleet-errors';

@@ -37,6 +37,22 @@ export class RuntimeClosedError extends InvalidStateError {
 }
 
 /**
+ * The runtime's TTL (`expires_at_ms`) has passed: nothing more runs on it, whatever its status,
+ * until the policy pass closes it (close it yourself meanwhile, if you like). Update cannot move
+ * a TTL that has passed.
+ */
+export class RuntimeExpiredError extends InvalidStateError {
+  constructor(
+    readonly runtimeId: string,
+    readonly expiresAtMs: number,
+  ) {
+    super('runtime_expired', `runtime ${runtimeId} expired at ${new Date(expiresAtMs).toISOString()} (its TTL); it is being closed`, {
+      details: { runtime_id: runtimeId, expires_at_ms: expiresAtMs },
+    });
+  }
+}
+
+/**
  * The runtime lost its backend (the provider resource vanished); check out a checkpoint or close
  * it. `cause` keeps the provider's own account (its ids, for the log); the message never does.
  */

@@ -1,6 +1,7 @@
 import { SessionBusyError } from '../errors/runtime-state-errors';
 import { lifecycleEvent } from '../runtime/lifecycle-events';
 import { pauseRuntime } from '../runtime/pause-runtime';
+import { isExpired } from '../runtime/runtime-access';
 import type { ServiceContext } from '../runtime/service-context';
 import type { SessionRecord } from '../store/records';
 import { idlePauseAfterOf } from './idle-settings';
@@ -42,7 +43,8 @@ export function lastActivityOf(ctx: ServiceContext, session: SessionRecord): num
 export async function pauseIdle(ctx: ServiceContext, sessions: Iterable<SessionRecord>, actsOn: (session: SessionRecord) => boolean): Promise<IdlePassReport> {
   const report: IdlePassReport = { paused: 0, skippedBusy: 0, failed: 0 };
   for (const session of sessions) {
-    if (session.status !== 'idle') continue;
+    // Past its TTL it is being closed (the expiry pass), not paused.
+    if (session.status !== 'idle' || isExpired(ctx, session)) continue;
     const after = idlePauseAfterOf(ctx.idle, ctx.registry.has(session.providerId) ? ctx.registry.get(session.providerId) : undefined, session);
     if (after === null || !actsOn(session)) continue;
     const since = lastActivityOf(ctx, session);

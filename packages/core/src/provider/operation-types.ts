@@ -41,7 +41,7 @@ export interface ExecResult {
 }
 
 export interface GlobRequest {
-  /** picomatch glob over paths relative to `baseDir`; dotfiles included; files only. */
+  /** Glob (search/glob-syntax.ts) over paths relative to `baseDir`; dotfiles included; files only. */
   pattern: string;
   baseDir?: string;
   limit: number;
@@ -51,7 +51,7 @@ export interface GrepRequest {
   /** Literal text, case-sensitive. */
   query: string;
   baseDir?: string;
-  /** picomatch glob over paths relative to `baseDir` restricting the files searched. */
+  /** Glob (search/glob-syntax.ts) over paths relative to `baseDir` restricting the files searched. */
   include?: string;
   mode: 'content' | 'files_with_matches';
   limit: number;

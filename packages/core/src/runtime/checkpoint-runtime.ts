@@ -1,7 +1,7 @@
 import { OperationLeases } from '../backend/snapshot-guard';
 import type { BackendCheckpointRef, CheckpointRecord, SessionRecord, SessionSnapshot } from '../store/records';
 import { MAX_SKIPPED_PATHS, type CheckpointKind, type RuntimeCheckpointRequest, type RuntimeCheckpointResult } from '../wire/checkpoints';
-import { assertNotClosed, loadCheckpoint, loadServedSession, withLiveBackend, withRuntimeLock } from './runtime-access';
+import { assertOperable, loadCheckpoint, loadServedSession, withLiveBackend, withRuntimeLock } from './runtime-access';
 import { cleanBinding } from './clean-state';
 import { captureBackend } from './checkpoint-manifest';
 import { toRuntimeRecord } from './runtime-view';
@@ -71,7 +71,7 @@ export async function checkpointRuntime(
   return withRuntimeLock(ctx, request.runtime_id, 'exclusive', async (ctx) => {
     const session = await loadServedSession(ctx, request.runtime_id);
     scope.providerId = session.providerId;
-    assertNotClosed(session);
+    assertOperable(ctx, session);
     const leases = new OperationLeases();
     try {
       const { ref, reused, skipped, manifestRoot, treeObjects } =

@@ -8,7 +8,7 @@ import type { RuntimePauseRequest, RuntimePauseResult } from '../wire/checkpoint
 import { newCheckpointRecord } from './checkpoint-runtime';
 import { idempotentCompletion } from './idempotent-completion';
 import { abandonPause, completePause } from './interrupted-pause';
-import { assertNotClosed, loadServedSession, withLiveBackend, withRuntimeLock } from './runtime-access';
+import { assertOperable, loadServedSession, withLiveBackend, withRuntimeLock } from './runtime-access';
 import { cleanBinding } from './clean-state';
 import { captureBackend } from './checkpoint-manifest';
 import { toRuntimeRecord } from './runtime-view';
@@ -31,7 +31,7 @@ export async function pauseRuntime(ctx: ServiceContext, request: RuntimePauseReq
   return withRuntimeLock(ctx, request.runtime_id, 'exclusive', async (ctx) => {
     const session = await loadServedSession(ctx, request.runtime_id);
     scope.providerId = session.providerId;
-    assertNotClosed(session);
+    assertOperable(ctx, session);
     if (session.status === 'paused') throw new RuntimePausedError(session.runtimeId);
     const provider = ctx.registry.get(session.providerId);
     if (!providerCapabilities(provider).pause) throw new UnsupportedBackendError(provider.providerId, 'pause');

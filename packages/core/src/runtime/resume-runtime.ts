@@ -5,7 +5,7 @@ import type { SessionRecord } from '../store/records';
 import type { RuntimeResumeRequest, RuntimeResumeResult } from '../wire/checkpoints';
 import { backendFromCheckpoint } from './backend-from-checkpoint';
 import { verifiesRestores } from './verify-restore';
-import { assertNotClosed, loadCheckpoint, loadServedSession, withRuntimeLock } from './runtime-access';
+import { assertOperable, loadCheckpoint, loadServedSession, withRuntimeLock } from './runtime-access';
 import { cleanBinding } from './clean-state';
 import { toRuntimeRecord } from './runtime-view';
 import { idempotentCompletion } from './idempotent-completion';
@@ -31,7 +31,7 @@ export async function resumeRuntime(
   return withRuntimeLock(ctx, request.runtime_id, 'exclusive', async (ctx) => {
     const session = await loadServedSession(ctx, request.runtime_id);
     scope.providerId = session.providerId;
-    assertNotClosed(session);
+    assertOperable(ctx, session);
     if (session.status === 'failed') throw new RuntimeFailedError(session.runtimeId, session.lastError ?? 'it cannot resume');
     if (session.status !== 'paused' || !session.pausedCheckpointId) throw new RuntimeNotPausedError(session.runtimeId);
     const checkpoint = await loadCheckpoint(ctx, session.pausedCheckpointId);

@@ -1,7 +1,7 @@
 import type { TrackedBackend } from '../backend/tracked-backend';
 import { BackendGoneError } from '../errors/provider-errors';
 import { CheckpointNotFoundError, RuntimeNotFoundError } from '../errors/not-found-errors';
-import { RuntimeClosedError, RuntimeFailedError, RuntimePausedError } from '../errors/runtime-state-errors';
+import { RuntimeClosedError, RuntimeExpiredError, RuntimeFailedError, RuntimePausedError } from '../errors/runtime-state-errors';
 import type { BackendBinding, CheckpointRecord, SessionRecord } from '../store/records';
 import { completePause, isMidPause } from './interrupted-pause';
 import type { LeaseMode } from '../store/fleet-store';
@@ -48,8 +48,19 @@ export async function withRuntimeLock<T>(
   }
 }
 
-export function assertNotClosed(session: SessionRecord): void {
+/**
+ * The runtime may be operated on: not closed, and its TTL not passed — a runtime past its
+ * `expiresAtMs` is refused (`runtime_expired`) from that instant, not from the policy pass that
+ * closes it. Only close (and reads of its record) still reach it.
+ */
+export function assertOperable(ctx: ServiceContext, session: SessionRecord): void {
   if (session.status === 'closed') throw new RuntimeClosedError(session.runtimeId);
+  if (isExpired(ctx, session)) throw new RuntimeExpiredError(session.runtimeId, session.expiresAtMs!);
+}
+
+/** Whether `session`'s TTL has passed (closed runtimes included). */
+export function isExpired(ctx: ServiceContext, session: SessionRecord): boolean {
+  return session.expiresAtMs != null && session.expiresAtMs <= ctx.clock();
 }
 
 /**
@@ -64,7 +75,7 @@ export async function withLiveBackend<T>(
   fn: (backend: TrackedBackend, binding: BackendBinding) => Promise<T>,
 ): Promise<T> {
   scope.providerId = session.providerId;
-  assertNotClosed(session);
+  assertOperable(ctx, session);
   if (session.status === 'paused') throw new RuntimePausedError(session.runtimeId);
   if (session.status === 'failed') throw new RuntimeFailedError(session.runtimeId, session.lastError ?? 'backend lost');
   const binding = session.backend;

@@ -9,7 +9,7 @@ import type {
   RuntimeUpdateRequest,
   RuntimeUpdateResult,
 } from '../wire/runtime-lifecycle';
-import { assertNotClosed, loadCheckpoint, loadSession, withRuntimeLock } from './runtime-access';
+import { assertOperable, loadCheckpoint, loadSession, withRuntimeLock } from './runtime-access';
 import { toCheckpointView, toRuntimeDetail, toRuntimeRecord } from './runtime-view';
 import { idempotentCompletion } from './idempotent-completion';
 import type { OperationScope, ServiceContext } from './service-context';
@@ -50,7 +50,7 @@ export async function listRuntimes(ctx: ServiceContext, query: RuntimeListQuery)
 export async function updateRuntime(ctx: ServiceContext, request: RuntimeUpdateRequest, scope: OperationScope): Promise<RuntimeUpdateResult> {
   return withRuntimeLock(ctx, request.runtime_id, 'exclusive', async (ctx) => {
     const session = await loadSession(ctx, request.runtime_id);
-    assertNotClosed(session);
+    assertOperable(ctx, session);
     if (ctx.registry.has(session.providerId)) assertIdlePausable(ctx.registry.get(session.providerId), request.idle_pause_after_ms);
     const updated: SessionRecord = {
       ...session,

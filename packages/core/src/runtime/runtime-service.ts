@@ -33,7 +33,9 @@ import type { RestoreVerificationEvent } from './verify-restore';
 import { applyRetention, readAllSessions, type RetentionPassReport } from '../retention/retention-pass';
 import { closeExpired, type ExpiryPassReport } from '../retention/expiry-pass';
 import { policyScope } from '../fleet/policy-scope';
+import { PolicySchedule } from '../fleet/policy-schedule';
 import { IdleActivity } from '../idle/idle-activity';
+import { AutoResumes } from '../idle/auto-resume';
 import { flushActivity, pauseIdle, type IdlePassReport } from '../idle/idle-pass';
 import { idleSettingsOf } from '../idle/idle-settings';
 import { previewRetention } from '../retention/retention-preview';
@@ -105,7 +107,8 @@ export interface RuntimeServiceOptions {
   events?: { retentionMs?: number };
   /**
    * Snapshot retention (retention-policy.ts): the daemon's policy (default: none) and how often
-   * the maintenance lease holder runs a pass (default 60 s). Runtimes may override the policy.
+   * every node runs the policy passes (TTL closes, idle pauses, retention; default 60 s) between
+   * `start()` and `stop()`. Runtimes may override the policy.
    */
   retention?: Partial<RetentionPolicy> & { intervalMs?: number };
   /** TTLs: whether a runtime closed because it expired keeps its snapshots (default false). */
@@ -140,8 +143,8 @@ export class RuntimeService {
   readonly #keepAlive = new KeepAliveDuty();
   readonly #eventSignal = new EventSignal();
   readonly #eventRetentionMs: number;
+  readonly #policies: PolicySchedule;
   #starting: Promise<void> | undefined;
-  #nextPolicyPassAtMs = 0;
 
   constructor(options: RuntimeServiceOptions) {
     const registry = options.providers instanceof ProviderRegistry ? options.providers : new ProviderRegistry(options.providers);
@@ -197,8 +200,10 @@ export class RuntimeService {
       expiry: { keepSnapshots: options.expiry?.keepSnapshots ?? false },
       idle: idleSettingsOf(options.idle),
       activity: new IdleActivity(),
+      autoResumes: new AutoResumes(),
       restores: { verify: options.restores?.verify ?? 'auto', observe: (event) => this.#observer.restoreVerification?.(event) },
     };
+    this.#policies = new PolicySchedule(this.#ctx.retention.intervalMs, () => this.applyPolicies());
   }
 
   providers(): wire.ProviderListResult {
@@ -359,12 +364,13 @@ export class RuntimeService {
   /**
    * Joins the fleet (call before serving; `reconcile()` does): takes the fleet's installation id
    * from the store (this node's candidate when it holds none yet), registers this node and
-   * starts its heartbeat. Idempotent until `stop()`.
+   * starts its heartbeat and its policy passes (every `retention.intervalMs`). Idempotent until `stop()`.
    */
   start(): Promise<void> {
     this.#starting ??= (async () => {
       this.#installationId = await this.#ctx.store.claimInstallationId(this.#installationCandidate);
       await this.#membership.start();
+      this.#policies.start();
     })().catch((error: unknown) => {
       this.#starting = undefined;
       throw error;
@@ -372,9 +378,13 @@ export class RuntimeService {
     return this.#starting;
   }
 
-  /** Leaves the fleet: stops the heartbeat (this node reads as dead after the lease time) and gives the maintenance lease up. */
+  /**
+   * Leaves the fleet: stops the policy passes and the heartbeat (this node reads as dead after
+   * the lease time) and gives the maintenance lease up.
+   */
   async stop(): Promise<void> {
     this.#starting = undefined;
+    this.#policies.stop();
     await this.#membership.stop();
   }
 
@@ -391,27 +401,24 @@ export class RuntimeService {
 
   /**
    * The fleet's periodic upkeep (the heartbeat runs it every few beats): on the maintenance
-   * lease holder, takes over the intents of dead nodes and sweeps. null when there was nothing to do here.
+   * lease holder, takes over the intents of dead nodes and sweeps. null when there was nothing to
+   * do here. (The policy passes have their own timer: `applyPolicies`.)
    */
   async maintain(): Promise<ReconcileReport | null> {
     const report = await this.#run('maintain', (ctx) => maintainFleet(ctx, this.#installationId, this.#membership));
     // One node prunes the event log and the webhook delivery log (same retention): the holder
-    // (whose lease maintainFleet has just checked). The policy passes run on every node.
-    const holder = await this.#membership.holdsMaintenance();
-    if (holder) {
+    // (whose lease maintainFleet has just checked).
+    if (await this.#membership.holdsMaintenance()) {
       const beforeMs = this.#ctx.clock() - this.#eventRetentionMs;
       await this.#ctx.store.pruneEvents(beforeMs);
       await this.#ctx.store.pruneWebhookDeliveries(beforeMs);
-    }
-    if (this.#ctx.clock() >= this.#nextPolicyPassAtMs) {
-      this.#nextPolicyPassAtMs = this.#ctx.clock() + this.#ctx.retention.intervalMs;
-      await this.applyPolicies(holder);
     }
     return report;
   }
 
   /**
-   * The policy passes now, as every node runs them every `retention.intervalMs`: closes the
+   * The policy passes now, as every node runs them every `retention.intervalMs` (from `start()`
+   * to `stop()`, fleet/policy-schedule.ts): closes the
    * runtimes whose TTL passed, flushes this node's record of operations and pauses the idle
    * runtimes, then applies retention — each to the runtimes this node acts for
    * (fleet/policy-scope.ts: a runtime's home node, or the maintenance holder for the others), so

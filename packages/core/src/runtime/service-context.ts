@@ -7,6 +7,7 @@ import type { IdGenerator } from './ids';
 import type { RetentionPolicy } from '../retention/retention-policy';
 import type { RuntimeLeases } from './runtime-leases';
 import type { IdleActivity } from '../idle/idle-activity';
+import type { AutoResumes } from '../idle/auto-resume';
 import type { IdleSettings } from '../idle/idle-settings';
 
 export interface ExecSettings {
@@ -82,6 +83,8 @@ export interface ServiceContext {
   idle: IdleSettings;
   /** This node's unflushed record of operations per runtime (idle/idle-activity.ts). */
   activity: IdleActivity;
+  /** The auto-resumes running on this node, one per runtime (idle/auto-resume.ts). */
+  autoResumes: AutoResumes;
   restores: RestoreSettings;
 }
 

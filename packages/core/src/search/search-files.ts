@@ -1,12 +1,12 @@
-import picomatch from 'picomatch';
 import { FileTooLargeError } from '../errors/request-errors';
 import type { GrepLineMatch, GrepRequest, SearchResult } from '../provider/operation-types';
+import { GlobMatcher, type StepMeter } from './glob-matcher';
 
 /**
  * The one definition of glob and grep answers, so every provider gives the same results for
  * the same tree. Paths are relative to the workspace root with POSIX separators; `baseDir` is
- * workspace-relative too ('' for the root). Patterns match paths relative to `baseDir`, dotfiles
- * included. Results are sorted; `limit` cuts them and sets `truncated`.
+ * workspace-relative too ('' for the root). Patterns (glob-syntax.ts) match paths relative to
+ * `baseDir`, dotfiles included. Results are sorted; `limit` cuts them and sets `truncated`.
  */
 export interface SearchTree {
   /** Every regular file under the workspace-relative `baseDir`, workspace-relative. */
@@ -21,16 +21,33 @@ export interface SearchTree {
 const MAX_LINE_CHARS = 1000;
 const BINARY_SNIFF_BYTES = 8000;
 
-function underBase(files: string[], baseDir: string, pattern: string | undefined): string[] {
+/** Matching work (automaton steps, plus each name's length) between two yields to the event loop. */
+const STEPS_BETWEEN_YIELDS = 100_000;
+
+/**
+ * The files under `baseDir` that `pattern` matches, sorted. Matching is linear in each name
+ * (glob-matcher.ts) and yields to the event loop every STEPS_BETWEEN_YIELDS steps, so no pattern
+ * and no tree, however large, keeps the daemon from answering other requests meanwhile.
+ */
+async function underBase(files: string[], baseDir: string, pattern: string | undefined): Promise<string[]> {
   const prefix = baseDir === '' ? '' : `${baseDir}/`;
-  const isMatch = pattern === undefined ? () => true : picomatch(pattern, { dot: true });
-  return files
-    .filter((file) => file.startsWith(prefix) && isMatch(file.slice(prefix.length)))
-    .sort();
+  const matcher = pattern === undefined ? null : new GlobMatcher(pattern);
+  const meter: StepMeter = { steps: 0 };
+  let yieldAt = STEPS_BETWEEN_YIELDS;
+  const matched: string[] = [];
+  for (const file of files) {
+    meter.steps += file.length + 1;
+    if (file.startsWith(prefix) && (matcher === null || matcher.matches(file.slice(prefix.length), meter))) matched.push(file);
+    if (meter.steps >= yieldAt) {
+      yieldAt = meter.steps + STEPS_BETWEEN_YIELDS;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+  return matched.sort();
 }
 
 export async function globFiles(tree: SearchTree, baseDir: string, pattern: string, limit: number): Promise<SearchResult> {
-  const matched = underBase(await tree.listFiles(baseDir), baseDir, pattern);
+  const matched = await underBase(await tree.listFiles(baseDir), baseDir, pattern);
   return { kind: 'paths', paths: matched.slice(0, limit), truncated: matched.length > limit };
 }
 
@@ -39,7 +56,7 @@ export async function globFiles(tree: SearchTree, baseDir: string, pattern: stri
  * files over `request.maxFileBytes`, as ripgrep's --max-filesize does.
  */
 export async function grepFiles(tree: SearchTree, baseDir: string, request: Omit<GrepRequest, 'baseDir'>): Promise<SearchResult> {
-  const files = underBase(await tree.listFiles(baseDir), baseDir, request.include);
+  const files = await underBase(await tree.listFiles(baseDir), baseDir, request.include);
   const paths: string[] = [];
   const matches: GrepLineMatch[] = [];
   let truncated = false;

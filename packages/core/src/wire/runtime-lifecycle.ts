@@ -16,8 +16,19 @@ import { RetentionSettingsSchema } from './retention-settings';
 const EpochMsSchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 /** 100 years: a longer lifetime is no TTL, and open time plus one near 2^53 would not be counted exactly. */
 export const MAX_LIFETIME_MS = 100 * 365.25 * 24 * 3600 * 1000;
+/**
+ * The shortest idle pause (and the shortest interval of the daemon's policy passes, which do the
+ * pausing): the daemon's `runtimes.idle_pause_after_ms` and the CLI's `--idle-pause-after` take the same.
+ */
+export const MIN_IDLE_PAUSE_AFTER_MS = 1_000;
 /** Idle auto-pause: paused after this long without an operation; 0: never (off for this runtime); null: the daemon's. */
-const IdlePauseAfterMsSchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable();
+const IdlePauseAfterMsSchema = z
+  .number()
+  .int()
+  .min(0)
+  .max(Number.MAX_SAFE_INTEGER)
+  .refine((ms) => ms === 0 || ms >= MIN_IDLE_PAUSE_AFTER_MS, `0 (off) or at least ${MIN_IDLE_PAUSE_AFTER_MS} ms`)
+  .nullable();
 /** Whether an operation on it while paused resumes it first; null: the daemon's. */
 const AutoResumeSchema = z.boolean().nullable();
 

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { HolderFile, NamespaceSandbox, probeNamespaceSandbox, type Launch } from '@runtimectl/namespace-sandbox';
 import { ProviderError } from '@runtimectl/core';
 import { assertRunnableShell } from './runnable-shell';
+import { OWNER_ONLY_DIRECTORY_MODE } from '../owner-only';
 
 /** `auto`: namespaces where this machine allows them, else none; `namespace`: required; `none`: host processes. */
 export type LocalIsolation = 'auto' | 'namespace' | 'none';
@@ -65,7 +66,9 @@ export class WorkspaceSandboxes {
 
   async #decide(): Promise<IsolationInForce> {
     if (this.requested === 'none') return { mode: 'none', network: true, reason: 'isolation = "none" in the settings' };
-    const probe = await probeNamespaceSandbox(join(await this.root(), NAMESPACE_DIRECTORY, 'probe'), this.network);
+    const scratch = join(await this.root(), NAMESPACE_DIRECTORY, 'probe');
+    await mkdir(scratch, { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
+    const probe = await probeNamespaceSandbox(scratch, this.network);
     if (probe.available) return { mode: 'namespace', network: this.network };
     if (this.requested === 'namespace') throw new Error(`local provider: isolation "namespace" is not available on this machine: ${probe.reason}`);
     return { mode: 'none', network: true, reason: probe.reason };
@@ -82,7 +85,7 @@ export class WorkspaceSandboxes {
       if (adopted) return adopted;
       if (recorded) await NamespaceSandbox.kill(recorded, KILL_WITHIN_MS);
       const rootMountPoint = join(await this.root(), NAMESPACE_DIRECTORY, 'mnt');
-      await mkdir(rootMountPoint, { recursive: true });
+      await mkdir(rootMountPoint, { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
       const started = await NamespaceSandbox.start({
         rootMountPoint,
         binds: [{ source: workspaceRoot, target: workspaceRoot }],

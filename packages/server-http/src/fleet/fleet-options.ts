@@ -28,8 +28,20 @@ export interface FleetOptions {
   forward?: boolean;
   /** Longest a forwarded request may take, answer streamed included. Default 10 minutes. */
   forwardTimeoutMs?: number;
+  /**
+   * The fleet's shared secret (32+ characters): nodes sign what they send each other with it and
+   * believe only what is signed with it (docs/http-api.md, "Fleet forwarding"). Without it this
+   * node neither forwards (503 `runtime_on_other_node`) nor accepts forwarded requests (401).
+   * Never logged.
+   */
+  secret?: string;
+  /** How long the peer handshake before a forward may take. Default 5 s (at most forwardTimeoutMs). */
+  handshakeTimeoutMs?: number;
   /** How long readiness waits for the store before answering 503 `store_unavailable`. Default 2 s. */
   readyTimeoutMs?: number;
 }
 
 export const FORWARDED_BY_HEADER = 'x-runtimectl-forwarded-by';
+
+/** The peer handshake's route under the API prefix (`GET /fleet/hello`: see fleetRoutes and provePeer). */
+export const PEER_HELLO_PATH = '/fleet/hello';

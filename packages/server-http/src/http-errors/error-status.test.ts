@@ -38,7 +38,7 @@ describe('the error code table', () => {
   });
 
   it('uses client statuses for caller mistakes and server statuses only for server or provider failures', () => {
-    const serverSide = new Set(['internal', 'unsupported_backend', 'provider_error', 'checkpoint_verification_failed', 'store_unavailable', 'runtime_on_other_node', 'provider_timeout']);
+    const serverSide = new Set(['internal', 'unsupported_backend', 'provider_error', 'checkpoint_verification_failed', 'store_unavailable', 'runtime_on_other_node', 'node_unreachable', 'provider_timeout']);
     for (const code of ERROR_CODES) {
       expect(ERROR_STATUS[code] >= 500, code).toBe(serverSide.has(code));
     }

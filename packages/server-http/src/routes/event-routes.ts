@@ -1,19 +1,40 @@
 import { EventListQuerySchema, EventListResultSchema, InvalidRequestError, type EventListQuery, type EventView, type RuntimeService } from '@runtimectl/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { EventFeed, FEED_FAILED, FEED_PAGE } from '../events/event-feed';
 import { z } from 'zod';
+import { EventFeed, FEED_FAILED, FEED_PAGE } from '../events/event-feed';
+import { EventStreamSlots, type EventStreamRefusal } from '../events/event-stream-slots';
+import { closeAfterAnswer } from '../http-errors/answer-and-close';
+import { errorReply } from '../http-errors/error-reply';
 import { documented } from '../openapi/openapi-metadata';
 import '../route-config';
 import { ERROR_RESPONSES } from './route-options';
 
-/** How an event stream waits and keeps its connection alive (tests shorten both). */
+/** How event streams wait, keep their connection alive, and are bounded (the daemon's `[http]` settings; tests shorten them). */
 export interface EventStreamOptions {
   /** Longest wait before the log is read again when this node appended nothing (other nodes' events). Default 250 ms. */
   pollIntervalMs?: number;
   /** A comment line is sent after this long without an event, so proxies keep the stream open. Default 15 s. */
   heartbeatMs?: number;
+  /** Streams open at once at most; more are refused with 429 `too_many_event_streams`. Default 128. */
+  maxStreams?: number;
+  /** Streams open at once from one source address at most; more are refused likewise. Default 32. */
+  maxStreamsPerAddress?: number;
+  /** A stream is ended after this long (its client reconnects with Last-Event-ID, missing nothing). Default 1 h. */
+  maxLifetimeMs?: number;
+  /** A stream whose reader has not taken a write within this long is closed (the connection destroyed). Default 30 s. */
+  writeTimeoutMs?: number;
 }
+
+/** The defaults of EventStreamOptions. */
+export const EVENT_STREAM_DEFAULTS: Readonly<Required<EventStreamOptions>> = Object.freeze({
+  pollIntervalMs: 250,
+  heartbeatMs: 15_000,
+  maxStreams: 128,
+  maxStreamsPerAddress: 32,
+  maxLifetimeMs: 3_600_000,
+  writeTimeoutMs: 30_000,
+});
 
 /** `Last-Event-ID` for the OpenAPI document; the handler checks it (resumeFrom), every other header passes. */
 const EventStreamHeadersSchema = z.looseObject({
@@ -47,18 +68,49 @@ function wantsStream(request: FastifyRequest): boolean {
   return (request.headers.accept ?? '').split(',').some((type) => type.trim().split(';')[0] === 'text/event-stream');
 }
 
-/** Writes `text`; resolves once the socket took it (backpressure) or closed. */
-function write(reply: FastifyReply, text: string, abort: AbortSignal): Promise<void> {
+/**
+ * Writes `text`; resolves once the socket took it (backpressure) or closed. A reader that has not
+ * taken it within `timeoutMs` has stopped reading: its connection is destroyed (which aborts the stream).
+ */
+function write(reply: FastifyReply, text: string, abort: AbortSignal, timeoutMs: number): Promise<void> {
   if (abort.aborted || reply.raw.write(text)) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
+      clearTimeout(timer);
       reply.raw.off('drain', done);
       abort.removeEventListener('abort', done);
       resolve();
     };
+    const timer = setTimeout(() => {
+      reply.raw.destroy();
+      done();
+    }, timeoutMs);
     reply.raw.once('drain', done);
     abort.addEventListener('abort', done, { once: true });
   });
+}
+
+/** Ends the stream's answer; a reader that does not take its last bytes within `timeoutMs` loses the connection. */
+function end(reply: FastifyReply, timeoutMs: number): void {
+  const socket = reply.raw.socket;
+  reply.raw.end();
+  if (!socket || socket.destroyed) return;
+  const timer = setTimeout(() => socket.destroy(), timeoutMs);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
+}
+
+function refuseStream(request: FastifyRequest, reply: FastifyReply, refusal: EventStreamRefusal): FastifyReply {
+  const { status, body } = errorReply(
+    'too_many_event_streams',
+    refusal.scope === 'address'
+      ? `${refusal.limit} event streams are already open from this address (runtimed: http.max_event_streams_per_address)`
+      : `${refusal.limit} event streams are already open (runtimed: http.max_event_streams)`,
+    { limit: refusal.limit, scope: refusal.scope },
+  );
+  // The refused caller keeps no connection either.
+  closeAfterAnswer(request, reply);
+  return reply.code(status).send(body);
 }
 
 /** Resolves after `ms`, or earlier when `wake` is called or `abort` fires. */
@@ -81,6 +133,7 @@ interface StreamContext {
   options: Required<EventStreamOptions>;
   /** Every open stream's abort: the server ends them when it closes. */
   open: Set<AbortController>;
+  slots: EventStreamSlots;
 }
 
 /**
@@ -95,12 +148,17 @@ async function stream(context: StreamContext, request: FastifyRequest, reply: Fa
   const abort = new AbortController();
   context.open.add(abort);
   reply.raw.on('close', () => abort.abort());
+  const lifetime = setTimeout(() => abort.abort(), options.maxLifetimeMs);
+  lifetime.unref();
+  const writeText = (text: string) => write(reply, text, abort.signal, options.writeTimeoutMs);
   reply.hijack();
   reply.raw.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-store',
     'x-accel-buffering': 'no',
     'x-request-id': String(request.id),
+    // A stream ends only when its connection may go too: nothing can follow it on the connection.
+    connection: 'close',
   });
   reply.raw.write(': runtimectl events\n\n');
   let queue: EventView[] = [];
@@ -117,7 +175,7 @@ async function stream(context: StreamContext, request: FastifyRequest, reply: Fa
   try {
     for (;;) {
       const page = await service.listEvents({ ...query, after: cursor, limit: FEED_PAGE });
-      for (const event of page.events) await write(reply, frame(event), abort.signal);
+      for (const event of page.events) await writeText(frame(event));
       if (page.events.length > 0) lastWriteMs = Date.now();
       cursor = page.events.at(-1)?.event_id ?? cursor;
       if (abort.signal.aborted) return;
@@ -134,13 +192,13 @@ async function stream(context: StreamContext, request: FastifyRequest, reply: Fa
         if (event.event_id <= cursor) continue;
         cursor = event.event_id;
         if (!matches(event)) continue;
-        await write(reply, frame(event), abort.signal);
+        await writeText(frame(event));
         lastWriteMs = Date.now();
       }
       if (queue.length > 0) continue;
       const idleMs = Date.now() - lastWriteMs;
       if (idleMs >= options.heartbeatMs) {
-        await write(reply, ': keepalive\n\n', abort.signal);
+        await writeText(': keepalive\n\n');
         lastWriteMs = Date.now();
         continue;
       }
@@ -151,16 +209,28 @@ async function stream(context: StreamContext, request: FastifyRequest, reply: Fa
     // The store failed: end the stream; the client reconnects with Last-Event-ID and loses nothing.
     request.log.warn({ err: error }, 'event stream ended: the event log could not be read');
   } finally {
+    clearTimeout(lifetime);
     detach();
     context.open.delete(abort);
-    reply.raw.end();
+    end(reply, options.writeTimeoutMs);
   }
+}
+
+/** The options given, without the keys left undefined (which would hide the defaults). */
+function definedOf(events: EventStreamOptions | undefined): EventStreamOptions {
+  return Object.fromEntries(Object.entries(events ?? {}).filter(([, value]) => value !== undefined));
 }
 
 /** `GET /events`: a page of the event log as JSON, or, with `Accept: text/event-stream`, the log followed live (SSE). */
 export const eventRoutes: FastifyPluginAsyncZod<{ service: RuntimeService; events?: EventStreamOptions | undefined }> = async (app, { service, events }) => {
-  const options: Required<EventStreamOptions> = { pollIntervalMs: events?.pollIntervalMs ?? 250, heartbeatMs: events?.heartbeatMs ?? 15_000 };
-  const context: StreamContext = { service, feed: new EventFeed(service, options.pollIntervalMs), options, open: new Set() };
+  const options: Required<EventStreamOptions> = { ...EVENT_STREAM_DEFAULTS, ...definedOf(events) };
+  const context: StreamContext = {
+    service,
+    feed: new EventFeed(service, options.pollIntervalMs),
+    options,
+    open: new Set(),
+    slots: new EventStreamSlots(options.maxStreams, options.maxStreamsPerAddress),
+  };
   // Streams never end by themselves: a closing server ends them, or it would wait for them for ever.
   app.addHook('preClose', async () => {
     for (const abort of context.open) abort.abort();
@@ -174,6 +244,7 @@ export const eventRoutes: FastifyPluginAsyncZod<{ service: RuntimeService; event
           'With `Accept: text/event-stream` the answer is an SSE stream: every event after `after` (or the `Last-Event-ID` header, which wins) ' +
           'that matches `runtime_id` and `types`, then new ones as they are committed, each as `id: <event_id>`, `event: <type>`, `data: <the event as JSON>`; ' +
           'a `: keepalive` comment after 15 s without an event. A client that reconnects with the last id it received misses nothing and gets nothing twice. ' +
+          'Streams are capped in all and per source address (429 `too_many_event_streams` beyond), end after an hour, and a reader that stops reading is disconnected. ' +
           'Otherwise one JSON page of at most `limit` (default 100, at most 500, as every list) events after `after`; when fewer than `limit` came, continue after `last_event_id`, else after the last event.',
         tags: ['events'],
         operationId: 'listEvents',
@@ -190,7 +261,13 @@ export const eventRoutes: FastifyPluginAsyncZod<{ service: RuntimeService; event
     },
     async (request, reply) => {
       if (!wantsStream(request)) return service.listEvents({ ...request.query, after: resumeFrom(request, request.query) });
-      await stream(context, request, reply, request.query);
+      const slot = context.slots.take(request.raw.socket?.remoteAddress ?? '');
+      if (!('release' in slot)) return refuseStream(request, reply, slot);
+      try {
+        await stream(context, request, reply, request.query);
+      } finally {
+        slot.release();
+      }
       return reply;
     },
   );

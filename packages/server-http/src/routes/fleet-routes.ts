@@ -1,6 +1,6 @@
 import { NodeListResultSchema, ReadyResultSchema, StoreUnavailableError } from '@runtimectl/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { FleetOptions } from '../fleet/fleet-options';
+import { PEER_HELLO_PATH, type FleetOptions } from '../fleet/fleet-options';
 import { toNodeView } from '../fleet/node-view';
 import '../route-config';
 import { ERROR_RESPONSES } from './route-options';
@@ -16,7 +16,12 @@ function withinDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
 
-/** `GET /nodes` (the fleet's nodes) and `GET /ready` (public: this node can reach its store). */
+/**
+ * `GET /nodes` (the fleet's nodes), `GET /ready` (public: this node can reach its store) and
+ * `GET /fleet/hello`, the handshake another node sends, signed, before it forwards a request
+ * here: its signed answer proves this node is the one at this address (internal, not in the
+ * OpenAPI document).
+ */
 export const fleetRoutes: FastifyPluginAsyncZod<{ fleet: FleetOptions }> = async (app, { fleet }) => {
   const readyTimeoutMs = fleet.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
 
@@ -32,6 +37,8 @@ export const fleetRoutes: FastifyPluginAsyncZod<{ fleet: FleetOptions }> = async
     },
     async () => ({ nodes: (await fleet.directory.nodes()).map(toNodeView) }),
   );
+
+  app.get(PEER_HELLO_PATH, { config: { runtimectl: { peer: true } }, schema: { hide: true } }, async () => ({ node_id: fleet.nodeId }));
 
   app.get(
     '/ready',
