@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createRuntimectlClient, type RuntimectlClient } from '@runtimectl/client';
 import type { CliIo } from './cli-io';
 import { colorsFor, type Colors } from './output/colors';
@@ -9,6 +10,8 @@ export interface GlobalOptions {
   token?: string;
   json?: boolean;
   quiet?: boolean;
+  /** The command's Idempotency-Key (program.ts gives a new one when none is given). */
+  idempotencyKey?: string;
 }
 
 /** How a command's result is printed in each output mode. */
@@ -35,6 +38,8 @@ export class CliContext {
   readonly colors: Colors;
   readonly io: CliIo;
   readonly #token: string | undefined;
+  readonly #idempotencyKey: string;
+  #requests = 0;
   #client: RuntimectlClient | undefined;
 
   constructor(options: GlobalOptions, io: CliIo) {
@@ -45,6 +50,7 @@ export class CliContext {
     this.quiet = options.quiet === true;
     this.io = io;
     this.colors = colorsFor(io.stdout, io.env);
+    this.#idempotencyKey = options.idempotencyKey ?? randomUUID();
   }
 
   get client(): RuntimectlClient {
@@ -54,7 +60,21 @@ export class CliContext {
 
   /** A client whose per-request deadline fits a long operation (exec with a long --timeout). */
   clientWithTimeout(timeoutMs: number): RuntimectlClient {
-    return createRuntimectlClient({ baseUrl: this.url, timeoutMs, ...(this.#token ? { token: this.#token } : {}) });
+    return createRuntimectlClient({
+      baseUrl: this.url,
+      timeoutMs,
+      idempotencyKeys: () => this.#nextIdempotencyKey(),
+      ...(this.#token ? { token: this.#token } : {}),
+    });
+  }
+
+  /**
+   * The command's key for its first POST, `<key>.<n>` for its n-th: the same command run again
+   * with `--idempotency-key` sends the same keys for the same requests.
+   */
+  #nextIdempotencyKey(): string {
+    this.#requests += 1;
+    return this.#requests === 1 ? this.#idempotencyKey : `${this.#idempotencyKey}.${this.#requests}`;
   }
 
   nowMs(): number {

@@ -1,4 +1,5 @@
-import { CommanderError } from 'commander';
+import { CommanderError, type Command } from 'commander';
+import { commandPathOf } from './commands/command-support';
 import type { CliIo } from './cli-io';
 import { describeError } from './errors/describe-error';
 import { errorDocument, usageErrorDocument } from './errors/error-document';
@@ -13,11 +14,15 @@ import { createProgram, DEFAULT_URL } from './program';
 export async function runCli(argv: readonly string[], io: Omit<CliIo, 'setExitCode'>): Promise<number> {
   let exitCode: number = EXIT_CODES.ok;
   const program = createProgram({ ...io, setExitCode: (code) => (exitCode = code) });
+  let running: Command | undefined;
+  program.hook('preAction', (_program, action) => {
+    running = action;
+  });
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return exitCode;
   } catch (error) {
-    const options = program.opts<{ url?: string; token?: string; json?: boolean }>();
+    const options = program.opts<{ url?: string; token?: string; json?: boolean; idempotencyKey?: string }>();
     const json = options.json === true || jsonRequested(argv);
     if (error instanceof CommanderError) {
       // --help and --version "fail" with exit code 0; every other commander error is usage.
@@ -25,7 +30,12 @@ export async function runCli(argv: readonly string[], io: Omit<CliIo, 'setExitCo
       if (json) printJson(io, usageErrorDocument(error.message));
       return EXIT_CODES.usage;
     }
-    const described = describeError(error, { url: options.url ?? DEFAULT_URL, tokenGiven: Boolean(options.token) });
+    const described = describeError(error, {
+      url: options.url ?? DEFAULT_URL,
+      tokenGiven: Boolean(options.token),
+      ...(running ? { command: commandPathOf(running) } : {}),
+      ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
+    });
     io.stderr.write(`runtimectl: ${described.line}\n`);
     if (json) printJson(io, errorDocument(described));
     return described.exitCode;

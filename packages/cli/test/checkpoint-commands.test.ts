@@ -51,13 +51,15 @@ describe.concurrent('checkpoint, checkout, fork, pause, resume, delete-snapshot'
     await shared.client.writeFileBytes('df', 'live.txt', 'l');
     const live = await runCli(['diff', second.checkpoint_id, '--runtime', 'df'], shared.at);
     expect(live.stdout).toBe('A\tlive.txt\n1 path changed: 1 added\n');
-    const usage = await runCli(['diff', first.checkpoint_id], shared.at);
-    expect(usage.code).toBe(2);
+    const neither = await runCli(['diff', first.checkpoint_id], shared.at);
+    expect(neither).toMatchObject({ code: 2, stderr: 'runtimectl: diff needs something to compare with: a second checkpoint, or --runtime <runtime> for its live workspace\n' });
+    const both = await runCli(['diff', first.checkpoint_id, second.checkpoint_id, '--runtime', 'df'], shared.at);
+    expect(both).toMatchObject({ code: 2, stderr: 'runtimectl: give either a second checkpoint or --runtime <runtime>, not both\n' });
     const patch = await runCli(['diff', first.checkpoint_id, second.checkpoint_id, '--patch'], shared.at);
     expect(patch).toMatchObject({ code: 0, stderr: '' });
     expect(patch.stdout).toBe(
       'diff --git a/edit.txt b/edit.txt\n--- a/edit.txt\n+++ b/edit.txt\n@@ -1,1 +1,1 @@\n-v1\n\\ No newline at end of file\n+version 2\n\\ No newline at end of file\n' +
-        'diff --git a/new.txt b/new.txt\n--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1,1 @@\n+n\n\\ No newline at end of file\n',
+        'diff --git a/new.txt b/new.txt\nnew file mode 100644\n--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1,1 @@\n+n\n\\ No newline at end of file\n',
     );
   });
 

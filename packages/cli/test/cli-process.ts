@@ -17,6 +17,8 @@ export interface CliRunOptions {
   env?: NodeJS.ProcessEnv;
   /** Bytes for stdin; stdin is closed (not a TTY) either way. */
   input?: string | Buffer;
+  /** The working directory of the process (default: this one's). */
+  cwd?: string;
 }
 
 /**
@@ -32,6 +34,7 @@ export function runCli(args: string[], options: CliRunOptions = {}): Promise<Cli
       ...options.env,
     },
     stdio: ['pipe', 'pipe', 'pipe'],
+    ...(options.cwd ? { cwd: options.cwd } : {}),
   });
   const stdout: Buffer[] = [];
   const stderr: Buffer[] = [];

@@ -42,6 +42,50 @@ describe.concurrent('error lines and exit codes', () => {
     );
   });
 
+  it('a daemon that dies during a request: the operation may have run, and the same command with its Idempotency-Key completes it once', async () => {
+    // Reads one request, then dies with it: the connection closes unanswered, and retries are refused.
+    const keys: string[] = [];
+    const dying = createServer((socket) =>
+      socket.once('data', (chunk: Buffer) => {
+        keys.push(/^idempotency-key: (\S+)\r$/im.exec(chunk.toString())?.[1] ?? '');
+        socket.destroy();
+        dying.close();
+      }),
+    );
+    await new Promise<void>((resolve) => dying.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(dying.address() as { port: number }).port}`;
+    const result = await runCli(['checkpoint', 'demo', '--json'], { url });
+    expect(result.code).toBe(3);
+    const key = keys[0]!;
+    expect(key).toMatch(/^\S{8,}$/);
+    expect(result.stderr).toBe(
+      `runtimectl: the daemon at ${url} stopped answering during the request and is not reachable now (ECONNREFUSED): the operation may have run. ` +
+        `Once the daemon is back, run the same command with \`--idempotency-key ${key}\`: the daemon carries out a request with a key it has seen only once, so this completes it or gives its answer, never runs it twice.\n`,
+    );
+    expect(JSON.parse(result.stdout)).toMatchObject({ code: 'daemon_unreachable', details: { url, request_may_have_run: true, idempotency_key: key }, exit_code: 3 });
+  });
+
+  it('--idempotency-key sends that key with the command\'s request', async () => {
+    const keys: string[] = [];
+    const recording = createServer((socket) =>
+      socket.once('data', (chunk: Buffer) => {
+        keys.push(/^idempotency-key: (\S+)\r$/im.exec(chunk.toString())?.[1] ?? '');
+        const body = JSON.stringify({ error: 'runtime demo not found', code: 'runtime_not_found', details: { runtime_id: 'demo' } });
+        socket.end(`HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`);
+      }),
+    );
+    await new Promise<void>((resolve) => recording.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(recording.address() as { port: number }).port}`;
+    try {
+      expect((await runCli(['--idempotency-key', 'retry-of-7f3a', 'checkpoint', 'demo'], { url })).code).toBe(4);
+      expect(keys).toEqual(['retry-of-7f3a']);
+      const bad = await runCli(['--idempotency-key', 'has space', 'checkpoint', 'demo'], { url });
+      expect(bad.code).toBe(2);
+    } finally {
+      recording.close();
+    }
+  });
+
   it('--json prints a failure as its one JSON document on stdout, with the same exit code and stderr line', async () => {
     const url = await closedPortUrl();
     const unreachable = await runCli(['--json', 'health'], { url });
@@ -103,6 +147,23 @@ describe.concurrent('error lines and exit codes', () => {
     expect((await longExec).code).toBe(124);
   });
 
+  it('a conflicting re-open names the runtime\'s own conversation and sender and the command that re-attaches; a closed runtime says what is left', async () => {
+    await client.open({ runtime_id: 'k2', conversation_id: 'team chat', sender_id: 'bob' });
+    const conflict = await runCli(['open', '--id', 'k2', '--sender', 'alice'], at);
+    expect(conflict.code).toBe(5);
+    expect(conflict.stderr).toBe(
+      "runtimectl: runtime k2 exists, opened by conversation team chat, sender bob (runtime_exists: a different conversation_id, sender_id). Re-attach with `runtimectl open --id k2 --conversation 'team chat' --sender bob`, or choose another --id.\n",
+    );
+    const metadata = await runCli(['open', '--id', 'k2', '--conversation', 'team chat', '--sender', 'bob', '-m', 'team=x'], at);
+    expect(metadata.stderr).toBe('runtimectl: runtime k2 exists with a different metadata (runtime_exists). A re-open must match it: change its metadata with `runtimectl update k2 -m …`, or choose another --id.\n');
+    await client.close({ runtime_id: 'k2' });
+    const closed = await runCli(['exec', 'k2', '--', 'true'], at);
+    expect(closed.code).toBe(5);
+    expect(closed.stderr).toBe(
+      'runtimectl: runtime k2 is closed (runtime_closed). Its checkpoints stay: `runtimectl log k2` lists them, and `runtimectl checkout <checkpoint>` continues from one whose snapshot was kept; a new runtime needs another --id.\n',
+    );
+  });
+
   it('unknown ids exit 4 and name the id', async () => {
     const runtime = await runCli(['show', 'no-such-runtime'], at);
     expect(runtime.code).toBe(4);
@@ -133,14 +194,15 @@ describe.concurrent('error lines and exit codes', () => {
     );
   });
 
-  it('usage errors exit 2 with one line, before contacting the daemon', async () => {
+  it('usage errors exit 2 with one line naming the command whose --help to read, before contacting the daemon', async () => {
     const url = await closedPortUrl();
     const cases: Array<[string[], RegExp]> = [
       [['frobnicate'], /^runtimectl: unknown command 'frobnicate' \(see runtimectl --help\)\n$/],
-      [['ls', '--status', 'sleepy'], /^runtimectl: option '--status <status>' argument 'sleepy' is invalid\. Allowed choices are idle, running, paused, failed, closed\. \(see runtimectl --help\)\n$/],
-      [['checkpoint', 'x', '-m', 'novalue'], /^runtimectl: option .*argument 'novalue' is invalid\. expected key=value, got "novalue" \(see runtimectl --help\)\n$/],
+      [['ls', '--status', 'sleepy'], /^runtimectl: option '--status <status>' argument 'sleepy' is invalid\. Allowed choices are idle, running, paused, failed, closed\. \(see runtimectl ls --help\)\n$/],
+      [['checkpoint', 'x', '-m', 'novalue'], /^runtimectl: option .*argument 'novalue' is invalid\. expected key=value, got "novalue" \(see runtimectl checkpoint --help\)\n$/],
       [['ls', '--limit', '0'], /expected a whole number from 1 to 500, got "0"/],
-      [['show', 'not an id!'], /^runtimectl: invalid argument: a runtime id: .*See `runtimectl <command> --help`\.\n$/],
+      [['webhooks', 'deliveries'], /^runtimectl: missing required argument 'webhook-id' \(see runtimectl webhooks deliveries --help\)\n$/],
+      [['show', 'not an id!'], /^runtimectl: invalid argument: a runtime id: .*See `runtimectl show --help`\.\n$/],
       [['checkout', 'rtcp_nothex'], /^runtimectl: invalid argument: checkpoint_id: a checkpoint id/],
     ];
     const results = await Promise.all(cases.map(([args]) => runCli(args, { url })));
@@ -158,7 +220,7 @@ describe.concurrent('error lines and exit codes', () => {
     const commandSection = top.stdout.split('\nCommands:\n')[1]!.split('\n\n')[0]!;
     const commands = [...commandSection.matchAll(/^ {2}([a-z-]+) /gm)].map((match) => match[1]!).filter((name) => name !== 'help');
     expect(commands).toEqual(
-      ['open', 'ls', 'show', 'exec', 'cat', 'write', 'checkpoint', 'checkout', 'fork', 'pause', 'resume', 'close', 'delete-snapshot', 'pin', 'retention', 'diff', 'log', 'events', 'webhooks', 'providers', 'nodes', 'health', 'completion'],
+      ['open', 'ls', 'show', 'update', 'exec', 'cat', 'write', 'export', 'checkpoint', 'checkout', 'fork', 'pause', 'resume', 'close', 'delete-snapshot', 'pin', 'retention', 'diff', 'log', 'events', 'webhooks', 'providers', 'nodes', 'health', 'completion'],
     );
     const helps = await Promise.all(commands.map((command) => runCli([command, '--help'])));
     helps.forEach((help, index) => {

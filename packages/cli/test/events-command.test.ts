@@ -24,9 +24,53 @@ describe('events', () => {
     expect(result.stderr).toContain('unknown event type "runtime.exploded"');
   });
 
-  it('events --follow --json prints one JSON object per line as events are committed, and stops on SIGTERM', async () => {
+  it('a full page says how to read the next one, with the same filters', async () => {
+    await shared.openRuntime('ev-more');
+    await shared.client.checkpoint({ runtime_id: 'ev-more' });
+    await shared.client.close({ runtime_id: 'ev-more' });
+    const first = await runCli(['events', '--runtime', 'ev-more', '--limit', '2', '--quiet'], shared.at);
+    const ids = first.stdout.trim().split('\n');
+    expect(ids).toHaveLength(2);
+    expect(first.stderr).toBe('');
+    const human = await runCli(['events', '--runtime', 'ev-more', '--limit', '2'], shared.at);
+    expect(human.stderr).toBe(`more events: runtimectl events --runtime ev-more --limit 2 --after ${ids[1]}\n`);
+    // The rest fits in a page of 500: no hint.
+    const rest = await runCli(['events', '--runtime', 'ev-more', '--limit', '500', '--after', ids[1]!], shared.at);
+    expect(rest.stdout).toMatch(/runtime\.closed/);
+    expect(rest.stderr).toBe('');
+  });
+
+  it('events --follow starts at now: what happened before is not replayed (--from-start or --after do)', async () => {
+    await shared.openRuntime('ev-now');
+    const child = spawn(process.execPath, [CLI_BIN, 'events', '--follow', '--runtime', 'ev-now'], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, RUNTIMECTL_URL: shared.daemon.url },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    for (let waited = 0; !/^following events after \d+/m.test(stderr); waited += 20) {
+      if (waited > 20_000) throw new Error(`the follow never started; stderr: ${stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(stderr).toMatch(/^following events after \d+ \(--from-start replays the log; Ctrl-C stops\)\n$/);
+    await shared.client.close({ runtime_id: 'ev-now' });
+    for (let waited = 0; !stdout.includes('runtime.closed'); waited += 20) {
+      if (waited > 20_000) throw new Error(`timed out waiting for the closing; stdout: ${stdout}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(stdout).not.toContain('runtime.opened');
+    const both = await runCli(['events', '--follow', '--from-start', '--after', '3'], shared.at);
+    expect(both).toMatchObject({ code: 2, stderr: 'runtimectl: events: give --from-start or --after, not both\n' });
+  });
+
+  it('events --follow --from-start --json prints one JSON object per line from the start of the log, then as events are committed, and stops on SIGTERM', async () => {
     await shared.openRuntime('ev-follow');
-    const child = spawn(process.execPath, [CLI_BIN, '--json', 'events', '--follow', '--runtime', 'ev-follow'], {
+    const child = spawn(process.execPath, [CLI_BIN, '--json', 'events', '--follow', '--from-start', '--runtime', 'ev-follow'], {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, RUNTIMECTL_URL: shared.daemon.url },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -148,7 +148,7 @@ describe.concurrent('exec', () => {
   it('refuses a command line without the command as a usage error (exit 2)', async () => {
     const result = await runCli(['exec', 'ex-usage'], shared.at);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe("runtimectl: missing required argument 'command' (see runtimectl --help)\n");
+    expect(result.stderr).toBe("runtimectl: missing required argument 'command' (see runtimectl exec --help)\n");
   });
 });
 

@@ -13,12 +13,16 @@ export interface SharedRuntimed {
   openRuntime(runtimeId: string, provider?: string): Promise<void>;
 }
 
-/** One daemon (memory provider) for the whole test file, started before and stopped after it. */
-export function useSharedRuntimed(): SharedRuntimed {
+/**
+ * One daemon for the whole test file, started before and stopped after it: with the memory
+ * provider as its default, or with `args` (`[]`: a daemon on its defaults, the fs provider) and
+ * `env` (RUNTIMECTL_* settings).
+ */
+export function useSharedRuntimed(args?: string[], env?: NodeJS.ProcessEnv): SharedRuntimed {
   let daemon: RuntimedProcess | undefined;
   let client: RuntimectlClient | undefined;
   beforeAll(async () => {
-    daemon = await startRuntimed();
+    daemon = await startRuntimed(args, env);
     client = createRuntimectlClient({ baseUrl: daemon.url });
   });
   afterAll(() => daemon?.stop());

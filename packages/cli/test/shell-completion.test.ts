@@ -62,6 +62,10 @@ describe('bash completion', () => {
     expect(complete('runtimectl che')).toEqual(['checkpoint', 'checkout']);
     expect(complete('runtimectl de')).toEqual(['delete-snapshot']);
     expect(complete('runtimectl --json l')).toEqual(['ls', 'log']);
+    // A global option's value is not the command.
+    expect(complete('runtimectl --idempotency-key k-1 che')).toEqual(['checkpoint', 'checkout']);
+    expect(complete('runtimectl up')).toEqual(['update']);
+    expect(complete('runtimectl exp')).toEqual(['export']);
   });
 
   it("completes a command's own options and the global ones", () => {
@@ -73,10 +77,13 @@ describe('bash completion', () => {
   it('completes option choices and argument choices', () => {
     expect(complete('runtimectl ls --status p')).toEqual(['paused']);
     expect(complete('runtimectl completion ')).toEqual(['bash', 'zsh']);
+    expect(complete('runtimectl update demo --auto-resume ')).toEqual(['on', 'off', 'default']);
+    expect(complete('runtimectl update demo --no-')).toEqual(['--no-expiry']);
   });
 
   it('completes runtime ids from the daemon, including checkout children with colons', () => {
     expect(complete('runtimectl show de')).toEqual(['delta', 'demo', childId]);
+    expect(complete('runtimectl update de')).toEqual(['delta', 'demo', childId]);
     // bash splits words at ':', so the reply is the part after the last colon of the word.
     const suffix = childId.slice('demo:checkout:'.length);
     expect(complete(`runtimectl exec demo:checkout:${suffix.slice(0, 4)}`)).toEqual([suffix]);

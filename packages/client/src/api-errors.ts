@@ -32,6 +32,8 @@ export class InvalidRequestError extends RuntimectlApiError {}
 export class UnauthorizedError extends RuntimectlApiError {}
 export class HostNotAllowedError extends RuntimectlApiError {}
 export class RouteNotFoundError extends RuntimectlApiError {}
+/** 405: the path is served, under other methods (`details.allow`). */
+export class MethodNotAllowedError extends RuntimectlApiError {}
 export class RuntimeNotFoundError extends RuntimectlApiError {}
 export class CheckpointNotFoundError extends RuntimectlApiError {}
 export class PathNotFoundError extends RuntimectlApiError {}
@@ -72,6 +74,7 @@ const ERROR_CLASSES: Record<ErrorCode, new (init: ApiErrorInit) => RuntimectlApi
   unauthorized: UnauthorizedError,
   host_not_allowed: HostNotAllowedError,
   route_not_found: RouteNotFoundError,
+  method_not_allowed: MethodNotAllowedError,
   runtime_not_found: RuntimeNotFoundError,
   checkpoint_not_found: CheckpointNotFoundError,
   webhook_not_found: WebhookNotFoundError,
@@ -109,9 +112,16 @@ export function apiErrorFor(init: ApiErrorInit): RuntimectlApiError {
 
 /** The daemon could not be reached at all (connection refused, DNS, reset before a response). */
 export class DaemonUnreachableError extends Error {
+  /**
+   * `requestMayHaveRun`: a POST reached the daemon (an attempt's connection broke after it was
+   * sent, not refused), so its operation may have run; `idempotencyKey` is the key the request was
+   * sent with: sending the same request with it again runs it at most once.
+   */
   constructor(
     readonly url: string,
     cause: unknown,
+    readonly requestMayHaveRun = false,
+    readonly idempotencyKey?: string,
   ) {
     super(`runtimectl daemon not reachable at ${url}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     this.name = 'DaemonUnreachableError';

@@ -13,6 +13,21 @@ export interface TransportOptions {
   /** Attempts after the first when the daemon could not be reached (default 2). */
   retries?: number;
   fetch?: typeof fetch;
+  /**
+   * The Idempotency-Key of each POST, called once per request (its retries reuse it); default a
+   * random UUID. A caller that wants to send a request again after a failure, as the same
+   * request, gives keys it can reproduce.
+   */
+  idempotencyKeys?: () => string;
+}
+
+/** Connection failures before anything was sent: the daemon never saw the request. */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** Whether a failed fetch may have delivered its request (any failure but a refused or impossible connection). */
+function mayHaveBeenSent(error: unknown): boolean {
+  const code = ((error as Error).cause as { code?: unknown } | undefined)?.code;
+  return typeof code !== 'string' || !NOT_SENT.has(code);
 }
 
 export interface RequestOptions {
@@ -60,20 +75,24 @@ export class HttpTransport {
     const url = this.#url(path, options.query);
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.#options.token) headers.authorization = `Bearer ${this.#options.token}`;
-    if (method === 'POST') {
+    const idempotencyKey = method === 'POST' ? (options.idempotencyKey ?? this.#options.idempotencyKeys?.() ?? randomUUID()) : undefined;
+    if (idempotencyKey !== undefined) {
       headers['content-type'] = 'application/json';
-      headers['idempotency-key'] = options.idempotencyKey ?? randomUUID();
+      headers['idempotency-key'] = idempotencyKey;
     }
     const body = method === 'POST' ? JSON.stringify(options.body ?? {}) : undefined;
     const timeoutMs = this.#options.timeoutMs ?? 120_000;
     const attempts = 1 + (this.#options.retries ?? 2);
+    // Retries carry the same key, so a POST the daemon received before its connection broke runs once.
+    let mayHaveRun = false;
     for (let attempt = 1; ; attempt += 1) {
       let response: Response;
       try {
         response = await this.#fetch(url, { method, headers, body, signal: AbortSignal.timeout(timeoutMs) });
       } catch (error) {
         if ((error as Error).name === 'TimeoutError') throw new ClientTimeoutError(url, timeoutMs);
-        if (attempt >= attempts) throw new DaemonUnreachableError(this.baseUrl, (error as Error).cause ?? error);
+        mayHaveRun ||= idempotencyKey !== undefined && mayHaveBeenSent(error);
+        if (attempt >= attempts) throw new DaemonUnreachableError(this.baseUrl, (error as Error).cause ?? error, mayHaveRun, idempotencyKey);
         await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS * attempt));
         continue;
       }

@@ -10,6 +10,7 @@ export {
   UnauthorizedError,
   HostNotAllowedError,
   RouteNotFoundError,
+  MethodNotAllowedError,
   RuntimeNotFoundError,
   CheckpointNotFoundError,
   WebhookNotFoundError,

@@ -101,6 +101,8 @@ describe('RuntimectlClient against a real server', () => {
   it('checkpoint, fork and pause answers say how many background processes ran as their snapshot was taken', async () => {
     const { runtime } = await client.open({ conversation_id: 'c', sender_id: 's', provider: 'busy' });
     const id = runtime.runtime_id;
+    // Only an exec can leave processes running: before one, nothing is counted.
+    await client.exec({ runtime_id: id, command: 'echo started' });
     expect(await client.checkpoint({ runtime_id: id })).toMatchObject({ reused_backend_snapshot: false, background_processes: 2 });
     expect(await client.fork({ runtime_id: id })).toMatchObject({ reused_backend_snapshot: false, background_processes: 2 });
     expect((await client.pause({ runtime_id: id })).background_processes).toBe(2);
@@ -198,6 +200,38 @@ describe('RuntimectlClient against a real server', () => {
     const error = await nobody.health().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DaemonUnreachableError);
     expect((error as Error).message).toMatch(/127\.0\.0\.1:9/);
+  });
+
+  it('a POST whose connection broke after it was sent may have run: the error says so and names its Idempotency-Key', async () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+    const closed = Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' });
+    let calls = 0;
+    const dying: typeof fetch = async () => {
+      calls += 1;
+      throw new TypeError('fetch failed', { cause: calls === 1 ? closed : refused });
+    };
+    const client = createRuntimectlClient({ baseUrl: 'http://127.0.0.1:9', fetch: dying, idempotencyKeys: () => 'key-1' });
+    const lost = (await client.checkpoint({ runtime_id: 'r' }).catch((e: unknown) => e)) as DaemonUnreachableError;
+    expect(lost).toBeInstanceOf(DaemonUnreachableError);
+    expect(lost).toMatchObject({ requestMayHaveRun: true, idempotencyKey: 'key-1' });
+    calls = 1; // every attempt refused: never sent
+    const never = (await client.checkpoint({ runtime_id: 'r' }).catch((e: unknown) => e)) as DaemonUnreachableError;
+    expect(never).toMatchObject({ requestMayHaveRun: false, idempotencyKey: 'key-1' });
+    calls = 0; // a GET changes nothing, whatever broke
+    expect(await client.health().catch((e: unknown) => e)).toMatchObject({ requestMayHaveRun: false, idempotencyKey: undefined });
+  });
+
+  it('takes its Idempotency-Keys from idempotencyKeys when given, one per POST', async () => {
+    const seen: string[] = [];
+    const recording: typeof fetch = async (input, init) => {
+      seen.push(new Headers(init?.headers).get('idempotency-key') ?? '');
+      return fetch(input, init);
+    };
+    let next = 0;
+    const keyed = createRuntimectlClient({ baseUrl, token: TOKEN, fetch: recording, idempotencyKeys: () => `mine-${(next += 1)}` });
+    await keyed.open({ conversation_id: 'c', sender_id: 's' });
+    await keyed.open({ conversation_id: 'c', sender_id: 's' });
+    expect(seen).toEqual(['mine-1', 'mine-2']);
   });
 
   it('gives up after its timeout with ClientTimeoutError', async () => {

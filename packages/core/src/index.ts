@@ -27,7 +27,7 @@ export type {
   ReadBytesOptions,
 } from './provider/operation-types';
 export { providerCapabilities } from './provider/capabilities';
-export { ProviderRegistry } from './provider/provider-registry';
+export { ProviderRegistry, type ProviderRegistryOptions } from './provider/provider-registry';
 export { WorkspacePaths } from './provider/workspace-paths';
 
 export * from './manifest/index';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createHarness, rejectionOf } from './harness';
 
 describe('auto-resume (auto_resume)', () => {
-  it('an operation on a paused auto_resume runtime resumes it once and reports the resume; on a live one it reports none', async () => {
+  it('an operation on a paused auto_resume runtime resumes it once, reports the resume and logs it as automatic; on a live one it reports none', async () => {
     const h = createHarness();
     const { runtime } = await h.service.open({ conversation_id: 'c', sender_id: 's', auto_resume: true });
     const id = runtime.runtime_id;
@@ -17,6 +17,8 @@ describe('auto-resume (auto_resume)', () => {
     expect(resumes).toHaveLength(1);
     const events = (await h.service.listEvents({ types: ['runtime.resumed'] })).events;
     expect(events.map((event) => event.runtime_id)).toEqual([id]);
+    // An auto-resume does not read as a user's resume.
+    expect(events.map((event) => event.data)).toEqual([{ reason: 'auto' }]);
   });
 
   it('five parallel execs on a paused auto_resume runtime all succeed, and the runtime is resumed once', async () => {

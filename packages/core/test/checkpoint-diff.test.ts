@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { buildTrees, CheckpointDiffRequestSchema, diffTrees, type ManifestEntry, type TreeReader } from '@runtimectl/core';
+import { diffEntryOf } from '../src/runtime/diff-checkpoints';
 import { createHarness, rejectionOf } from './harness';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -48,6 +49,19 @@ describe('diff of two manifest trees', () => {
     expect(changes.find(({ path }) => path === 'edit')).toMatchObject({ before: { size: 2 }, after: { size: 2 } });
   });
 
+  it("a symlink's entry carries its targets, so a patch can show what it pointed to and points to now", async () => {
+    const before = buildTrees([symlink('link', 'one'), symlink('gone', 'x'), file('was-file', 'f')]);
+    const after = buildTrees([symlink('link', 'two'), symlink('new', 'dir/y'), symlink('was-file', 'link')]);
+    const { read } = countingReader(before, after);
+    const entries = (await diffTrees(before.root, after.root, read)).map(diffEntryOf);
+    expect(entries.map(({ path, change, old_target, new_target }) => ({ path, change, old_target, new_target }))).toStrictEqual([
+      { path: 'gone', change: 'removed', old_target: 'x', new_target: null },
+      { path: 'link', change: 'modified', old_target: 'one', new_target: 'two' },
+      { path: 'new', change: 'added', old_target: null, new_target: 'dir/y' },
+      { path: 'was-file', change: 'type_changed', old_target: null, new_target: 'link' },
+    ]);
+  });
+
   it('skips unchanged subtrees by hash: a one-file change in 10,000 files reads only the trees on its path', async () => {
     const entries = (changed?: string) =>
       Array.from({ length: 100 }, (_, d) => Array.from({ length: 100 }, (_, f) => `d${d}/f${f}`)).flat().map((path) => file(path, path === changed ? 'new' : path));
@@ -72,9 +86,9 @@ describe('POST /checkpoints/diff through the service', () => {
     const second = await h.service.checkpoint({ runtime_id: id });
     const diff = await h.service.diff({ from_checkpoint_id: first.checkpoint_id, to_checkpoint_id: second.checkpoint_id });
     expect(diff.entries).toStrictEqual([
-      { path: 'docs', change: 'added', old_kind: null, new_kind: 'directory', old_size: null, new_size: 0, old_mode: null, new_mode: 0o755 },
-      { path: 'docs/new.md', change: 'added', old_kind: null, new_kind: 'file', old_size: null, new_size: 1, old_mode: null, new_mode: 0o644 },
-      { path: 'src/a.ts', change: 'modified', old_kind: 'file', new_kind: 'file', old_size: 2, new_size: 9, old_mode: 0o644, new_mode: 0o644 },
+      { path: 'docs', change: 'added', old_kind: null, new_kind: 'directory', old_size: null, new_size: 0, old_mode: null, new_mode: 0o755, old_target: null, new_target: null },
+      { path: 'docs/new.md', change: 'added', old_kind: null, new_kind: 'file', old_size: null, new_size: 1, old_mode: null, new_mode: 0o644, old_target: null, new_target: null },
+      { path: 'src/a.ts', change: 'modified', old_kind: 'file', new_kind: 'file', old_size: 2, new_size: 9, old_mode: 0o644, new_mode: 0o644, old_target: null, new_target: null },
     ]);
     expect(diff).toMatchObject({ summary: { added: 2, removed: 0, modified: 1, mode_changed: 0, type_changed: 0 }, next_cursor: null });
     expect(diff.from_manifest_root).toBe(first.manifest_root);

@@ -17,11 +17,14 @@ describe('read-file by checkpoint_id (a snapshot read without restoring it)', ()
     expect((await rejectionOf(h.service.readFile({ checkpoint_id, path: 'missing.md' }))).code).toBe('path_not_found');
   });
 
-  it('a checkpoint without a snapshot (provider without snapshots) is unsupported_backend; a deleted snapshot checkpoint_snapshot_deleted', async () => {
+  it('a checkpoint without a snapshot (provider without snapshots) is unsupported_backend, said without internal names; a deleted snapshot checkpoint_snapshot_deleted', async () => {
     const h = createHarness();
     const local = await h.open(undefined, 'nosnap');
     const plain = await h.service.checkpoint({ runtime_id: local });
-    expect((await rejectionOf(h.service.readFile({ checkpoint_id: plain.checkpoint_id, path: 'a' }))).code).toBe('unsupported_backend');
+    const unsupported = await rejectionOf(h.service.readFile({ checkpoint_id: plain.checkpoint_id, path: 'a' }));
+    expect(unsupported).toMatchObject({ code: 'unsupported_backend', details: { provider: 'nosnap', capability: 'read_snapshot_file' } });
+    // Said in a caller's terms: no internal capability name in the message.
+    expect(unsupported.message).toBe(`checkpoint ${plain.checkpoint_id} has no snapshot to read files from: provider nosnap takes none`);
     const id = await h.open();
     await h.write(id, 'a.txt', 'a');
     const { checkpoint_id } = await h.service.checkpoint({ runtime_id: id });

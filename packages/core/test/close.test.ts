@@ -160,6 +160,10 @@ describe('close (the seed: release the backend; delete snapshots nothing else ke
     expect((await rejectionOf(h.service.exec({ runtime_id: id, command: 'true' }))).code).toBe('runtime_closed');
     expect((await rejectionOf(h.service.resume({ runtime_id: id }))).code).toBe('runtime_closed');
     expect((await rejectionOf(h.open('done'))).code).toBe('runtime_closed');
+    // What to do instead: its checkpoints stay, and the id is spent.
+    expect((await rejectionOf(h.service.exec({ runtime_id: id, command: 'true' }))).message).toBe(
+      'runtime done is closed: its checkpoints stay in its log (those whose snapshot was kept can be checked out); to go on, check one out or open a runtime under another id',
+    );
   });
 
   it('the snapshot a child backend came from is deleted when the child closes, even after the child made its own', async () => {

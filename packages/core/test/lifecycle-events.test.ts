@@ -20,7 +20,7 @@ describe('lifecycle events', () => {
       ['checkpoint.created', id, first.checkpoint_id, { reused_backend_snapshot: false }],
       ['checkpoint.created', id, again.checkpoint_id, { reused_backend_snapshot: true }],
       ['runtime.paused', id, paused.checkpoint_id, {}],
-      ['runtime.resumed', id, paused.checkpoint_id, {}],
+      ['runtime.resumed', id, paused.checkpoint_id, { reason: 'request' }],
       ['runtime.closed', id, null, { keep_snapshots: false }],
       ['snapshot.deleted', id, first.checkpoint_id, { reason: 'close' }],
       ['snapshot.deleted', id, again.checkpoint_id, { reason: 'close' }],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MIN_IDLE_PAUSE_AFTER_MS, providerCapabilities, RuntimeOpenRequestSchema, RuntimeUpdateRequestSchema } from '@runtimectl/core';
+import { MIN_IDLE_PAUSE_AFTER_MS, ProviderRegistry, providerCapabilities, RuntimeOpenRequestSchema, RuntimeUpdateRequestSchema } from '@runtimectl/core';
 import { createMemoryProvider } from '@runtimectl/testkit';
 import { createHarness, rejectionOf } from './harness';
 
@@ -24,11 +24,17 @@ describe('open, get, list and update', () => {
     expect(await h.read('agent', 'a.txt')).toBe('a');
   });
 
-  it('re-opening an id under another conversation or sender answers runtime_exists', async () => {
+  it('re-opening an id under another conversation or sender answers runtime_exists naming the runtime\'s own, to re-attach with', async () => {
     const h = createHarness();
     await h.open('agent');
     const error = await rejectionOf(h.service.open({ runtime_id: 'agent', conversation_id: 'other', sender_id: 'sender-1' }));
-    expect(error.code).toBe('runtime_exists');
+    expect(error).toMatchObject({
+      code: 'runtime_exists',
+      details: { runtime_id: 'agent', fields: ['conversation_id'], conversation_id: 'conversation-1', sender_id: 'sender-1' },
+    });
+    expect(error.message).toBe(
+      'runtime agent already exists with a different conversation_id: it was opened by conversation conversation-1, sender sender-1; re-open it with those to re-attach, or choose another runtime_id',
+    );
   });
 
   it('re-opening an id with a conflicting provider, metadata, provider_options or session_state answers runtime_exists naming the fields', async () => {
@@ -95,6 +101,14 @@ describe('open, get, list and update', () => {
     const error = await rejectionOf(h.service.open({ conversation_id: 'c', sender_id: 's', provider: 'nope' }));
     expect(error.code).toBe('invalid_request');
     expect(error.message).toMatch(/memory, nosnap/);
+  });
+
+  it("an unknown provider's error ends with how to enable it, when the registry was given that hint", async () => {
+    const providers = new ProviderRegistry([createMemoryProvider()], { unknownProviderHint: (id) => `enable it with [providers.${id}]` });
+    const h = createHarness({ providers });
+    const error = await rejectionOf(h.service.open({ conversation_id: 'c', sender_id: 's', provider: 'other' }));
+    expect(error).toMatchObject({ code: 'invalid_request', details: { provider: 'other', configured: ['memory'] } });
+    expect(error.message).toBe('unknown provider other (configured: memory). enable it with [providers.other]');
   });
 
   it('provider_options are refused for a provider that declares none', async () => {

@@ -38,14 +38,17 @@ describe('pause and resume (the seed: snapshot then free the live sandbox; resum
     expect((await h.service.get(id)).paused_checkpoint_id).toBeNull();
   });
 
-  it('pause of a clean runtime reuses its snapshot instead of making another', async () => {
+  it('pause of a clean runtime reuses its snapshot instead of making another, and says so as checkpoint does', async () => {
     const h = createHarness();
     const id = await h.open();
     await h.write(id, 'a.txt', 'a');
     await h.service.checkpoint({ runtime_id: id });
     const calls = h.provider.calls.checkpoint;
-    await h.service.pause({ runtime_id: id });
+    expect((await h.service.pause({ runtime_id: id })).reused_backend_snapshot).toBe(true);
     expect(h.provider.calls.checkpoint).toBe(calls);
+    await h.service.resume({ runtime_id: id });
+    await h.write(id, 'a.txt', 'b');
+    expect((await h.service.pause({ runtime_id: id })).reused_backend_snapshot).toBe(false);
   });
 
   it('data operations and a second pause on a paused runtime answer runtime_paused', async () => {

@@ -40,6 +40,19 @@ describe('retention policies', () => {
     expect(events.filter((e) => e.type === 'policy.acted').map((e) => e.data)).toContainEqual({ policy: 'retention', action: 'snapshot_deleted', reasons: ['outside_keep_last'] });
   });
 
+  it('the log\'s times never go back: policy.acted is stamped when it commits, after the snapshot.deleted it follows', async () => {
+    // A clock that moves on every read, as a real one does between the pass's steps.
+    let now = 1_700_000_000_000;
+    const h = createHarness({ clock: () => (now += 1), retention: { keepLast: 1 } });
+    const id = await h.open();
+    await checkpoints(h, id, 2);
+    await h.write(id, 'f.txt', 'dirty');
+    expect(await h.service.applyRetention()).toMatchObject({ deletedSnapshots: 1 });
+    const events = (await h.service.listEvents({ types: ['snapshot.deleted', 'policy.acted'] })).events;
+    expect(events.map((event) => event.type)).toEqual(['snapshot.deleted', 'policy.acted']);
+    expect(events[1]!.at_ms).toBeGreaterThanOrEqual(events[0]!.at_ms);
+  });
+
   it('a pinned checkpoint, a paused runtime’s resume point and a checkout’s source snapshot are never deleted', async () => {
     const h = createHarness({ retention: { keepLast: 1 } });
     const id = await h.open('pinned-one');

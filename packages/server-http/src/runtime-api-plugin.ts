@@ -7,6 +7,7 @@ import { installForwardingHook } from './fleet/forwarding-hook';
 import { installPeerAuthHooks } from './fleet/peer-auth-hooks';
 import { PeerRequestVerifier } from './fleet/peer-request-verifier';
 import { installErrorHandlers } from './http-errors/error-handlers';
+import { installMethodNotAllowed } from './http-errors/method-not-allowed';
 import { installJsonBodyParser } from './json/json-body-parser';
 import { responseSerializerCompiler } from './json/response-serializer';
 import { registerOpenApi } from './openapi/openapi-routes';
@@ -96,10 +97,11 @@ export const runtimeApiPlugin: FastifyPluginAsync<RuntimeApiPluginOptions> = asy
   installRequestHooks(app, { telemetry, auth: options.auth, allowedHosts: options.allowedHosts, peers });
   // A peer's body is checked against its signature before anything reads it.
   if (fleet) installPeerAuthHooks(app, { nodeId: fleet.nodeId, secret: fleet.secret });
+  const routes = installMethodNotAllowed(app);
   // Forwarding first: a request for another node's runtime is claimed (Idempotency-Key) there.
   if (fleet) installForwardingHook(app, fleet);
   if (options.idempotency) installIdempotencyHooks(app, idempotencyOfNode(options.idempotency, fleet));
-  installErrorHandlers(app);
+  installErrorHandlers(app, routes);
   await registerOpenApi(app, { version: options.version, authenticated: options.auth !== undefined });
 
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) =>

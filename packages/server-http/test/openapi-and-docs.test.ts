@@ -53,6 +53,23 @@ describe('GET /openapi.json', () => {
     expect(document.paths['/api/v1/health'].get.security).toEqual([]);
   });
 
+  it('documents /events as a JSON page or an SSE stream, with the Last-Event-ID header a stream resumes from', () => {
+    const events = document.paths['/api/v1/events'].get;
+    expect(Object.keys(events.responses['200'].content).sort()).toEqual(['application/json', 'text/event-stream']);
+    expect(events.responses['200'].content['text/event-stream'].schema.description).toMatch(/^Server-Sent Events: /);
+    const header = events.parameters.find((parameter: { in: string; name: string }) => parameter.in === 'header');
+    expect(header).toMatchObject({ in: 'header', name: 'last-event-id', required: false, schema: { type: 'string' } });
+    expect(header.description ?? header.schema.description).toMatch(/wins over `after`/);
+  });
+
+  it('says which request bodies take exactly one of two fields', () => {
+    const bodyOf = (path: string) => document.paths[path].post.requestBody.content['application/json'].schema;
+    expect(bodyOf('/api/v1/runtimes/read-file').oneOf).toEqual([{ required: ['runtime_id'] }, { required: ['checkpoint_id'] }]);
+    expect(bodyOf('/api/v1/checkpoints/diff').oneOf).toEqual([{ required: ['to_checkpoint_id'] }, { required: ['to_runtime_id'] }]);
+    expect(bodyOf('/api/v1/runtimes/search').oneOf).toEqual([{ required: ['glob'] }, { required: ['grep'] }]);
+    expect(bodyOf('/api/v1/runtimes/read-file').description).toBe('exactly one of runtime_id and checkpoint_id');
+  });
+
   it('documents export as application/octet-stream', () => {
     const exported = document.paths['/api/v1/runtimes/export'].post.responses['200'];
     expect(Object.keys(exported.content)).toEqual(['application/octet-stream']);

@@ -1,5 +1,5 @@
-import { BackendGoneError, ErrorBodySchema, MemoryRuntimeStore, ProviderCapacityError, ProviderTimeoutError, type SessionRecord } from '@runtimectl/core';
-import { createMemoryProvider } from '@runtimectl/testkit';
+import { BackendGoneError, ErrorBodySchema, MemoryRuntimeStore, RUNTIME_ACTION_NAMES, ProviderCapacityError, ProviderTimeoutError, type SessionRecord } from '@runtimectl/core';
+import { CONTRACT_ROUTES, createMemoryProvider } from '@runtimectl/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { apiClient, type InjectedJson } from './api-client';
 import { base64, createTestServer, type TestServer } from './test-server';
@@ -82,11 +82,37 @@ describe('error responses', () => {
     expectError(form, 400, 'invalid_request');
   });
 
-  it('an unknown route or method is 404 route_not_found', async () => {
+  it('an unknown path is 404 route_not_found; a path served under other methods 405 method_not_allowed with Allow', async () => {
     expectError(await api.get('/api/v1/nothing-here'), 404, 'route_not_found');
-    expectError(await api.call('DELETE', '/api/v1/runtimes/rt-a'), 404, 'route_not_found');
-    expectError(await api.get('/api/v1/runtimes/exec'), 404, 'runtime_not_found');
-    expectError(await api.post('/api/v1/health', {}), 404, 'route_not_found');
+    const deleted = await api.call('DELETE', '/api/v1/runtimes/rt-a');
+    expectError(deleted, 405, 'method_not_allowed');
+    expect(deleted.headers['allow']).toBe('GET, HEAD');
+    expect(deleted.body.details).toEqual({ allow: ['GET', 'HEAD'] });
+    const health = await api.post('/api/v1/health', {});
+    expectError(health, 405, 'method_not_allowed');
+    expect(health.headers['allow']).toBe('GET, HEAD');
+  });
+
+  it('an action path with the wrong method is 405 (Allow: POST), never a runtime or checkpoint of that name', async () => {
+    for (const path of ['/api/v1/runtimes/checkpoint', '/api/v1/runtimes/exec', '/api/v1/runtimes/checkpoint/pin', '/api/v1/checkpoints/diff']) {
+      const response = await api.get(path);
+      expectError(response, 405, 'method_not_allowed');
+      expect({ path, allow: response.headers['allow'], error: response.body.error }).toEqual({ path, allow: 'POST', error: `${path} takes POST, not GET` });
+    }
+    // A runtime id may still look like an action's path below another segment.
+    expectError(await api.get('/api/v1/runtimes/exec/checkpoints'), 404, 'runtime_not_found');
+  });
+
+  it('the names of runtime actions are refused as runtime ids at open, so no runtime hides behind an action path', async () => {
+    for (const runtime_id of RUNTIME_ACTION_NAMES) {
+      const response = await api.post('/api/v1/runtimes/open', { runtime_id, conversation_id: 'c', sender_id: 's' });
+      expectError(response, 400, 'invalid_request');
+      expect(response.body.error).toContain('names an action of the API');
+    }
+    // Every action of the contract under /runtimes/ is reserved: a new one must join the list.
+    const actions = CONTRACT_ROUTES.flatMap((route) => /^post \/api\/v1\/runtimes\/([a-z-]+)$/.exec(route)?.[1] ?? []);
+    expect(actions.length).toBeGreaterThan(10);
+    for (const action of actions) expect(RUNTIME_ACTION_NAMES, action).toContain(action);
   });
 
   it('unknown runtime and checkpoint ids are 404 runtime_not_found / checkpoint_not_found', async () => {

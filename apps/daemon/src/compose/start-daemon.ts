@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { RuntimeService, type ReconcileReport } from '@runtimectl/core';
+import { ProviderRegistry, RuntimeService, type ReconcileReport } from '@runtimectl/core';
 import { buildServer, createServerTelemetry, turnBatchedDestination } from '@runtimectl/server-http';
 import { createWebhookDirectory } from '@runtimectl/webhooks';
 import type { FastifyInstance } from 'fastify';
@@ -8,6 +8,7 @@ import type { ResolvedConfig } from '../config/load-config';
 import { DAEMON_VERSION } from '../version';
 import { assertSafeBind } from './bind-safety';
 import { createProviders } from './create-providers';
+import { unknownProviderHint } from './unknown-provider-hint';
 import { describeTarget } from '@runtimectl/store-postgres';
 import { createStore } from './create-store';
 import { describeLocalIsolation } from './local-isolation';
@@ -103,7 +104,7 @@ async function startLocked(config: ResolvedConfig, logger: Logger, lock: StateDi
   if (!durable) logger.warn(MEMORY_STORE_WARNING);
   const service = new RuntimeService({
     store,
-    providers,
+    providers: new ProviderRegistry(providers, { unknownProviderHint }),
     defaultProvider: config.runtimes.default_provider,
     // This node's candidate: the fleet's installation id is the one the store holds (service.start()).
     installationId: loadInstallationId(config.stateDir),

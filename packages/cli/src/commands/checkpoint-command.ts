@@ -3,6 +3,7 @@ import type { CliIo } from '../cli-io';
 import { parseMetadataPairs } from '../options/parse-options';
 import { backgroundProcessesNote } from '../output/background-processes-note';
 import { checkpointNameOption, metadataOption } from '../options/shared-options';
+import { skippedPathsLine } from '../output/skipped-paths';
 import { contextOf, withExamples } from './command-support';
 
 interface CheckpointOptions {
@@ -28,11 +29,13 @@ export function registerCheckpointCommand(program: Command, io: CliIo): void {
         }),
       );
       ctx.emit(result, {
-        human: (checkpoint) =>
+        human: (checkpoint) => [
           `checkpoint ${ctx.colors.bold(checkpoint.checkpoint_id)} of ${checkpoint.runtime.runtime_id}` +
-          `${checkpoint.name ? ` "${checkpoint.name}"` : ''}` +
-          (checkpoint.reused_backend_snapshot ? ctx.colors.dim(' (unchanged: reused the previous snapshot)') : '') +
-          backgroundProcessesNote(checkpoint.background_processes, ctx.colors),
+            `${checkpoint.name ? ` "${checkpoint.name}"` : ''}` +
+            (checkpoint.reused_backend_snapshot ? ctx.colors.dim(' (unchanged: reused the previous snapshot)') : '') +
+            backgroundProcessesNote(checkpoint.background_processes, ctx.colors),
+          ...(checkpoint.skipped_paths?.length ? [skippedPathsLine(checkpoint.skipped_paths)] : []),
+        ],
         quiet: (checkpoint) => [checkpoint.checkpoint_id],
       });
     });

@@ -11,3 +11,10 @@ export function contextOf(command: Command, io: CliIo): CliContext {
 export function withExamples(command: Command, ...examples: string[]): Command {
   return command.addHelpText('after', `\nExample${examples.length > 1 ? 's' : ''}:\n${examples.map((line) => `  $ ${line}`).join('\n')}\n`);
 }
+
+/** The command as typed, from the program down (`runtimectl webhooks deliveries`): what its usage lines name. */
+export function commandPathOf(command: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = command; at !== null; at = at.parent) names.unshift(at.name());
+  return names.join(' ');
+}

@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
 import type { CheckpointDiffResult, DiffEntry } from '@runtimectl/core';
+import type { CliContext } from '../cli-context';
 import type { CliIo } from '../cli-io';
 import { UsageError } from '../errors/usage-error';
 import { nameStatusLines, statLines, summaryLine } from '../output/diff-output';
-import { filePatch } from '../output/file-patch';
+import { entryPatch, type SideReader } from '../output/diff-patch';
+import { explainUnreadableSnapshot } from './diff-patch-errors';
 import { contextOf, withExamples } from './command-support';
 
 interface DiffOptions {
@@ -16,8 +18,29 @@ interface DiffOptions {
 /** The largest page the daemon serves: a diff is read whole, page by page. */
 const PAGE = 500;
 
-/** A file's mode as git prints it (regular file type bits and the permissions). */
-const gitMode = (mode: number | null) => (0o100000 + (mode ?? 0)).toString(8);
+/** What `from` is compared with: another checkpoint, or a runtime's live workspace. */
+type Target = { to_checkpoint_id: string } | { to_runtime_id: string };
+
+function targetOf(to: string | undefined, runtime: string | undefined): Target {
+  if (to === undefined && runtime === undefined) {
+    throw new UsageError('diff needs something to compare with: a second checkpoint, or --runtime <runtime> for its live workspace');
+  }
+  if (to !== undefined && runtime !== undefined) throw new UsageError('give either a second checkpoint or --runtime <runtime>, not both');
+  return to !== undefined ? { to_checkpoint_id: to } : { to_runtime_id: runtime! };
+}
+
+/** Prints the patch of every entry, reading changed files' contents through read-file (`from` by checkpoint). */
+async function printPatch(ctx: CliContext, from: string, target: Target, entries: readonly DiffEntry[]): Promise<void> {
+  const sides = { old: { checkpoint_id: from }, new: 'to_checkpoint_id' in target ? { checkpoint_id: target.to_checkpoint_id } : { runtime_id: target.to_runtime_id } };
+  const read: SideReader = async (side, path) => {
+    try {
+      return Buffer.from((await ctx.client.readFile({ ...sides[side], path })).content_base64, 'base64');
+    } catch (error) {
+      throw await explainUnreadableSnapshot(ctx, error, from, target);
+    }
+  };
+  for (const entry of entries) ctx.io.stdout.write(await entryPatch(entry, read));
+}
 
 export function registerDiffCommand(program: Command, io: CliIo): void {
   const command = program
@@ -28,12 +51,11 @@ export function registerDiffCommand(program: Command, io: CliIo): void {
     .option('--runtime <runtime>', "compare with this runtime's live workspace instead of a checkpoint")
     .option('--stat', 'one line per changed file with its sizes, then a summary (as git diff --stat)')
     .option('--name-status', 'one line per changed path: A, D, M or T and the path (as git diff --name-status)')
-    .option('-p, --patch', "unified diffs of the changed text files (needs a provider that reads a snapshot's files: fs, memory)")
+    .option('-p, --patch', "unified diffs of changed files and symlinks, as git prints them (needs a provider that reads a snapshot's files: fs, memory)")
     .action(async (from: string, to: string | undefined, options: DiffOptions, cmd: Command) => {
-      if ((to === undefined) === (options.runtime === undefined)) throw new UsageError('give either a second checkpoint or --runtime <runtime>, not both');
+      const target = targetOf(to, options.runtime);
       if ([options.stat, options.nameStatus, options.patch].filter(Boolean).length > 1) throw new UsageError('--stat, --name-status and --patch are alternatives: give one');
       const ctx = contextOf(cmd, io);
-      const target = to !== undefined ? { to_checkpoint_id: to } : { to_runtime_id: options.runtime! };
       const result = await ctx.waitOn(`comparing ${from}…`, async () => {
         const entries: DiffEntry[] = [];
         let page: CheckpointDiffResult;
@@ -45,22 +67,7 @@ export function registerDiffCommand(program: Command, io: CliIo): void {
         } while (cursor !== null);
         return { ...page, entries, next_cursor: null };
       });
-      if (options.patch && !ctx.json && !ctx.quiet) {
-        const read = async (side: { checkpoint_id: string } | { runtime_id: string }, path: string) =>
-          Buffer.from((await ctx.client.readFile({ ...side, path })).content_base64, 'base64');
-        const after = to !== undefined ? { checkpoint_id: to } : { runtime_id: options.runtime! };
-        for (const entry of result.entries) {
-          if (entry.change === 'mode_changed' && entry.new_kind === 'file') {
-            ctx.print(`diff --git a/${entry.path} b/${entry.path}\nold mode ${gitMode(entry.old_mode)}\nnew mode ${gitMode(entry.new_mode)}`);
-            continue;
-          }
-          if (entry.old_kind !== 'file' && entry.new_kind !== 'file') continue;
-          const before = entry.old_kind === 'file' ? await read({ checkpoint_id: from }, entry.path) : null;
-          const now = entry.new_kind === 'file' ? await read(after, entry.path) : null;
-          io.stdout.write(filePatch(entry.path, before, now));
-        }
-        return;
-      }
+      if (options.patch && !ctx.json && !ctx.quiet) return printPatch(ctx, from, target, result.entries);
       ctx.emit(result, {
         human: (diff) => {
           if (options.stat) return statLines(diff.entries, diff.summary);

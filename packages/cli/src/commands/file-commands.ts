@@ -3,6 +3,8 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
 import type { CliIo } from '../cli-io';
+import { PayloadTooLargeError } from '@runtimectl/client';
+import { ExplainedError } from '../errors/explained-error';
 import { UsageError } from '../errors/usage-error';
 import { contextOf, withExamples } from './command-support';
 
@@ -15,7 +17,12 @@ export function registerCatCommand(program: Command, io: CliIo): void {
     .action(async (runtimeId: string, path: string, _options: unknown, cmd: Command) => {
       const ctx = contextOf(cmd, io);
       if (ctx.json) {
-        ctx.printJson(await ctx.client.readFile({ runtime_id: runtimeId, path }));
+        const read = await ctx.client.readFile({ runtime_id: runtimeId, path }).catch((error: unknown) => {
+          throw PayloadTooLargeError.isInstance(error)
+            ? new ExplainedError(`${(error as Error).message} (payload_too_large). \`runtimectl export ${runtimeId} ${path}\` downloads it, whatever its size.`, error)
+            : error;
+        });
+        ctx.printJson(read);
         return;
       }
       // export streams, so a large file never sits in memory as base64.

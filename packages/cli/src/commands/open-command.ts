@@ -3,11 +3,12 @@ import type { Command } from 'commander';
 import type { CliIo } from '../cli-io';
 import { MAX_LIFETIME_MS } from '@runtimectl/core';
 import { durationMs, idlePauseAfterMs, parseMetadataPairs } from '../options/parse-options';
+import { retentionOptions, retentionWith, type RetentionOptions } from '../options/retention-options';
 import { metadataOption } from '../options/shared-options';
 import { formatStatus } from '../output/render-records';
 import { contextOf, withExamples } from './command-support';
 
-interface OpenOptions {
+interface OpenOptions extends RetentionOptions {
   id?: string;
   conversation: string;
   sender?: string;
@@ -37,6 +38,7 @@ export function registerOpenCommand(program: Command, io: CliIo): void {
     .action(async (options: OpenOptions, cmd: Command) => {
       const ctx = contextOf(cmd, io);
       const metadata = parseMetadataPairs(options.metadata);
+      const retention = retentionWith({}, options);
       const result = await ctx.client.open({
         ...(options.id ? { runtime_id: options.id } : {}),
         conversation_id: options.conversation,
@@ -47,6 +49,7 @@ export function registerOpenCommand(program: Command, io: CliIo): void {
         ...(options.idlePauseAfter !== undefined ? { idle_pause_after_ms: options.idlePauseAfter } : {}),
         ...(options.autoResume !== undefined ? { auto_resume: options.autoResume } : {}),
         ...(options.verify !== undefined ? { verify: options.verify } : {}),
+        ...(retention ? { retention } : {}),
       });
       ctx.emit(result, {
         human: ({ runtime, created }) =>
@@ -54,7 +57,8 @@ export function registerOpenCommand(program: Command, io: CliIo): void {
         quiet: ({ runtime }) => [runtime.runtime_id],
       });
     });
-  withExamples(command, 'runtimectl open --id demo --provider memory -m team=infra -m priority=2', 'runtimectl open --provider fs --max-lifetime 8h --idle-pause-after 15m --auto-resume', 'RT=$(runtimectl open --quiet)');
+  for (const option of retentionOptions(['off'])) command.addOption(option);
+  withExamples(command, 'runtimectl open --id demo -m team=infra -m priority=2', 'runtimectl open --id agent-1 --keep-last 5 --expire-unused-after 7d', 'runtimectl open --provider fs --max-lifetime 8h --idle-pause-after 15m --auto-resume', 'RT=$(runtimectl open --quiet)');
 }
 
 function defaultSender(env: NodeJS.ProcessEnv): string {

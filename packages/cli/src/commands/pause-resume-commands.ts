@@ -29,7 +29,10 @@ export function registerPauseCommand(program: Command, io: CliIo): void {
         }),
       );
       ctx.emit(result, {
-        human: (pause) => `paused ${ctx.colors.bold(pause.runtime.runtime_id)} at ${pause.checkpoint_id}${backgroundProcessesNote(pause.background_processes, ctx.colors)}`,
+        human: (pause) =>
+          `paused ${ctx.colors.bold(pause.runtime.runtime_id)} at ${pause.checkpoint_id}` +
+          (pause.reused_backend_snapshot ? ctx.colors.dim(' (unchanged: reused the previous snapshot)') : '') +
+          backgroundProcessesNote(pause.background_processes, ctx.colors),
         quiet: (pause) => [pause.checkpoint_id],
       });
     });

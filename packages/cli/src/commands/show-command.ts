@@ -3,6 +3,7 @@ import type { CliIo } from '../cli-io';
 import { formatTable } from '../output/format-table';
 import { formatMetadata, formatStatus } from '../output/render-records';
 import { formatDuration } from '../output/format-duration';
+import { formatRetention } from '../output/format-retention';
 import { formatRelativeTime } from '../output/relative-time';
 import { contextOf, withExamples } from './command-support';
 
@@ -37,6 +38,7 @@ export function registerShowCommand(program: Command, io: CliIo): void {
       rows.push([label('idle pause'), idle == null ? 'default' : idle === 0 ? 'off' : `after ${formatDuration(idle)}`]);
       rows.push([label('auto-resume'), setting(detail.auto_resume, 'on')]);
       rows.push([label('verify restores'), setting(detail.verify, 'on')]);
+      rows.push([label('retention'), formatRetention(detail.retention)]);
       if (detail.last_error) rows.push([label('last error'), ctx.colors.red(detail.last_error)]);
       ctx.emit(detail, {
         human: () => formatTable(null, rows, ctx.colors),

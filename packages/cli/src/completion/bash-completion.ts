@@ -63,7 +63,9 @@ _${name}_completion() {
     case "$word" in
       --) after_dashes=1 ;;
       --url|--token) daemon_args+=("$word" "\${COMP_WORDS[i+1]}"); (( i++ )) ;;
-      -*) [[ -n "$command" && " $value_options " == *" $word "* ]] && (( i++ )) ;;
+      -*)
+        if [[ -z "$command" && " $global_value_options " == *" $word "* ]]; then (( i++ ))
+        elif [[ -n "$command" && " $value_options $global_value_options " == *" $word "* ]]; then (( i++ )); fi ;;
       *)
         if [[ -z "$command" ]]; then
           command="$word"

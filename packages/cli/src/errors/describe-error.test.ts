@@ -3,6 +3,7 @@ import { ERROR_CODES } from '@runtimectl/core';
 import { describe, expect, it } from 'vitest';
 import { describeError } from './describe-error';
 import { EXIT_CODES, exitCodeForErrorCode } from './exit-codes';
+import { ExplainedError } from './explained-error';
 import { PartialFailureError } from './partial-failure-error';
 import { UsageError } from './usage-error';
 
@@ -68,11 +69,18 @@ describe('describeError', () => {
     expect(describeError(error, { ...context, tokenGiven: true }).line).toContain('refused the bearer token');
   });
 
-  it('names the id that was not found and the provider that lacks a capability', () => {
+  it('names the id that was not found and the provider that lacks a capability, in the daemon\'s words, never the internal capability name', () => {
     expect(describeError(apiErrorFor({ code: 'runtime_not_found', status: 404, message: 'x', details: { runtime_id: 'r1' } }), context).line).toMatch(/^runtime r1 not found\./);
     expect(
-      describeError(apiErrorFor({ code: 'unsupported_backend', status: 501, message: 'x', details: { provider: 'local', capability: 'checkout' } }), context).line,
+      describeError(apiErrorFor({ code: 'unsupported_backend', status: 501, message: 'provider local does not support checkout', details: { provider: 'local', capability: 'checkout' } }), context).line,
     ).toMatch(/^provider local does not support checkout \(unsupported_backend\)\./);
+    const snapshotRead = apiErrorFor({
+      code: 'unsupported_backend',
+      status: 501,
+      message: "provider e2b does not support reading a checkpoint's files without restoring it",
+      details: { provider: 'e2b', capability: 'read_snapshot_file' },
+    });
+    expect(describeError(snapshotRead, context).line).not.toContain('read_snapshot_file');
   });
 
   it('maps transport failures: unreachable exits 3, a timeout says the operation may have run', () => {
@@ -88,6 +96,43 @@ describe('describeError', () => {
       details: { url: context.url, timeout_ms: 1000 },
     });
     expect(unreachable).toMatchObject({ code: 'daemon_unreachable', details: { url: 'http://127.0.0.1:1' } });
+  });
+
+  it('an invalid argument line names the command whose --help to read', () => {
+    const refused = apiErrorFor({ code: 'invalid_request', status: 0, message: 'invalid request: runtime_id: a runtime id' });
+    expect(describeError(refused, { ...context, command: 'runtimectl checkpoint' }).line).toBe('invalid argument: runtime_id: a runtime id. See `runtimectl checkpoint --help`.');
+    const answered = apiErrorFor({ code: 'invalid_request', status: 400, message: 'invalid body: path: too long' });
+    expect(describeError(answered, { ...context, command: 'runtimectl webhooks deliveries' }).line).toBe(
+      'invalid body: path: too long (invalid_request). See `runtimectl webhooks deliveries --help`.',
+    );
+    expect(describeError(refused, context).line).toMatch(/See `runtimectl --help`\.$/);
+  });
+
+  it('a file too large for read-file points at export, which streams any size', () => {
+    const tooLarge = apiErrorFor({ code: 'payload_too_large', status: 413, message: 'big.log is larger than the 4096-byte read-file limit', details: { path: 'big.log', max_bytes: 4096 } });
+    expect(describeError(tooLarge, context)).toMatchObject({
+      line: "big.log is larger than the 4096-byte read-file limit (payload_too_large). `runtimectl export <runtime> <path>` downloads a runtime's file whatever its size.",
+      exitCode: 1,
+    });
+  });
+
+  it('an error a command explains keeps the daemon\'s code, exit code and request id under the command\'s own line', () => {
+    const unsupported = apiErrorFor({ code: 'unsupported_backend', status: 501, message: 'x', details: { capability: 'read_snapshot_file' }, requestId: 'req-7' });
+    expect(describeError(new ExplainedError('--patch needs snapshots', unsupported), context)).toEqual({
+      line: '--patch needs snapshots',
+      exitCode: 1,
+      code: 'unsupported_backend',
+      details: { capability: 'read_snapshot_file' },
+      requestId: 'req-7',
+    });
+  });
+
+  it('a connection lost during a POST says the operation may have run and how to run it again once', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
+    const lost = describeError(new DaemonUnreachableError('http://127.0.0.1:1', refused, true, 'k-1.2'), { ...context, idempotencyKey: 'k-1' });
+    expect(lost).toMatchObject({ exitCode: 3, code: 'daemon_unreachable', details: { url: 'http://127.0.0.1:1', request_may_have_run: true, idempotency_key: 'k-1' } });
+    expect(lost.line).toMatch(/the operation may have run\. Once the daemon is back, run the same command with `--idempotency-key k-1`/);
+    expect(lost.line).not.toMatch(/Start it/);
   });
 
   it('keeps the exit code of the cause when a multi-step command failed halfway', () => {

@@ -1,5 +1,7 @@
 import { ClientTimeoutError, DaemonUnreachableError, RuntimectlApiError } from '@runtimectl/client';
+import { quote } from 'shell-quote';
 import { EXIT_CODES, exitCodeForErrorCode } from './exit-codes';
+import { ExplainedError } from './explained-error';
 import { PartialFailureError } from './partial-failure-error';
 import { UsageError } from './usage-error';
 
@@ -8,6 +10,10 @@ export interface ErrorContext {
   url: string;
   /** Whether a bearer token was given (--token or RUNTIMECTL_TOKEN). */
   tokenGiven: boolean;
+  /** The command that failed as typed (`runtimectl checkpoint`), for "see its --help"; the program when unknown. */
+  command?: string;
+  /** The command's Idempotency-Key (--idempotency-key, or the one it made), for running it again once. */
+  idempotencyKey?: string;
 }
 
 export interface DescribedError {
@@ -31,7 +37,20 @@ export function describeError(error: unknown, context: ErrorContext): DescribedE
     const described = describeError(error.cause, context);
     return { ...described, line: `${error.done}: ${described.line}`, details: { ...described.details, done: error.done } };
   }
+  if (error instanceof ExplainedError) return { ...describeError(error.cause, context), line: error.line };
   if (error instanceof UsageError) return { line: error.message, exitCode: EXIT_CODES.usage, code: 'usage', details: {} };
+  if (error instanceof DaemonUnreachableError && error.requestMayHaveRun) {
+    const reason = causeCode(error.cause);
+    const key = context.idempotencyKey ?? error.idempotencyKey;
+    return {
+      line:
+        `the daemon at ${error.url} stopped answering during the request and is not reachable now${reason ? ` (${reason})` : ''}: the operation may have run. ` +
+        `Once the daemon is back, run the same command with \`--idempotency-key ${key}\`: the daemon carries out a request with a key it has seen only once, so this completes it or gives its answer, never runs it twice.`,
+      exitCode: EXIT_CODES.unreachable,
+      code: 'daemon_unreachable',
+      details: { url: error.url, request_may_have_run: true, idempotency_key: key },
+    };
+  }
   if (error instanceof DaemonUnreachableError) {
     const reason = causeCode(error.cause);
     return {
@@ -78,6 +97,12 @@ function describeApiError(error: RuntimectlApiError, context: ErrorContext): str
       return `runtime ${detail('runtime_id') ?? '(unknown)'} not found. List runtimes with \`runtimectl ls --all\`.`;
     case 'checkpoint_not_found':
       return `checkpoint ${detail('checkpoint_id') ?? '(unknown)'} not found. List a runtime's checkpoints with \`runtimectl log <runtime>\`.`;
+    case 'runtime_exists':
+      return runtimeExistsLine(error);
+    case 'runtime_closed': {
+      const id = detail('runtime_id') ?? '<runtime>';
+      return `runtime ${id} is closed (runtime_closed). Its checkpoints stay: \`runtimectl log ${quote([id])}\` lists them, and \`runtimectl checkout <checkpoint>\` continues from one whose snapshot was kept; a new runtime needs another --id.`;
+    }
     case 'webhook_not_found':
       return `webhook ${detail('webhook_id') ?? '(unknown)'} not found. List the configured webhooks with \`runtimectl webhooks\`.`;
     case 'path_not_found':
@@ -91,22 +116,41 @@ function describeApiError(error: RuntimectlApiError, context: ErrorContext): str
       const first = paths.slice(0, 3).map(({ path, change }) => `${change} ${path}`).join(', ');
       return `${error.message} (checkpoint_verification_failed: ${first}${paths.length > 3 || details['truncated'] === true ? ', …' : ''}): the provider restored a workspace that differs from the checkpoint, so nothing was created and a paused runtime stays paused. Retry; \`--json\` lists every differing path.`;
     }
-    case 'unsupported_backend': {
-      const provider = detail('provider');
-      const capability = detail('capability');
-      const what = provider && capability ? `provider ${provider} does not support ${capability}` : error.message;
-      return `${what} (unsupported_backend). Open the runtime on a provider that has it: see \`runtimectl providers\`.`;
-    }
-    case 'invalid_request':
+    case 'unsupported_backend':
+      // The daemon's message says it in a user's terms (`details.capability` is the internal name).
+      return `${error.message} (unsupported_backend). Open the runtime on a provider that has it: see \`runtimectl providers\`.`;
+    case 'invalid_request': {
+      const help = `See \`${context.command ?? 'runtimectl'} --help\`.`;
       // status 0: the client's schemas refused it before sending; the daemon never saw it.
       return error.status === 0
-        ? `invalid argument: ${error.message.replace(/^invalid request: /, '').replace(/\(root\): /g, '')}. See \`runtimectl <command> --help\`.`
-        : `${error.message} (invalid_request). See \`runtimectl <command> --help\`.${requestIdSuffix(error)}`;
+        ? `invalid argument: ${error.message.replace(/^invalid request: /, '').replace(/\(root\): /g, '')}. ${help}`
+        : `${error.message} (invalid_request). ${help}${requestIdSuffix(error)}`;
+    }
+    case 'payload_too_large':
+      return `${error.message} (payload_too_large). \`runtimectl export <runtime> <path>\` downloads a runtime's file whatever its size.${requestIdSuffix(error)}`;
     case 'route_not_found':
       return `the daemon at ${context.url} does not serve this route (route_not_found): is it a runtimed of a matching version?${requestIdSuffix(error)}`;
     default:
       return `${error.message} (${error.code})${error.retryAfterMs !== undefined ? `; retry in ${Math.ceil(error.retryAfterMs / 1000)} s` : ''}${requestIdSuffix(error)}`;
   }
+}
+
+/**
+ * A re-open that contradicts the runtime: its own conversation and sender, and the open that
+ * re-attaches, when those conflict; otherwise what a re-open must not change.
+ */
+function runtimeExistsLine(error: RuntimectlApiError): string {
+  const details = error.details ?? {};
+  const [id, conversation, sender] = [details['runtime_id'], details['conversation_id'], details['sender_id']].map((value) => (typeof value === 'string' ? value : undefined));
+  const fields = Array.isArray(details['fields']) ? (details['fields'] as string[]) : [];
+  if (!id) return `${error.message} (runtime_exists)`;
+  if (conversation !== undefined && sender !== undefined && (fields.includes('conversation_id') || fields.includes('sender_id'))) {
+    return (
+      `runtime ${id} exists, opened by conversation ${conversation}, sender ${sender} (runtime_exists: a different ${fields.join(', ')}). ` +
+      `Re-attach with \`runtimectl open --id ${quote([id])} --conversation ${quote([conversation])} --sender ${quote([sender])}\`, or choose another --id.`
+    );
+  }
+  return `runtime ${id} exists with a different ${fields.join(', ')} (runtime_exists). A re-open must match it: change its metadata with \`runtimectl update ${quote([id])} -m …\`, or choose another --id.`;
 }
 
 function subjectOf(runtimeId: string | undefined): string {

@@ -23,6 +23,7 @@ const EXIT_CODE_BY_ERROR_CODE: Record<ErrorCode, number> = {
   unauthorized: EXIT_CODES.failed,
   host_not_allowed: EXIT_CODES.failed,
   route_not_found: EXIT_CODES.failed,
+  method_not_allowed: EXIT_CODES.failed,
   runtime_not_found: EXIT_CODES.notFound,
   checkpoint_not_found: EXIT_CODES.notFound,
   webhook_not_found: EXIT_CODES.notFound,

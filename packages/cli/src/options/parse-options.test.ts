@@ -2,7 +2,7 @@ import { InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { formatDuration } from '../output/format-duration';
 import { MIN_IDLE_PAUSE_AFTER_MS } from '@runtimectl/core';
-import { daemonUrl, durationMs, idlePauseAfterMs, integerIn, keyValuePair, parseEnvPairs, parseMetadataPairs } from './parse-options';
+import { daemonUrl, durationMs, idlePauseAfterMs, integerIn, keyValuePair, orKeywords, parseEnvPairs, parseMetadataPairs } from './parse-options';
 
 describe('parseMetadataPairs', () => {
   it('parses values as JSON when they parse and keeps the rest as text', () => {
@@ -78,5 +78,14 @@ describe('durationMs and formatDuration', () => {
   it('refuses other shapes and values out of range as usage errors', () => {
     const parse = durationMs(1, 86_400_000);
     for (const bad of ['soon', '1.5h', '-5s', '2 h', '1h30m', '0', '2d', '']) expect(() => parse(bad), bad).toThrow(InvalidArgumentError);
+  });
+});
+
+describe('orKeywords', () => {
+  it('takes the keywords as themselves and anything else through the parser, whose refusal names them', () => {
+    const parse = orKeywords(durationMs(0, 1000), 'off', 'default');
+    expect(parse('default')).toBe('default');
+    expect(parse('500ms')).toBe(500);
+    expect(() => parse('soon')).toThrow('from 0 ms or off or default, got "soon"');
   });
 });

@@ -94,3 +94,28 @@ export function daemonUrl(value: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError(`expected an http or https URL, got "${value}"`);
   return value;
 }
+
+/**
+ * A commander argParser that takes `keywords` (`off`, `default`) as themselves and anything else
+ * through `parse`, whose refusal then names the keywords too.
+ */
+export function orKeywords<T, K extends string>(parse: (value: string) => T, ...keywords: K[]): (value: string) => T | K {
+  return (value) => {
+    if ((keywords as string[]).includes(value)) return value as K;
+    try {
+      return parse(value);
+    } catch (error) {
+      if (!(error instanceof InvalidArgumentError)) throw error;
+      throw new InvalidArgumentError(error.message.replace(/, got "/, ` or ${keywords.join(' or ')}, got "`));
+    }
+  };
+}
+
+/**
+ * A commander argParser for `--idempotency-key`: printable ASCII without spaces, at most 240
+ * characters (the daemon takes 255, and a command's later requests add `.<n>`).
+ */
+export function idempotencyKey(value: string): string {
+  if (!/^[\x21-\x7e]{1,240}$/.test(value)) throw new InvalidArgumentError(`expected 1-240 printable characters without spaces, got "${value}"`);
+  return value;
+}

@@ -11,6 +11,8 @@ const entry = (path: string, change: DiffEntry['change'], overrides: Partial<Dif
   new_size: change === 'removed' ? null : 5,
   old_mode: change === 'added' ? null : 0o644,
   new_mode: change === 'removed' ? null : 0o644,
+  old_target: null,
+  new_target: null,
   ...overrides,
 });
 

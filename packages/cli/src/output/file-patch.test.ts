@@ -14,8 +14,8 @@ describe('file patch', () => {
     expect(filePatch('new.md', null, bytes('hello\n'))).toBe('diff --git a/new.md b/new.md\n--- /dev/null\n+++ b/new.md\n@@ -0,0 +1,1 @@\n+hello\n');
   });
 
-  it('binary content (a NUL byte, or invalid UTF-8) gets git\'s one line', () => {
-    expect(filePatch('x.bin', new Uint8Array([0, 1]), new Uint8Array([0, 2]))).toBe('Binary files a/x.bin and b/x.bin differ\n');
-    expect(filePatch('y.bin', bytes('a'), new Uint8Array([0xff, 0xfe]))).toBe('Binary files a/y.bin and b/y.bin differ\n');
+  it('binary content (a NUL byte, or invalid UTF-8) gets git\'s one line under its diff --git line', () => {
+    expect(filePatch('x.bin', new Uint8Array([0, 1]), new Uint8Array([0, 2]))).toBe('diff --git a/x.bin b/x.bin\nBinary files a/x.bin and b/x.bin differ\n');
+    expect(filePatch('y.bin', bytes('a'), new Uint8Array([0xff, 0xfe]))).toBe('diff --git a/y.bin b/y.bin\nBinary files a/y.bin and b/y.bin differ\n');
   });
 });

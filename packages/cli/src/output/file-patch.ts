@@ -13,15 +13,17 @@ function asText(bytes: Uint8Array | null): string | null {
 
 /**
  * The unified diff of one file between its two versions (null: the file does not exist on that
- * side), as `git diff` prints it (`a/` and `b/` prefixes, /dev/null for an added or removed
- * file), or git's one line for binary content.
+ * side), as `git diff` prints it: the `diff --git` line, then `header` (git's extended header
+ * lines, such as `new file mode 100644`), then `a/` and `b/` names (/dev/null for an added or
+ * removed file) and the hunks, or git's one line for binary content.
  */
-export function filePatch(path: string, before: Uint8Array | null, after: Uint8Array | null): string {
+export function filePatch(path: string, before: Uint8Array | null, after: Uint8Array | null, header: readonly string[] = []): string {
   const oldName = before === null ? '/dev/null' : `a/${path}`;
   const newName = after === null ? '/dev/null' : `b/${path}`;
+  const top = [`diff --git a/${path} b/${path}`, ...header].map((line) => `${line}\n`).join('');
   const [oldText, newText] = [asText(before), asText(after)];
-  if (oldText === null || newText === null) return `Binary files ${oldName} and ${newName} differ\n`;
+  if (oldText === null || newText === null) return `${top}Binary files ${oldName} and ${newName} differ\n`;
   const patch = createTwoFilesPatch(oldName, newName, oldText, newText, undefined, undefined, { context: 3 });
   // jsdiff starts with an "Index:"-less "===" header line; git starts at "---".
-  return `diff --git a/${path} b/${path}\n${patch.slice(patch.indexOf('--- '))}`;
+  return `${top}${patch.slice(patch.indexOf('--- '))}`;
 }

@@ -7,6 +7,7 @@ export const ERROR_CODES = [
   'unauthorized',
   'host_not_allowed',
   'route_not_found',
+  'method_not_allowed',
   'runtime_not_found',
   'checkpoint_not_found',
   'webhook_not_found',

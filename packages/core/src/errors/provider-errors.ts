@@ -1,12 +1,23 @@
 import { RuntimectlError } from './runtimectl-error';
 
+/** Capabilities whose name is not what a caller would call them. */
+const CAPABILITY_TERMS: Record<string, string> = {
+  read_snapshot_file: "reading a checkpoint's files without restoring it",
+  delete_snapshot: 'deleting snapshots',
+};
+
 /** The runtime's provider lacks the capability (e.g. local checkout/pause). Raised before any side effect. */
 export class UnsupportedBackendError extends RuntimectlError {
+  /**
+   * `capability` is the stable name callers branch on (`details.capability`); the message says
+   * it in a caller's terms, or is `message` when the call site knows better.
+   */
   constructor(
     readonly providerId: string,
     readonly capability: string,
+    message = `provider ${providerId} does not support ${CAPABILITY_TERMS[capability] ?? capability}`,
   ) {
-    super('unsupported_backend', `provider ${providerId} does not support ${capability}`, {
+    super('unsupported_backend', message, {
       details: { provider: providerId, capability },
     });
   }

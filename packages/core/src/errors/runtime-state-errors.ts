@@ -25,9 +25,14 @@ export class RuntimeNotPausedError extends InvalidStateError {
   }
 }
 
+/** The runtime is closed, for good: its id is spent; its checkpoints stay (and can be checked out where their snapshot was kept). */
 export class RuntimeClosedError extends InvalidStateError {
   constructor(readonly runtimeId: string) {
-    super('runtime_closed', `runtime ${runtimeId} is closed`, { details: { runtime_id: runtimeId } });
+    super(
+      'runtime_closed',
+      `runtime ${runtimeId} is closed: its checkpoints stay in its log (those whose snapshot was kept can be checked out); to go on, check one out or open a runtime under another id`,
+      { details: { runtime_id: runtimeId } },
+    );
   }
 }
 
@@ -61,14 +66,22 @@ export class RuntimeFailedError extends InvalidStateError {
   }
 }
 
-/** open with an id that already exists with other settings; `fields` names the request fields that conflict. */
+/**
+ * open with an id that already exists with other settings; `fields` names the request fields that
+ * conflict, `owner` the runtime's own conversation and sender (what a re-attach must give).
+ */
 export class RuntimeExistsError extends InvalidStateError {
   constructor(
     readonly runtimeId: string,
     readonly fields: readonly string[],
+    owner: { conversationId: string; senderId: string },
   ) {
-    super('runtime_exists', `runtime ${runtimeId} already exists with a different ${fields.join(', ')}`, {
-      details: { runtime_id: runtimeId, fields: [...fields] },
+    const party = fields.includes('conversation_id') || fields.includes('sender_id');
+    const instead = party
+      ? `: it was opened by conversation ${owner.conversationId}, sender ${owner.senderId}; re-open it with those to re-attach, or choose another runtime_id`
+      : '; a re-open must match the runtime (change metadata or session_state with update), or choose another runtime_id';
+    super('runtime_exists', `runtime ${runtimeId} already exists with a different ${fields.join(', ')}${instead}`, {
+      details: { runtime_id: runtimeId, fields: [...fields], conversation_id: owner.conversationId, sender_id: owner.senderId },
     });
   }
 }

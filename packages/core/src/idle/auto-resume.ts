@@ -45,7 +45,7 @@ export class AutoResumes {
 async function resumeWhenFree(ctx: ServiceContext, runtimeId: string, deadlineMs: number): Promise<void> {
   for (let retryMs = FIRST_RETRY_MS; ; retryMs = Math.min(retryMs * 2, LONGEST_RETRY_MS)) {
     try {
-      await resumeRuntime(ctx, { runtime_id: runtimeId }, { providerId: null });
+      await resumeRuntime(ctx, { runtime_id: runtimeId }, { providerId: null }, 'auto');
       return;
     } catch (error) {
       // Another request (or node) resumed it meanwhile: the operation runs on that.

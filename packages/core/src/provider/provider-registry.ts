@@ -1,11 +1,21 @@
 import { InvalidRequestError } from '../errors/request-errors';
 import type { BackendProviderV1 } from './backend-provider-v1';
 
+export interface ProviderRegistryOptions {
+  /**
+   * What to do about a provider id that is not registered, appended to the `unknown provider`
+   * error: the composition root knows how its providers are enabled (core does not).
+   */
+  unknownProviderHint?: (providerId: string) => string | undefined;
+}
+
 /** providerId → provider. The composition root registers providers; core looks them up. */
 export class ProviderRegistry {
   readonly #providers = new Map<string, BackendProviderV1>();
+  readonly #options: ProviderRegistryOptions;
 
-  constructor(providers: Iterable<BackendProviderV1> = []) {
+  constructor(providers: Iterable<BackendProviderV1> = [], options: ProviderRegistryOptions = {}) {
+    this.#options = options;
     for (const provider of providers) this.register(provider);
   }
 
@@ -21,13 +31,15 @@ export class ProviderRegistry {
     this.#providers.set(provider.providerId, provider);
   }
 
-  /** Throws `InvalidRequestError` naming the known providers when `providerId` is unknown. */
+  /** Throws `InvalidRequestError` naming the known providers (and the hint, if any) when `providerId` is unknown. */
   get(providerId: string): BackendProviderV1 {
     const provider = this.#providers.get(providerId);
     if (!provider) {
-      const known = [...this.#providers.keys()].join(', ') || 'none';
-      throw new InvalidRequestError(`unknown provider ${providerId} (configured: ${known})`, {
+      const configured = [...this.#providers.keys()];
+      const hint = this.#options.unknownProviderHint?.(providerId);
+      throw new InvalidRequestError(`unknown provider ${providerId} (configured: ${configured.join(', ') || 'none'})${hint ? `. ${hint}` : ''}`, {
         provider: providerId,
+        configured,
       });
     }
     return provider;

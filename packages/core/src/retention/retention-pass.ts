@@ -103,7 +103,9 @@ async function deleteCondemned(ctx: ServiceContext, key: SnapshotKey, owners: re
       const fenced = fences.reduce(underFence, ctx);
       await ctx.backends.deleteSnapshot(key.providerId, key.snapshotId);
       await clearSnapshotFromRecords(fenced, key, 'retention');
-      await fenced.store.commit({ events: verdicts.map((verdict) => policyEvent(verdict, now)) });
+      // Stamped now, not at `now` (the plan's time): it follows the snapshot.deleted events just committed.
+      const actedAtMs = ctx.clock();
+      await fenced.store.commit({ events: verdicts.map((verdict) => policyEvent(verdict, actedAtMs)) });
       return 'deleted';
     } finally {
       await endDelete();

@@ -19,7 +19,9 @@ export async function readCheckpointFile(
   const ref = checkpoint.backendRef;
   const providerId = ref?.providerId ?? checkpoint.session.providerId;
   scope.providerId = providerId;
-  if (!ref || (ref.providerSnapshotId === null && ref.snapshotDeletedAtMs === null)) throw new UnsupportedBackendError(providerId, 'read_snapshot_file');
+  if (!ref || (ref.providerSnapshotId === null && ref.snapshotDeletedAtMs === null)) {
+    throw new UnsupportedBackendError(providerId, 'read_snapshot_file', `checkpoint ${checkpoint.checkpointId} has no snapshot to read files from: provider ${providerId} takes none`);
+  }
   if (ref.providerSnapshotId === null) throw new CheckpointSnapshotDeletedError(checkpoint.checkpointId);
   try {
     const bytes = await ctx.backends.readSnapshotFile(providerId, ref.providerSnapshotId, request.path, ctx.files.readMaxBytes);

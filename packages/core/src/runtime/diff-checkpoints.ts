@@ -54,13 +54,14 @@ export async function diffCheckpoints(ctx: ServiceContext, request: CheckpointDi
     to_runtime_id: request.to_runtime_id ?? null,
     from_manifest_root: fromRoot,
     to_manifest_root: toRoot,
-    entries: page.map(toDiffEntry),
+    entries: page.map(diffEntryOf),
     next_cursor: remaining.length > limit && last ? Buffer.from(last.path, 'utf8').toString('base64url') : null,
     summary: summaryOf(changes),
   };
 }
 
-function toDiffEntry({ path, change, before, after }: TreeChange): DiffEntry {
+/** One change as the wire tells it: each side's kind, size, mode and, for a symlink, target (null for a side that is absent). */
+export function diffEntryOf({ path, change, before, after }: TreeChange): DiffEntry {
   return {
     path,
     change,
@@ -70,6 +71,8 @@ function toDiffEntry({ path, change, before, after }: TreeChange): DiffEntry {
     new_size: after?.size ?? null,
     old_mode: before?.mode ?? null,
     new_mode: after?.mode ?? null,
+    old_target: before?.kind === 'symlink' ? before.target : null,
+    new_target: after?.kind === 'symlink' ? after.target : null,
   };
 }
 

@@ -83,7 +83,7 @@ async function reattach(
 ): Promise<RuntimeOpenResult> {
   scope.providerId = existing.providerId;
   const conflicts = reopenConflicts(ctx, existing, request);
-  if (conflicts.length > 0) throw new RuntimeExistsError(existing.runtimeId, conflicts);
+  if (conflicts.length > 0) throw new RuntimeExistsError(existing.runtimeId, conflicts, existing);
   if (existing.status === 'closed') throw new RuntimeClosedError(existing.runtimeId);
   return { runtime: toRuntimeRecord(existing, await ctx.leases.busyRuntimeIds()), created: false };
 }

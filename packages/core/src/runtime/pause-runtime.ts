@@ -39,9 +39,9 @@ export async function pauseRuntime(ctx: ServiceContext, request: RuntimePauseReq
     const leases = new OperationLeases();
     let released: SnapshotKey[] = [];
     try {
-      const { checkpoint, pausing } = await withLiveBackend(ctx, session, scope, async (backend, binding) => {
+      const { checkpoint, pausing, reused } = await withLiveBackend(ctx, session, scope, async (backend, binding) => {
         released = backendSnapshots(ctx, binding);
-        const { ref, manifestRoot, treeObjects } = await captureBackend(ctx, session.runtimeId, backend, binding, request.name, leases);
+        const { ref, reused, manifestRoot, treeObjects } = await captureBackend(ctx, session.runtimeId, backend, binding, request.name, leases);
         const recorded = newCheckpointRecord(ctx, session, 'pause', request, ref, manifestRoot);
         // Clean as of the pause checkpoint (if taken at rest): should the release fail, the runtime goes on with it.
         const midPause: SessionRecord = {
@@ -64,7 +64,7 @@ export async function pauseRuntime(ctx: ServiceContext, request: RuntimePauseReq
             error,
           );
         }
-        return { checkpoint: recorded, pausing: midPause };
+        return { checkpoint: recorded, pausing: midPause, reused };
       });
       const paused = completePause(pausing, checkpoint.createdAtMs);
       const result: RuntimePauseResult = {
@@ -74,6 +74,7 @@ export async function pauseRuntime(ctx: ServiceContext, request: RuntimePauseReq
         created_at_ms: checkpoint.createdAtMs,
         name: checkpoint.name,
         metadata: checkpoint.metadata,
+        reused_backend_snapshot: reused,
         ...backgroundProcessesOf(checkpoint.backendRef),
       };
       await ctx.store.commit({

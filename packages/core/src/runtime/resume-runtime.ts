@@ -13,12 +13,21 @@ import type { OperationScope, ServiceContext } from './service-context';
 import { failIfUnresumable } from './vanished-snapshot';
 import { lifecycleEvent } from './lifecycle-events';
 
+/** Why a runtime resumed (`runtime.resumed`'s `data.reason`): a resume request, or an operation on it that auto-resumed it. */
+export type ResumeReason = 'request' | 'auto';
+
 /**
  * Restores a paused runtime under the same id: a new backend from the pause checkpoint, status
  * idle. On failure the runtime stays paused and resumable, unless its snapshot is gone for good:
- * then it is recorded failed, saying why (see `failIfUnresumable`).
+ * then it is recorded failed, saying why (see `failIfUnresumable`). `reason` goes into the
+ * `runtime.resumed` event.
  */
-export async function resumeRuntime(ctx: ServiceContext, request: RuntimeResumeRequest, scope: OperationScope): Promise<RuntimeResumeResult> {
+export async function resumeRuntime(
+  ctx: ServiceContext,
+  request: RuntimeResumeRequest,
+  scope: OperationScope,
+  reason: ResumeReason = 'request',
+): Promise<RuntimeResumeResult> {
   return withRuntimeLock(ctx, request.runtime_id, 'exclusive', async (ctx) => {
     const session = await loadServedSession(ctx, request.runtime_id);
     scope.providerId = session.providerId;
@@ -51,7 +60,7 @@ export async function resumeRuntime(ctx: ServiceContext, request: RuntimeResumeR
           checkpointMarks: [{ checkpointId: checkpoint.checkpointId, usedAtMs: resumed.updatedAtMs }],
           // Idle time starts again here: time spent paused never counts (idle/idle-pass.ts).
           sessionMarks: [{ runtimeId: resumed.runtimeId, activeAtMs: resumed.updatedAtMs }],
-          events: [lifecycleEvent('runtime.resumed', resumed.updatedAtMs, { runtimeId: resumed.runtimeId, checkpointId: session.pausedCheckpointId })],
+          events: [lifecycleEvent('runtime.resumed', resumed.updatedAtMs, { runtimeId: resumed.runtimeId, checkpointId: session.pausedCheckpointId }, { reason })],
           ...idempotentCompletion(scope, result),
         });
       } catch (error) {

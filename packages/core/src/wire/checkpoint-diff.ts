@@ -32,6 +32,9 @@ export const DiffEntrySchema = z.object({
   new_size: z.number().int().nullable(),
   old_mode: z.number().int().nullable(),
   new_mode: z.number().int().nullable(),
+  /** A symlink's target on each side (null where that side is not a symlink), so a patch can show it. */
+  old_target: z.string().nullable(),
+  new_target: z.string().nullable(),
 });
 export type DiffEntry = z.infer<typeof DiffEntrySchema>;
 

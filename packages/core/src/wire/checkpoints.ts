@@ -88,6 +88,8 @@ export const RuntimePauseResultSchema = z.object({
   created_at_ms: z.number().int(),
   name: z.string().nullable(),
   metadata: EchoedMetadataSchema,
+  /** As checkpoint's: true when the pause reused the runtime's clean snapshot (no provider snapshot was taken). */
+  reused_backend_snapshot: z.boolean(),
   /**
    * See BackgroundProcessesSchema: jobs were running as the pause snapshot was taken. A provider
    * whose snapshots hold files only (fs) ends them with the sandbox, so what they wrote after the

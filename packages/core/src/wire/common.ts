@@ -10,10 +10,36 @@ export const RuntimeIdSchema = z
   .string()
   .regex(RUNTIME_ID, 'a runtime id: letters, digits, ".", "_", "-" (at most 128), optionally ":checkout:<32 hex>"');
 
-/** Ids a caller may choose at open: never a checkout child's shape. */
+/**
+ * The API's actions on runtimes, each a `POST /api/v1/runtimes/<action>`. No runtime may take
+ * one as its id: `GET /api/v1/runtimes/checkpoint` then always means the action (answered 405,
+ * `Allow: POST`), never a runtime named `checkpoint`. A server test keeps the list complete.
+ */
+export const RUNTIME_ACTION_NAMES = [
+  'open',
+  'update',
+  'close',
+  'exec',
+  'read-file',
+  'write-file',
+  'stat',
+  'mkdir',
+  'search',
+  'export',
+  'checkpoint',
+  'checkout',
+  'fork',
+  'pause',
+  'resume',
+] as const;
+
+/** Ids a caller may choose at open: never a checkout child's shape, nor the name of an action. */
 export const NewRuntimeIdSchema = z
   .string()
-  .regex(RUNTIME_ID_BASE, 'letters, digits, ".", "_", "-" (at most 128), starting with a letter or digit');
+  .regex(RUNTIME_ID_BASE, 'letters, digits, ".", "_", "-" (at most 128), starting with a letter or digit')
+  .refine((id) => !(RUNTIME_ACTION_NAMES as readonly string[]).includes(id), {
+    message: `names an action of the API (${RUNTIME_ACTION_NAMES.join(', ')}), so it cannot be a runtime id`,
+  });
 
 export const CheckpointIdSchema = z.string().regex(CHECKPOINT_ID, 'a checkpoint id: rtcp_ followed by 32 hex digits');
 

@@ -1,15 +1,18 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { keepReadingAfterAnswer } from './answer-and-close';
 import { errorReply } from './error-reply';
+import { answerMethodNotAllowed, pathOf } from './method-not-allowed';
+import type { RouteMethods } from './route-methods';
 import { toErrorReply } from './to-error-reply';
 
 /**
- * The plugin's one error handler and its 404 handler. Every error response is
+ * The plugin's one error handler and its 404 handler (405 for a path `routes` serves under
+ * other methods). Every error response is
  * `{error, code, details?}`; a 5xx, and a 4xx with a cause (a provider's detail), logs the
  * error and its cause with the request id (the logger's bindings), and the body names nothing
  * internal.
  */
-export function installErrorHandlers(app: FastifyInstance): void {
+export function installErrorHandlers(app: FastifyInstance, routes: RouteMethods): void {
   app.setErrorHandler((error, request, reply) => {
     const decided = toErrorReply(error, request.id);
     if (decided.status >= 500) {
@@ -26,8 +29,9 @@ export function installErrorHandlers(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const path = (request.url.split('?')[0] ?? '').slice(0, 200);
-    const { status, body } = errorReply('route_not_found', `no route ${request.method} ${path}`);
+    const allow = routes.methodsOf(pathOf(request));
+    if (allow.length > 0) return answerMethodNotAllowed(request, reply, allow);
+    const { status, body } = errorReply('route_not_found', `no route ${request.method} ${pathOf(request).slice(0, 200)}`);
     reply.code(status).send(body);
   });
 }

@@ -9,6 +9,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = Object.freeze({
   unauthorized: 401,
   host_not_allowed: 421,
   route_not_found: 404,
+  method_not_allowed: 405,
   runtime_not_found: 404,
   checkpoint_not_found: 404,
   webhook_not_found: 404,

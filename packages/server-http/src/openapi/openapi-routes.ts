@@ -1,22 +1,11 @@
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import { JsonValueSchema } from '@runtimectl/core';
 import type { FastifyInstance } from 'fastify';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { OPENAPI_METADATA } from './openapi-metadata';
 
 export const OPENAPI_PATH = '/openapi.json';
 export const DOCS_PREFIX = '/docs';
-
-/**
- * Recursive schemas need a name to be referenced as an OpenAPI component. Naming them in our own
- * registry (not zod's global one) leaves core's schema objects untouched.
- */
-function schemaNames() {
-  const registry = z.registry<{ id: string }>();
-  registry.add(JsonValueSchema, { id: 'JsonValue' });
-  return registry;
-}
 
 /** Keeps the docs page self-contained: no CDN, no external validator badge, no https upgrade on a plain-http daemon. */
 const localOnlyCsp = (header: string) =>
@@ -31,7 +20,7 @@ const localOnlyCsp = (header: string) =>
  * served from the npm package.
  */
 export async function registerOpenApi(app: FastifyInstance, options: { version: string; authenticated: boolean }): Promise<void> {
-  const schemaRegistry = schemaNames();
+  const schemaRegistry = OPENAPI_METADATA;
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',

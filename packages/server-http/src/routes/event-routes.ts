@@ -1,10 +1,12 @@
 import { EventListQuerySchema, EventListResultSchema, InvalidRequestError, type EventListQuery, type EventView, type RuntimeService } from '@runtimectl/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { EventFeed, FEED_FAILED, FEED_PAGE } from '../events/event-feed';
 import { EventStreamSlots, type EventStreamRefusal } from '../events/event-stream-slots';
 import { closeAfterAnswer } from '../http-errors/answer-and-close';
 import { errorReply } from '../http-errors/error-reply';
+import { documented } from '../openapi/openapi-metadata';
 import '../route-config';
 import { ERROR_RESPONSES } from './route-options';
 
@@ -32,6 +34,18 @@ export const EVENT_STREAM_DEFAULTS: Readonly<Required<EventStreamOptions>> = Obj
   maxStreamsPerAddress: 32,
   maxLifetimeMs: 3_600_000,
   writeTimeoutMs: 30_000,
+});
+
+/** `Last-Event-ID` for the OpenAPI document; the handler checks it (resumeFrom), every other header passes. */
+const EventStreamHeadersSchema = z.looseObject({
+  'last-event-id': documented(z.string(), {
+    description: 'SSE only: resume after this event id (what an EventSource sends when it reconnects); wins over `after`',
+  }).optional(),
+});
+
+const EventStreamFramesSchema = documented(z.string(), {
+  description:
+    'Server-Sent Events: per event `id: <event_id>`, `event: <type>`, `data: <the event as JSON>` and a blank line; `: keepalive` comments while idle',
 });
 
 /** Events a stream may have queued for a reader that does not keep up; beyond, its stream ends (it resumes with Last-Event-ID). */
@@ -235,7 +249,14 @@ export const eventRoutes: FastifyPluginAsyncZod<{ service: RuntimeService; event
         tags: ['events'],
         operationId: 'listEvents',
         querystring: EventListQuerySchema,
-        response: { 200: EventListResultSchema, ...ERROR_RESPONSES },
+        headers: EventStreamHeadersSchema,
+        response: {
+          200: {
+            description: 'A JSON page of events, or with `Accept: text/event-stream` the live stream',
+            content: { 'application/json': { schema: EventListResultSchema }, 'text/event-stream': { schema: EventStreamFramesSchema } },
+          },
+          ...ERROR_RESPONSES,
+        },
       },
     },
     async (request, reply) => {

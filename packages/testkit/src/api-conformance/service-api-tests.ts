@@ -122,9 +122,14 @@ export function serviceApiTests(context: ApiSuiteContext): void {
       expect(echoed.headers.get('x-request-id')).toBe('conformance-trace-1');
     }, testMs);
 
-    test('an unknown route or method is 404 route_not_found with the error body', async () => {
+    test('an unknown route is 404 route_not_found; a known path with another method 405 method_not_allowed with Allow', async () => {
       expectApiError(await client.get('/api/v1/no-such-route'), 404, 'route_not_found');
-      expectApiError(await client.request('DELETE', '/api/v1/runtimes/anything'), 404, 'route_not_found');
+      const deleted = await client.request('DELETE', '/api/v1/runtimes/anything');
+      expectApiError(deleted, 405, 'method_not_allowed');
+      expect(deleted.headers.get('allow')).toBe('GET, HEAD');
+      const action = await client.get('/api/v1/runtimes/checkpoint');
+      expectApiError(action, 405, 'method_not_allowed');
+      expect(action.headers.get('allow')).toBe('POST');
     }, testMs);
 
     test('an unknown field is 400 invalid_request carrying the zod issues in details.issues', async () => {
