@@ -8,9 +8,10 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cpuSnapshot, describeMachine, loadAverage, othersShare } from './src/machine.mjs';
-import { parseOptions } from './src/options.mjs';
+import { parseOptions, SECTIONS } from './src/options.mjs';
 import { RUNTIMED, repoPath } from './src/processes.mjs';
 import { renderReport } from './src/report/render-markdown.mjs';
+import { mergeRuns } from './src/report/merge-runs.mjs';
 import { readResults, writeMarkdown, writeResults } from './src/report/write-results.mjs';
 import { measureHttpClean } from './src/sections/http-clean.mjs';
 import { measureHttpRuntimeOperations } from './src/sections/http-runtime-operations.mjs';
@@ -46,7 +47,12 @@ const SECTION_RUNNERS = {
 
 const options = parseOptions(process.argv.slice(2));
 if (options.renderOnly) {
-  const markdown = renderReport(readResults());
+  const results = readResults();
+  if (!results) {
+    console.error('bench: nothing to render: bench/results/latest.json does not exist yet (run npm run bench)');
+    process.exit(1);
+  }
+  const markdown = renderReport(results);
   process.stdout.write(markdown);
   writeMarkdown(markdown);
   process.exit(0);
@@ -126,7 +132,11 @@ const run = {
 };
 const markdown = renderReport({ run, machine, sections });
 process.stdout.write(markdown);
-if (options.write) writeResults({ run, machine, sections, markdown });
+if (options.write) {
+  // A partial run updates its sections in both files and keeps the others, each saying its run.
+  const written = mergeRuns(readResults(), { run, machine, sections }, SECTIONS);
+  writeResults({ ...written, markdown: renderReport(written) });
+}
 const misses = sections.flatMap((section) => section.rows).filter((row) => row.verdict === 'miss');
 const failed = sections.filter((section) => section.failed).map((section) => section.name);
 log(`${misses.length} miss${misses.length === 1 ? '' : 'es'}${failed.length ? `; FAILED sections: ${failed.join(', ')}` : ''}; ${options.write ? 'wrote bench/RESULTS.md and bench/results/latest.json' : 'nothing written (--no-write)'}`);

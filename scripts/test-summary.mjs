@@ -17,28 +17,33 @@ function duration(ms) {
   return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, '0')} s`;
 }
 
-for (const group of ['packages', 'apps', 'tests', 'bench']) {
-  const dir = join(root, group);
-  if (!existsSync(dir)) continue;
-  for (const name of readdirSync(dir)) {
-    const pkg = join(dir, name);
-    if (!existsSync(join(pkg, 'vitest.config.ts'))) continue;
-    const label = `${group}/${name}`;
-    const report = join(pkg, 'test-results.json');
-    if (!existsSync(report)) {
-      totals.failed += 1;
-      rows.push({ label, text: 'no test report (its run was killed or never started): counted as 1 failed', ms: 0 });
-      continue;
-    }
-    const json = JSON.parse(readFileSync(report, 'utf8'));
-    const skipped = json.numPendingTests + json.numTodoTests;
-    totals.passed += json.numPassedTests;
-    totals.failed += json.numFailedTests;
-    totals.skipped += skipped;
-    const ms = statSync(report).mtimeMs - json.startTime;
-    const stopped = json.watchdog ? ` · STOPPED by the watchdog after ${duration(json.watchdog.boundMs)}: ${json.watchdog.stillRunning.map((file) => file.file).join(', ') || 'no file running'}` : '';
-    rows.push({ label, text: `${json.numPassedTests} passed, ${json.numFailedTests} failed, ${skipped} skipped in ${duration(ms)}${stopped}`, ms });
+/** Every workspace package's directory, as `group/name` (bench is a package itself). */
+function packageLabels() {
+  const labels = ['bench'];
+  for (const group of ['packages', 'apps', 'tests']) {
+    const dir = join(root, group);
+    if (existsSync(dir)) labels.push(...readdirSync(dir).map((name) => `${group}/${name}`));
   }
+  return labels;
+}
+
+for (const label of packageLabels()) {
+  const pkg = join(root, label);
+  if (!existsSync(join(pkg, 'vitest.config.ts'))) continue;
+  const report = join(pkg, 'test-results.json');
+  if (!existsSync(report)) {
+    totals.failed += 1;
+    rows.push({ label, text: 'no test report (its run was killed or never started): counted as 1 failed', ms: 0 });
+    continue;
+  }
+  const json = JSON.parse(readFileSync(report, 'utf8'));
+  const skipped = json.numPendingTests + json.numTodoTests;
+  totals.passed += json.numPassedTests;
+  totals.failed += json.numFailedTests;
+  totals.skipped += skipped;
+  const ms = statSync(report).mtimeMs - json.startTime;
+  const stopped = json.watchdog ? ` · STOPPED by the watchdog after ${duration(json.watchdog.boundMs)}: ${json.watchdog.stillRunning.map((file) => file.file).join(', ') || 'no file running'}` : '';
+  rows.push({ label, text: `${json.numPassedTests} passed, ${json.numFailedTests} failed, ${skipped} skipped in ${duration(ms)}${stopped}`, ms });
 }
 
 const width = Math.max(...rows.map((row) => row.label.length));

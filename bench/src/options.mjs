@@ -44,7 +44,8 @@ export const USAGE = `usage: npm run bench [-- --quick] [-- --only ${SECTIONS.jo
   --quick     fewer, shorter rounds, a 20,000-checkpoint store, and the E2B section (mostly
               waiting on the emulator's injected latency) alongside the store, memory and
               local-provider sections: under two minutes. The full run is the one to quote.
-  --only      run some sections only (development); results are still written unless --no-write
+  --only      run some sections only: they replace their own sections in both result files, the
+              others are kept and each section says which run it comes from (unless --no-write)
   --no-write  print the report, do not touch bench/RESULTS.md or bench/results/latest.json
   --render    measure nothing: rewrite bench/RESULTS.md from bench/results/latest.json (after
               src/report/known-causes.mjs changed)`;

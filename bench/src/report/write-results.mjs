@@ -1,6 +1,6 @@
 // Writes bench/results/latest.json and bench/RESULTS.md, each through a temporary file and a
 // rename, so an interrupted run never leaves half a report.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -22,9 +22,9 @@ export function writeResults({ run, machine, sections, markdown }) {
     machine,
     rows: sections.flatMap((section) => section.rows.map((row) => ({ section: section.name, ...row }))),
     sections: Object.fromEntries(
-      sections.map(({ name, title, seconds, loadAverageAfter, otherWorkCpuShare, details, failed, raw }) => [
+      sections.map(({ name, title, run: sectionRun, seconds, loadAverageAfter, otherWorkCpuShare, details, failed, raw }) => [
         name,
-        { title, seconds, loadAverageAfter, otherWorkCpuShare, details, failed: failed ?? false, raw },
+        { title, ...(sectionRun ? { run: sectionRun } : {}), seconds, loadAverageAfter, otherWorkCpuShare, details, failed: failed ?? false, raw },
       ]),
     ),
   };
@@ -32,8 +32,9 @@ export function writeResults({ run, machine, sections, markdown }) {
   writeAtomically(RESULTS_MD, markdown);
 }
 
-/** The run, machine and sections of latest.json, shaped as run.mjs hands them to the renderer. */
+/** The run, machine and sections of latest.json, shaped as run.mjs hands them to the renderer; undefined when there is none yet. */
 export function readResults() {
+  if (!existsSync(LATEST_JSON)) return undefined;
   const json = JSON.parse(readFileSync(LATEST_JSON, 'utf8'));
   const sections = Object.entries(json.sections).map(([name, section]) => ({
     name,
