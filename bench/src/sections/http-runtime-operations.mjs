@@ -3,8 +3,11 @@
 // auth, logs on) next to two references: the bare fastify route of
 // packages/server-http/bench/bare-server.mjs (at 1 connection) and the hand-minimal server of
 // minimal-api-server.mjs (`checkpoint-minimal`: the required per-request features assembled by
-// hand in front of a canned checkpoint answer; at 50 connections). All servers are pinned to
-// core 0, the load generator to core 1. Each round starts fresh processes.
+// hand in front of a canned checkpoint answer; at 50 connections), and for the dirty checkpoint
+// at 50 connections its like-for-like reference, minimal-work-server.mjs (`work-minimal`: the same
+// hand-assembled features in front of the same work — core's RuntimeService, memory store and
+// provider — replaying the same "write-file, checkpoint"; issue 32 item 14). All servers are
+// pinned to core 0, the load generator to core 1. Each round starts fresh processes.
 //
 // How every checkpoint is dirty: each connection replays "write-file, then checkpoint" on its
 // own runtime, one request in flight, so a write lands before every checkpoint; the load
@@ -23,6 +26,7 @@ import { median } from '../stats.mjs';
 
 const BARE_SERVER = repoPath('packages', 'server-http', 'bench', 'bare-server.mjs');
 const MINIMAL_SERVER = repoPath('packages', 'server-http', 'bench', 'minimal-api-server.mjs');
+const WORK_MINIMAL_SERVER = repoPath('packages', 'server-http', 'bench', 'minimal-work-server.mjs');
 const MANY = 50;
 
 const runtimeIdOf = (index) => `bench-${String(index).padStart(3, '0')}`;
@@ -62,7 +66,7 @@ async function settle(api, runtimeIds) {
   }
 }
 
-function scenarios(bareUrl, minimalUrl, daemonUrl, headers, checkpointId) {
+function scenarios({ bareUrl, minimalUrl, workMinimalUrl, daemonUrl }, headers, checkpointId) {
   const bare = { server: 'bare', url: bareUrl, headers: {}, sequences: [[{ step: 'bare', method: 'GET', path: '/bare' }]] };
   const manyRuntimes = Array.from({ length: MANY }, (_, index) => runtimeIdOf(index));
   return [
@@ -87,6 +91,14 @@ function scenarios(bareUrl, minimalUrl, daemonUrl, headers, checkpointId) {
       sequences: manyRuntimes.map((runtimeId) => [post('checkpoint', 'checkpoint', { runtime_id: runtimeId })]),
     },
     {
+      key: `work-minimal@${MANY}`,
+      connections: MANY,
+      server: 'workMinimal',
+      url: workMinimalUrl,
+      headers,
+      sequences: manyRuntimes.map(dirtyCheckpoint),
+    },
+    {
       key: `dirty-checkpoint@${MANY}`,
       connections: MANY,
       server: 'daemon',
@@ -105,6 +117,7 @@ async function oneRound(round, { profile, tmpRoot, loadGenerator, log }) {
   const started = await Promise.allSettled([
     startJsonUrlServer(BARE_SERVER, { core: 0 }),
     startJsonUrlServer(MINIMAL_SERVER, { core: 0, env: { BENCH_TOKEN: token } }),
+    startJsonUrlServer(WORK_MINIMAL_SERVER, { core: 0, env: { BENCH_TOKEN: token, BENCH_RUNTIMES: String(MANY) } }),
     startRuntimed({
       args: ['--store', 'memory', '--provider', 'memory', '--state-dir', stateDir],
       env: { RUNTIMECTL_HTTP_AUTH_BEARER_TOKEN_ENV: 'BENCH_TOKEN', BENCH_TOKEN: token },
@@ -116,14 +129,14 @@ async function oneRound(round, { profile, tmpRoot, loadGenerator, log }) {
     await Promise.all(started.filter((outcome) => outcome.status === 'fulfilled').map((outcome) => stopChild(outcome.value.child)));
     throw failed.reason;
   }
-  const [bare, minimal, daemon] = started.map((outcome) => outcome.value);
-  const pids = { bare: bare.child.pid, minimal: minimal.child.pid, daemon: daemon.child.pid };
+  const [bare, minimal, workMinimal, daemon] = started.map((outcome) => outcome.value);
+  const pids = { bare: bare.child.pid, minimal: minimal.child.pid, workMinimal: workMinimal.child.pid, daemon: daemon.child.pid };
   try {
     const api = apiClient(daemon.url, token);
     const startedMs = performance.now() - roundStartedAt;
     const checkpointId = await prepare(api);
     log(`round ${round + 1}: servers started in ${(startedMs / 1000).toFixed(1)} s, runtimes prepared in ${((performance.now() - roundStartedAt - startedMs) / 1000).toFixed(1)} s`);
-    const list = scenarios(bare.url, minimal.url, daemon.url, api.headers, checkpointId);
+    const list = scenarios({ bareUrl: bare.url, minimalUrl: minimal.url, workMinimalUrl: workMinimal.url, daemonUrl: daemon.url }, api.headers, checkpointId);
     if (profile.http.warmupSec === 0) {
       // No warm-up per load (--quick): one second of each 50-connection load on a server that
       // serves only it warms that server's JIT (the daemon's and the hand-minimal server's).
@@ -159,6 +172,7 @@ async function oneRound(round, { profile, tmpRoot, loadGenerator, log }) {
   } finally {
     await stopChild(daemon.child);
     await stopChild(minimal.child);
+    await stopChild(workMinimal.child);
     await stopChild(bare.child);
     rmSync(stateDir, { recursive: true, force: true });
   }
@@ -192,10 +206,13 @@ export async function measureHttpRuntimeOperations(context) {
       measurement: `HTTP \`checkpoint\` of a dirty runtime, memory provider, ${MANY} connections (one runtime each): p99`,
       rounds: step(`dirty-checkpoint@${MANY}`, 'checkpoint', 'p99Ms'),
       unit: 'ms',
-      detail: `p50 ${formatValue(median(step(`dirty-checkpoint@${MANY}`, 'checkpoint', 'p50Ms')), 'ms')}; bare route p99 ${formatValue(median(step(`bare@${MANY}`, 'bare', 'p99Ms')), 'ms')}`,
-      reference: { label: `hand-minimal server (checkpoint-minimal) p99, ${MANY} connections`, rounds: step(`minimal@${MANY}`, 'checkpoint', 'p99Ms') },
-      ratio: { label: 'p99 vs the hand-minimal server’s p99', rounds: ratio(`dirty-checkpoint@${MANY}`, 'checkpoint', 'p99Ms', `minimal@${MANY}`, 'checkpoint'), unit: '×' },
-      target: { text: 'p99 ≤ 1.5× the hand-minimal server’s', met: ({ ratio: value }) => value <= 1.5 },
+      detail: `p50 ${formatValue(median(step(`dirty-checkpoint@${MANY}`, 'checkpoint', 'p50Ms')), 'ms')}; bare route p99 ${formatValue(median(step(`bare@${MANY}`, 'bare', 'p99Ms')), 'ms')}; canned-answer server (checkpoint-minimal) p99 ${formatValue(median(step(`minimal@${MANY}`, 'checkpoint', 'p99Ms')), 'ms')}`,
+      reference: {
+        label: `hand-minimal server doing the same work (work-minimal: write-file, checkpoint through core and the memory provider) p99, ${MANY} connections`,
+        rounds: step(`work-minimal@${MANY}`, 'checkpoint', 'p99Ms'),
+      },
+      ratio: { label: 'p99 vs the work-minimal server’s p99', rounds: ratio(`dirty-checkpoint@${MANY}`, 'checkpoint', 'p99Ms', `work-minimal@${MANY}`, 'checkpoint'), unit: '×' },
+      target: { text: 'p99 ≤ 1.5× the work-minimal server’s', met: ({ ratio: value }) => value <= 1.5 },
     }),
     ...['checkout', 'pause', 'resume'].map((operation) =>
       figureRow({
@@ -211,7 +228,7 @@ export async function measureHttpRuntimeOperations(context) {
     ),
   ];
   const details = [
-    `Every round: fresh \`runtimed --store memory --provider memory\` (bearer auth, logs at info to /dev/null), bare route and hand-minimal server; ${context.profile.http.durationSec} s per load after ${context.profile.http.warmupSec > 0 ? `${context.profile.http.warmupSec} s of warm-up` : 'one 1 s warm-up per round of each 50-connection server but the bare route'}; medians over ${rounds.length} rounds.`,
+    `Every round: fresh \`runtimed --store memory --provider memory\` (bearer auth, logs at info to /dev/null), bare route, hand-minimal server (canned answer) and work-minimal server (same work); ${context.profile.http.durationSec} s per load after ${context.profile.http.warmupSec > 0 ? `${context.profile.http.warmupSec} s of warm-up` : 'one 1 s warm-up per round of each 50-connection server but the bare route'}; medians over ${rounds.length} rounds.`,
     '',
     '| load | step | completed/s | p50 | p99 | server CPU per request |',
     '| --- | --- | ---: | ---: | ---: | ---: |',
