@@ -41,6 +41,14 @@ describe('open, ls, show', () => {
     expect(detail.provider).toBe('memory');
   });
 
+  it('show of a runtime whose TTL has passed says it expired, not "expires … ago"', async () => {
+    expect(await runCli(['open', '--id', 'short-lived', '--max-lifetime', '1s'], shared.at)).toMatchObject({ code: 0 });
+    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    const shown = await runCli(['show', 'short-lived'], shared.at);
+    expect(shown.stdout).toMatch(/expires\s+expired \d+ seconds? ago: nothing runs on it any more/);
+    expect(shown.stdout).not.toMatch(/expires\s+\d+ seconds? ago/);
+  });
+
   it('open sets the lifecycle policies (TTL, idle pause, auto-resume, verify) with durations, and show prints them', async () => {
     const opened = await runCli(['open', '--id', 'policed', '--max-lifetime', '2h', '--idle-pause-after', '15m', '--auto-resume', '--no-verify'], shared.at);
     expect(opened).toMatchObject({ code: 0, stderr: '' });
