@@ -51,6 +51,9 @@ export async function startRuntimed(
 }
 
 /** Runs `runtimed` expecting it to refuse to start (in a fresh state directory unless given one); resolves with its exit code and stderr. */
+/** How long a refusal may take before the daemon is taken to have started instead. */
+const REFUSAL_WITHIN_MS = 45_000;
+
 export function runtimedRefusal(
   args: string[],
   env: NodeJS.ProcessEnv = {},
@@ -64,8 +67,10 @@ export function runtimedRefusal(
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  // A daemon that starts instead of refusing must not outlive the test: killed, it reports code null.
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  // A daemon that starts instead of refusing must not outlive the test: killed, it reports code
+  // null. Generous: on a loaded CI machine a refusal that needs the store first (PostgreSQL
+  // migrations, then the bind) took over 10 s (issue 38's soak).
+  const timer = setTimeout(() => child.kill('SIGKILL'), REFUSAL_WITHIN_MS);
   return new Promise((resolve) =>
     child.once('exit', (code) => {
       clearTimeout(timer);
