@@ -62,6 +62,18 @@ describe('open, ls, show', () => {
     expect((await runCli(['show', 'too-eager'], shared.at)).code).toBe(4);
   });
 
+  it('show of a runtime past its TTL says it expired and that operations are refused until the policy pass closes it', async () => {
+    expect((await runCli(['open', '--id', 'short-lived', '--max-lifetime', '1s'], shared.at)).code).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    const shown = await runCli(['show', 'short-lived'], shared.at);
+    expect(shown.code).toBe(0);
+    // The shared daemon's policy pass runs every 60 s: the runtime is still idle, yet refused.
+    expect(shown.stdout).toMatch(/^status\s+idle$/m);
+    expect(shown.stdout).toMatch(/^expired\s+(now|\d+ seconds? ago) \(operations refused; closed at the next policy pass\)$/m);
+    expect(shown.stdout).not.toMatch(/^expires/m);
+    expect((await runCli(['exec', 'short-lived', '--', 'true'], shared.at)).code).toBe(5);
+  });
+
   it('open without --id gets a generated id and defaults the conversation to runtimectl', async () => {
     const opened = await runCliJson<{ runtime: { runtime_id: string; conversation_id: string } }>(['open', '--provider', 'local'], shared.at);
     expect(opened.runtime.runtime_id).toMatch(/^rt_[0-9a-f]{32}$/);
