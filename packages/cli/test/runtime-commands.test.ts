@@ -41,14 +41,6 @@ describe('open, ls, show', () => {
     expect(detail.provider).toBe('memory');
   });
 
-  it('show of a runtime whose TTL has passed says it expired, not "expires … ago"', async () => {
-    expect(await runCli(['open', '--id', 'short-lived', '--max-lifetime', '1s'], shared.at)).toMatchObject({ code: 0 });
-    await new Promise((resolve) => setTimeout(resolve, 1_300));
-    const shown = await runCli(['show', 'short-lived'], shared.at);
-    expect(shown.stdout).toMatch(/expires\s+expired \d+ seconds? ago: nothing runs on it any more/);
-    expect(shown.stdout).not.toMatch(/expires\s+\d+ seconds? ago/);
-  });
-
   it('open sets the lifecycle policies (TTL, idle pause, auto-resume, verify) with durations, and show prints them', async () => {
     const opened = await runCli(['open', '--id', 'policed', '--max-lifetime', '2h', '--idle-pause-after', '15m', '--auto-resume', '--no-verify'], shared.at);
     expect(opened).toMatchObject({ code: 0, stderr: '' });
@@ -68,6 +60,18 @@ describe('open, ls, show', () => {
     expect(tooShort.code).toBe(2);
     expect(tooShort.stderr).toMatch(/0 \(never\) or a duration of at least 1000 ms/);
     expect((await runCli(['show', 'too-eager'], shared.at)).code).toBe(4);
+  });
+
+  it('show of a runtime past its TTL says it expired and that operations are refused until the policy pass closes it', async () => {
+    expect((await runCli(['open', '--id', 'short-lived', '--max-lifetime', '1s'], shared.at)).code).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    const shown = await runCli(['show', 'short-lived'], shared.at);
+    expect(shown.code).toBe(0);
+    // The shared daemon's policy pass runs every 60 s: the runtime is still idle, yet refused.
+    expect(shown.stdout).toMatch(/^status\s+idle$/m);
+    expect(shown.stdout).toMatch(/^expired\s+(now|\d+ seconds? ago) \(operations refused; closed at the next policy pass\)$/m);
+    expect(shown.stdout).not.toMatch(/^expires/m);
+    expect((await runCli(['exec', 'short-lived', '--', 'true'], shared.at)).code).toBe(5);
   });
 
   it('open without --id gets a generated id and defaults the conversation to runtimectl', async () => {

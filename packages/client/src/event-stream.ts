@@ -1,16 +1,18 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import * as wire from '@runtimectl/core';
 import { createParser } from 'eventsource-parser';
-import { RuntimectlApiError } from './api-errors';
+import { RuntimectlApiError, TooManyEventStreamsError } from './api-errors';
 import type { HttpTransport } from './http-transport';
-
-/** How long `followEvents` waits before it reconnects after the stream broke. */
-const RECONNECT_DELAY_MS = 1_000;
+import { reconnectDelayMs } from './reconnect-delay';
 
 export interface FollowEventsOptions {
-  /** Stops the stream (the iteration then ends). */
+  /** Stops the stream (the iteration then ends, also while it waits to reconnect). */
   signal?: AbortSignal;
-  /** Called when the stream broke and is about to be reopened (after the last event received). */
-  onReconnect?: (error: unknown) => void;
+  /**
+   * Called when the stream broke, or the daemon refused it for having too many streams open
+   * (TooManyEventStreamsError), and is about to be reopened after `delayMs` (from the last event received).
+   */
+  onReconnect?: (error: unknown, delayMs: number) => void;
 }
 
 /** The query string of an event query (`types` comma-separated), checked by `check` against the route's schema. */
@@ -50,25 +52,34 @@ async function* eventsOf(response: Response): AsyncGenerator<wire.EventView> {
 /**
  * Follows the event log over SSE: every event after `query.after`, then new ones, for as long as
  * `signal` allows. A broken stream is reopened with the last id received (`Last-Event-ID`), so
- * nothing is missed and nothing comes twice. Errors the daemon answers (401, 400) end it.
+ * nothing is missed and nothing comes twice. A stream refused because the daemon has as many open
+ * as it allows (429 `too_many_event_streams`) is tried again after its `Retry-After`, backing off
+ * while the refusals go on (see reconnectDelayMs). Other errors the daemon answers (401, 400) end it.
  */
 export async function* followEvents(http: HttpTransport, params: EventQueryParams, options: FollowEventsOptions = {}): AsyncGenerator<wire.EventView> {
   const signal = options.signal ?? new AbortController().signal;
   const { after, limit: _pageSize, ...filters } = params;
   let lastEventId = after;
+  let refusalsInARow = 0;
   while (!signal.aborted) {
+    let reason: unknown;
     try {
       const response = await http.openStream('/api/v1/events', filters, lastEventId, signal);
+      refusalsInARow = 0;
       for await (const event of eventsOf(response)) {
         lastEventId = event.event_id;
         yield event;
       }
     } catch (error) {
       if (signal.aborted) return;
-      if (error instanceof RuntimectlApiError) throw error;
-      options.onReconnect?.(error);
+      if (error instanceof TooManyEventStreamsError) refusalsInARow += 1;
+      else if (error instanceof RuntimectlApiError) throw error;
+      reason = error;
     }
     if (signal.aborted) return;
-    await new Promise((resolve) => setTimeout(resolve, RECONNECT_DELAY_MS));
+    const delayMs = reconnectDelayMs(reason, refusalsInARow);
+    if (reason !== undefined) options.onReconnect?.(reason, delayMs);
+    // An abort ends the wait at once (sleep rejects; the loop then sees the signal).
+    await sleep(delayMs, undefined, { signal }).catch(() => undefined);
   }
 }

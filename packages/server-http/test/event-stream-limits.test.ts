@@ -84,6 +84,14 @@ describe('event stream limits (streams that never read)', () => {
     await expect.poll(async () => statusOf(await stalled(port, '127.0.0.4')), { timeout: 10_000 }).toBe(200);
   });
 
+  it('tells a refused stream when to try again (Retry-After), so a follower waits instead of hammering', async () => {
+    const port = await start({ maxStreams: 1 });
+    expect(statusOf(await stalled(port, '127.0.0.2'))).toBe(200);
+    const refused = await stalled(port, '127.0.0.3');
+    expect(statusOf(refused)).toBe(429);
+    expect(refused.head).toMatch(/\r\nretry-after: [1-5]\r\n/i);
+  });
+
   it('closes a stream whose reader stopped reading once a write has waited writeTimeoutMs, and frees its place', async () => {
     const port = await start({ maxStreamsPerAddress: 1, writeTimeoutMs: 300 });
     // 64 MB: more than the kernel buffers of a loopback connection hold (up to 32 MB each way).

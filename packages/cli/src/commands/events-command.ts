@@ -1,4 +1,5 @@
 import { MAX_EVENT_PAGE, RUNTIME_EVENT_TYPES, type EventView, type RuntimeEventType } from '@runtimectl/core';
+import { TooManyEventStreamsError } from '@runtimectl/client';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { CliContext } from '../cli-context';
 import type { CliIo } from '../cli-io';
@@ -59,6 +60,12 @@ function nextPageCommand(options: EventsOptions, lastEventId: number): string {
   return [...words, `--after ${lastEventId}`].join(' ');
 }
 
+/** What `--follow` says on stderr before it reopens its stream. */
+function reconnectHint(error: unknown, delayMs: number): string {
+  if (error instanceof TooManyEventStreamsError) return `the daemon has as many event streams open as it allows; retrying in ${Math.ceil(delayMs / 1000)}s…`;
+  return 'event stream broke; reconnecting…';
+}
+
 /** Prints events as they come until interrupted: one JSON object per line with --json (NDJSON), else one line each. */
 async function follow(ctx: CliContext, query: Parameters<CliContext['client']['followEvents']>[0]): Promise<void> {
   const abort = new AbortController();
@@ -66,7 +73,7 @@ async function follow(ctx: CliContext, query: Parameters<CliContext['client']['f
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   try {
-    for await (const event of ctx.client.followEvents(query, { signal: abort.signal, onReconnect: () => ctx.hint('event stream broke; reconnecting…') })) {
+    for await (const event of ctx.client.followEvents(query, { signal: abort.signal, onReconnect: (error, delayMs) => ctx.hint(reconnectHint(error, delayMs)) })) {
       if (ctx.json) ctx.print(JSON.stringify(event));
       else if (ctx.quiet) ctx.print(String(event.event_id));
       else ctx.print(row(event).filter((cell, index) => index !== 4 || cell !== '-').join('  '));

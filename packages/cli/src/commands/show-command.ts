@@ -3,9 +3,9 @@ import type { CliIo } from '../cli-io';
 import { formatTable } from '../output/format-table';
 import { formatMetadata, formatStatus } from '../output/render-records';
 import { formatDuration } from '../output/format-duration';
+import { formatExpiry } from '../output/format-expiry';
 import { formatRetention } from '../output/format-retention';
 import { formatRelativeTime } from '../output/relative-time';
-import { formatExpiry } from '../output/format-expiry';
 import { contextOf, withExamples } from './command-support';
 
 export function registerShowCommand(program: Command, io: CliIo): void {
@@ -34,7 +34,10 @@ export function registerShowCommand(program: Command, io: CliIo): void {
         [label('metadata'), formatMetadata(detail.metadata)],
       ];
       const setting = (own: boolean | null | undefined, on: string) => (own == null ? 'default' : own ? on : 'off');
-      if (detail.expires_at_ms != null) rows.push([label('expires'), formatExpiry(detail.expires_at_ms, nowMs)]);
+      if (detail.expires_at_ms != null) {
+        const expiry = formatExpiry(detail.expires_at_ms, runtime.status, nowMs);
+        rows.push([label(expiry.label), expiry.text]);
+      }
       const idle = detail.idle_pause_after_ms;
       rows.push([label('idle pause'), idle == null ? 'default' : idle === 0 ? 'off' : `after ${formatDuration(idle)}`]);
       rows.push([label('auto-resume'), setting(detail.auto_resume, 'on')]);

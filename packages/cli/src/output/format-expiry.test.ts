@@ -1,14 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { formatExpiry } from './format-expiry';
 
+const NOW = Date.UTC(2026, 10, 29, 12, 0, 0);
+
 describe('formatExpiry', () => {
-  it('a TTL ahead reads as when it expires', () => {
-    expect(formatExpiry(1_000 + 7_200_000, 1_000)).toBe('in 2 hours');
+  it('a TTL still ahead reads as when it expires', () => {
+    expect(formatExpiry(NOW + 2 * 3_600_000, 'idle', NOW)).toEqual({ label: 'expires', text: 'in 2 hours' });
   });
 
-  it('a TTL that has passed says the runtime expired, never "expires … ago"', () => {
-    const text = formatExpiry(1_000, 4_000);
-    expect(text).toBe('expired 3 seconds ago: nothing runs on it any more; the next policy pass closes it');
-    expect(formatExpiry(1_000, 1_000)).toMatch(/^expired now/);
+  it('a passed TTL on a runtime not closed yet says operations are refused until the policy pass closes it', () => {
+    expect(formatExpiry(NOW - 3_000, 'idle', NOW)).toEqual({ label: 'expired', text: '3 seconds ago (operations refused; closed at the next policy pass)' });
+    expect(formatExpiry(NOW, 'paused', NOW).label).toBe('expired');
+  });
+
+  it('a passed TTL on a closed runtime only says when it expired', () => {
+    expect(formatExpiry(NOW - 5 * 60_000, 'closed', NOW)).toEqual({ label: 'expired', text: '5 minutes ago' });
   });
 });

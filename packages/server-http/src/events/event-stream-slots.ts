@@ -8,7 +8,8 @@ export interface EventStreamRefusal {
  * The caps on open event streams, in all and per source address. A stream holds its connection
  * (and a file descriptor) for as long as it runs, which the connection timeouts never end: 256
  * streams that never read once held every connection 127.0.0.1 may open, locking every other
- * local client out. With one bearer token, the total is also the cap per token.
+ * local client out. With one bearer token, the total is also the cap per token; a cap of its own
+ * per token comes with scoped API keys (issue 35), when there are tokens to tell apart.
  */
 export class EventStreamSlots {
   #open = 0;

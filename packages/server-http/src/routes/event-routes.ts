@@ -48,6 +48,12 @@ const EventStreamFramesSchema = documented(z.string(), {
     'Server-Sent Events: per event `id: <event_id>`, `event: <type>`, `data: <the event as JSON>` and a blank line; `: keepalive` comments while idle',
 });
 
+/**
+ * Seconds a refused stream is told to wait (`Retry-After`): a place frees only when another
+ * stream ends, so retrying at once would only be refused again; followers back off from here.
+ */
+const REFUSED_STREAM_RETRY_AFTER_S = 1;
+
 /** Events a stream may have queued for a reader that does not keep up; beyond, its stream ends (it resumes with Last-Event-ID). */
 const MAX_QUEUED_EVENTS = 10_000;
 
@@ -101,16 +107,17 @@ function end(reply: FastifyReply, timeoutMs: number): void {
 }
 
 function refuseStream(request: FastifyRequest, reply: FastifyReply, refusal: EventStreamRefusal): FastifyReply {
-  const { status, body } = errorReply(
+  const { status, body, headers } = errorReply(
     'too_many_event_streams',
     refusal.scope === 'address'
       ? `${refusal.limit} event streams are already open from this address (runtimed: http.max_event_streams_per_address)`
       : `${refusal.limit} event streams are already open (runtimed: http.max_event_streams)`,
     { limit: refusal.limit, scope: refusal.scope },
+    { 'retry-after': String(REFUSED_STREAM_RETRY_AFTER_S) },
   );
   // The refused caller keeps no connection either.
   closeAfterAnswer(request, reply);
-  return reply.code(status).send(body);
+  return reply.code(status).headers(headers).send(body);
 }
 
 /** Resolves after `ms`, or earlier when `wake` is called or `abort` fires. */
@@ -244,7 +251,7 @@ export const eventRoutes: FastifyPluginAsyncZod<{ service: RuntimeService; event
           'With `Accept: text/event-stream` the answer is an SSE stream: every event after `after` (or the `Last-Event-ID` header, which wins) ' +
           'that matches `runtime_id` and `types`, then new ones as they are committed, each as `id: <event_id>`, `event: <type>`, `data: <the event as JSON>`; ' +
           'a `: keepalive` comment after 15 s without an event. A client that reconnects with the last id it received misses nothing and gets nothing twice. ' +
-          'Streams are capped in all and per source address (429 `too_many_event_streams` beyond), end after an hour, and a reader that stops reading is disconnected. ' +
+          'Streams are capped in all and per source address (429 `too_many_event_streams` beyond, with `Retry-After: 1`), end after an hour, and a reader that stops reading is disconnected. ' +
           'Otherwise one JSON page of at most `limit` (default 100, at most 500, as every list) events after `after`; when fewer than `limit` came, continue after `last_event_id`, else after the last event.',
         tags: ['events'],
         operationId: 'listEvents',
