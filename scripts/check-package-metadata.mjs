@@ -131,6 +131,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const problems = checkPackageMetadata(root);
   for (const problem of problems) console.error(`check-package-metadata: ${problem}`);
   const count = publicPackages(root).length;
-  console.log(problems.length === 0 ? `check-package-metadata: ${count} public packages agree` : `check-package-metadata: ${problems.length} problems`);
+  console.log(problems.length === 0 ? `check-package-metadata: ${count} public packages agree` : `check-package-metadata: ${problems.length} problem${problems.length === 1 ? '' : 's'}`);
   process.exitCode = problems.length === 0 ? 0 : 1;
 }
