@@ -25,24 +25,67 @@ const sessionOf = (fields: string[]) => fields[3]!;
  * Read without entering the sandbox, in time proportional to the sandbox's processes: the
  * namespace's own /proc (`/proc/<holder>/root/proc`) lists them; the init's own are its children
  * in its session (`/proc/<holder>/task/<holder>/children`, host view), which no command can join
- * since commands enter from outside through `nsenter`, each in a session of its own. A timer
- * started between the two reads is simply not listed; one that ended meanwhile is counted once
- * more (a count too high costs a snapshot, never a missed write). Where either read is not
+ * since commands enter from outside through `nsenter`, each in a session of its own. The init's
+ * own are read before and after the listing (it replaces its timer now and then) and a listed
+ * process is looked at again before it is counted. A listing of /proc is no snapshot, so a 0 must
+ * be confirmed: by the init's children (what a command left is reparented to it) and by further
+ * scans that agree — a job hopping from process to process (each forks the next and exits) can
+ * dodge one listing, and a count too low would lose its writes (test: "never counts 0 while a job
+ * runs that hops"). The sound alternative, freezing the sandbox's cgroup while counting, needs a
+ * freezer where the sandbox may have no cgroup at all. Where either read is not
  * possible (a kernel without `children` files), every host process is looked at instead
  * (countByHostScan).
  */
 export async function countSandboxProcesses(holder: ProcessIdentity): Promise<number> {
-  if (!(await isRunning(holder))) return 0;
-  const inside = await livePidsInside(holder.pid);
-  if (inside === undefined) return countByHostScan(holder);
-  if (inside.length === 0) return 0;
-  const own = await holdersOwnPids(holder.pid);
-  if (own === undefined) return countByHostScan(holder);
-  return inside.filter((pid) => !own.has(pid)).length;
+  let zeros = 0;
+  for (let scan = 0; zeros <= ZERO_CONFIRMATIONS; scan += 1) {
+    if (!(await isRunning(holder))) return 0;
+    // Processes kept forking and exiting under every listing: something runs.
+    if (scan >= MAX_SCANS) return 1;
+    const found = await scanOnce(holder);
+    if (found === undefined) return countByHostScan(holder);
+    if (found > 0) return found;
+    zeros += 1;
+    // A listing of /proc is no snapshot: a job hopping from process to process (each forks the
+    // next, then exits) can stay ahead of one. A 0 stands only when scans apart agree.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return 0;
 }
 
-/** The live processes of the holder's namespace but its init, by their pids there; undefined when its /proc cannot be read. */
-async function livePidsInside(holderPid: number): Promise<string[] | undefined> {
+/** Scans after a first one found nothing that must find nothing too before the answer is 0. */
+const ZERO_CONFIRMATIONS = 5;
+/** Scans before the answer is "something runs" without a number. */
+const MAX_SCANS = 12;
+
+/**
+ * One look: the processes of the namespace that are not the init's own, or -1 (look again) when a
+ * listed one vanished before its stat (it may have forked a child the listing missed); undefined
+ * when /proc cannot be read that way.
+ */
+async function scanOnce(holder: ProcessIdentity): Promise<number | undefined> {
+  const ownBefore = await holdersOwnPids(holder.pid);
+  const listed = await pidsInside(holder.pid);
+  if (listed === undefined || ownBefore === undefined) return undefined;
+  if (listed.live.length === 0 && listed.vanished.length === 0) return (await initHasOthersChildren(holder.pid)) ? 1 : 0;
+  // The init replaces its timer now and then: a timer listed is the init's in either read.
+  const ownAfter = (await holdersOwnPids(holder.pid)) ?? ownBefore;
+  const notOwn = (pid: string) => !ownBefore.has(pid) && !ownAfter.has(pid);
+  // A timer that ended after the listing (replaced by one the second read names) is gone now.
+  const stillLive = await Promise.all(listed.live.filter(notOwn).map(async (pid) => isLive(await statFields(`/proc/${holder.pid}/root/proc/${pid}/stat`))));
+  const count = stillLive.filter(Boolean).length;
+  if (count > 0) return count;
+  if (listed.vanished.some(notOwn)) return 0;
+  // What a command leaves running descends from the init once its parent exits (orphans are reparented to it).
+  return (await initHasOthersChildren(holder.pid)) ? 1 : 0;
+}
+
+/**
+ * The processes of the holder's namespace but its init, by their pids there: `live` ones, and
+ * `vanished` ones listed but gone (or zombies) by the time their stat was read; undefined when
+ * its /proc cannot be read.
+ */
+async function pidsInside(holderPid: number): Promise<{ live: string[]; vanished: string[] } | undefined> {
   const proc = `/proc/${holderPid}/root/proc`;
   let names: string[];
   try {
@@ -52,7 +95,7 @@ async function livePidsInside(holderPid: number): Promise<string[] | undefined> 
   }
   const pids = names.filter((name) => /^\d+$/.test(name) && name !== '1');
   const live = await Promise.all(pids.map(async (pid) => isLive(await statFields(`${proc}/${pid}/stat`))));
-  return pids.filter((_, index) => live[index]);
+  return { live: pids.filter((_, index) => live[index]), vanished: pids.filter((_, index) => !live[index]) };
 }
 
 /**
@@ -74,6 +117,17 @@ export async function initsOwnHostPids(holderPid: number): Promise<string[] | un
     if (fields && sessionOf(fields) === sessionOf(holder)) own.push(child);
   }
   return own;
+}
+
+/** Whether the init has a live child outside its own session: a process a command left, reparented to it. */
+async function initHasOthersChildren(holderPid: number): Promise<boolean> {
+  const [holder, children] = await Promise.all([statFields(`/proc/${holderPid}/stat`), readFile(`/proc/${holderPid}/task/${holderPid}/children`, 'utf8').catch(() => '')]);
+  if (!holder) return false;
+  for (const child of children.split(' ').filter(Boolean)) {
+    const fields = await statFields(`/proc/${child}/stat`);
+    if (isLive(fields) && sessionOf(fields) !== sessionOf(holder)) return true;
+  }
+  return false;
 }
 
 /** The init's own processes (initsOwnHostPids) by their pids inside its namespace; undefined when unreadable. */

@@ -143,6 +143,20 @@ describe.skipIf(!probe.available)('a namespace sandbox', () => {
     expect(await counted.runningProcesses(), 'a sandbox that is gone runs nothing').toBe(0);
   });
 
+  it('counts a job that hops from process to process (each forks its successor, then exits) as running: a 0 in under 1% of reads, not one in ten', async () => {
+    const hopping = await NamespaceSandbox.start(spec);
+    try {
+      // Each shell starts the next in the background and exits at once: no process lives long.
+      await inside(hopping, workspace, "printf 'sh ./hop.sh >/dev/null 2>&1 &\\n' > hop.sh; sh ./hop.sh");
+      const counts: number[] = [];
+      for (let read = 0; read < 300; read += 1) counts.push(await hopping.runningProcesses());
+      // A /proc listing is no snapshot (see countSandboxProcesses): a single one missed the job in ~10% of reads.
+      expect(counts.filter((count) => count === 0).length, 'reads that missed the job, of 300').toBeLessThan(3);
+    } finally {
+      await hopping.kill(5_000);
+    }
+  });
+
   it('kills everything inside, setsid children too, when the holder is killed', async () => {
     const doomed = await NamespaceSandbox.start(spec);
     const marker = `${40_000 + Math.floor(Math.random() * 9_000)}.5`;

@@ -39,6 +39,14 @@ describe('listenBeforeJoining', () => {
     await expect(early).rejects.toThrow();
   });
 
+  it('never serves a request that arrives after the start failed, before the server is closed', async () => {
+    const app = pingApp();
+    const gate = await listenBeforeJoining(app, '127.0.0.1', 0);
+    gate.abandon();
+    await expect(fetch(urlOf(app))).rejects.toThrow();
+    await app.close();
+  });
+
   it('an address another process holds is refused with one line naming it, before anything else happens', async () => {
     const squatter = createServer();
     await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));

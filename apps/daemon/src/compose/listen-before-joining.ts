@@ -46,26 +46,28 @@ export async function listenBeforeJoining(app: FastifyInstance, host: string, po
   server.removeAllListeners('request');
   server.on('request', hold);
   let settled = false;
-  const settle = (): boolean => {
+  /** Stops holding: requests go to `listeners` from now on. */
+  const settle = (listeners: typeof serve): boolean => {
     if (settled) return false;
     settled = true;
     server.removeListener('request', hold);
-    for (const listener of serve) server.on('request', listener);
+    for (const listener of listeners) server.on('request', listener);
     return true;
   };
   try {
     await app.listen({ host, port });
   } catch (error) {
-    settle();
+    settle(serve);
     throw describeListenFailure(error, host, port);
   }
   return {
     open: () => {
-      if (!settle()) return;
+      if (!settle(serve)) return;
       for (const [request, response] of held.splice(0)) for (const listener of serve) listener(request, response);
     },
     abandon: () => {
-      if (!settle()) return;
+      // A request arriving after the start failed (until the server is closed) is never served either.
+      if (!settle([(request) => request.socket.destroy()])) return;
       for (const [request] of held.splice(0)) request.socket.destroy();
     },
   };
