@@ -16,6 +16,7 @@ export { lifecycleTests } from './conformance/lifecycle-tests';
 export { filesTests } from './conformance/files-tests';
 export { fileLimitsTests } from './conformance/file-limits-tests';
 export { pathRuleTests } from './conformance/path-rule-tests';
+export { symlinkTests } from './conformance/symlink-tests';
 export { execTests } from './conformance/exec-tests';
 export { isolationTests } from './conformance/isolation-tests';
 export { searchTests } from './conformance/search-tests';

@@ -16,11 +16,12 @@ import { pathRuleTests } from './path-rule-tests';
 import { pauseResumeCycleTests } from './pause-resume-cycle-tests';
 import { searchTests } from './search-tests';
 import { snapshotTests } from './snapshot-tests';
+import { symlinkTests } from './symlink-tests';
 
 /**
  * The provider conformance suite: call it at the top level of a vitest test file with a factory
  * that makes a fresh provider per test. Registers one `describe` per area (lifecycle, files, file
- * limits and special files, the path rule, exec, command isolation, search, export, dirty tracking through core, background jobs,
+ * limits and special files, the path rule, symbolic links leading out, exec, command isolation, search, export, dirty tracking through core, background jobs,
  * snapshots, pause/resume cycles, content manifests, snapshot files, ownership, error privacy); each area is exported on its own too.
  */
 export function runProviderConformance(options: ProviderConformanceOptions): void {
@@ -29,6 +30,7 @@ export function runProviderConformance(options: ProviderConformanceOptions): voi
     filesTests(options);
     fileLimitsTests(options);
     pathRuleTests(options);
+    symlinkTests(options);
     execTests(options);
     isolationTests(options);
     searchTests(options);
