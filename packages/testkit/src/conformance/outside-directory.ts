@@ -14,7 +14,7 @@ export interface OutsideDirectory {
   readonly path: string;
   /** The sentinel file's text, unique to this directory. */
   readonly sentinel: string;
-  /** Fails when `value` (bytes, text, or anything JSON-serialisable) holds the sentinel's text or its sha256. */
+  /** Fails when `value` (bytes, text, or anything JSON-serialisable) holds the sentinel's text, its base64 or its sha256. */
   expectNotIn(value: unknown, what: string): void;
   /** Fails when anything in the directory was written, created or removed since it was made. */
   expectUntouched(): void;
@@ -54,14 +54,20 @@ export function makeOutsideDirectory(): OutsideDirectory {
   mkdirSync(join(path, 'inner'));
   writeFileSync(join(path, 'inner', 'sentinel.txt'), sentinel);
   const before = treeOf(path);
-  const digest = createHash('sha256').update(sentinel).digest('hex');
+  const forms = {
+    content: sentinel,
+    // As an API answer carries a file read whole (`content_base64`).
+    'base64 of the content': Buffer.from(sentinel).toString('base64'),
+    sha256: createHash('sha256').update(sentinel).digest('hex'),
+  };
   return {
     path,
     sentinel,
     expectNotIn(value, what) {
       const seen = textOf(value);
-      expect(seen.includes(sentinel), `${what} holds the content of a file outside the workspace`).toBe(false);
-      expect(seen.includes(digest), `${what} holds the sha256 of a file outside the workspace`).toBe(false);
+      for (const [form, shown] of Object.entries(forms)) {
+        expect(seen.includes(shown), `${what} holds the ${form} of a file outside the workspace`).toBe(false);
+      }
     },
     expectUntouched() {
       expect(treeOf(path), 'the directory outside the workspace (nothing written, created or removed)').toEqual(before);
