@@ -9,6 +9,7 @@ import {
   type ProviderBackend,
 } from '@runtimectl/core';
 import type { ProviderUnderTest, ResolvedConformanceOptions } from './conformance-options';
+import { CallDeadline } from './call-deadline';
 import { observeProvider, type ObservedProvider, type ProviderCallCounts } from './observed-provider';
 
 /** A backend the harness created directly through the provider, and how to address it again. */
@@ -119,12 +120,14 @@ async function start(
 
 /**
  * Registers per-test setup and teardown in the enclosing `describe`: each test gets a fresh
- * provider from the factory; afterwards its runtimes are closed, its backends released, its
+ * provider from the factory, whose calls (and its backends') fail naming the call when one is
+ * still pending shortly before the test or teardown would time out (`CallDeadline`); afterwards its runtimes are closed, its backends released, its
  * leftover snapshots deleted and the factory's cleanup run — in that order. Teardown failures
  * fail the test (a provider that cannot release is not conformant).
  */
 export function useProviderHarness(options: ResolvedConformanceOptions): ProviderHarness {
   let state: TestState | undefined;
+  const deadline = new CallDeadline();
   const current = (): TestState => {
     if (!state) throw new Error('the conformance harness is only usable inside a test');
     return state;
@@ -132,12 +135,15 @@ export function useProviderHarness(options: ResolvedConformanceOptions): Provide
 
   beforeEach(async () => {
     const { provider, cleanup } = unwrap(await options.createProvider());
-    state = { observed: observeProvider(provider), cleanup, backends: [], services: [] };
+    state = { observed: observeProvider(provider, deadline), cleanup, backends: [], services: [] };
+    // A call still pending when the test is about to time out fails naming the call.
+    deadline.start('test', options.timeouts.testMs);
   }, options.timeouts.hookMs);
 
   afterEach(async () => {
     const finished = state;
     state = undefined;
+    deadline.start('teardown', options.timeouts.hookMs);
     if (finished) await teardown(finished);
   }, options.timeouts.hookMs);
 
