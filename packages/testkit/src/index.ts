@@ -24,6 +24,7 @@ export { exportTests } from './conformance/export-tests';
 export { dirtyTrackingTests } from './conformance/dirty-tracking-tests';
 export { backgroundJobTests } from './conformance/background-job-tests';
 export { snapshotTests } from './conformance/snapshot-tests';
+export { capabilityTests } from './conformance/capability-tests';
 export { pauseResumeCycleTests, PAUSE_RESUME_CYCLES } from './conformance/pause-resume-cycle-tests';
 export { manifestTests } from './conformance/manifest-tests';
 export { snapshotFileTests } from './conformance/snapshot-file-tests';

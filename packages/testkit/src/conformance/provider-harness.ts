@@ -7,6 +7,7 @@ import {
   type BackendCreateRequest,
   type BackendProviderV1,
   type ProviderBackend,
+  type RuntimeServiceObserver,
 } from '@runtimectl/core';
 import type { ProviderUnderTest, ResolvedConformanceOptions } from './conformance-options';
 import { CallDeadline } from './call-deadline';
@@ -39,9 +40,9 @@ export interface ProviderHarness {
   confirmsQuietBackends(): Promise<boolean>;
   /**
    * A `RuntimeService` from core over the provider (default provider), with `store` or a fresh
-   * `MemoryRuntimeStore`. Every runtime it opened is closed after the test.
+   * `MemoryRuntimeStore`, reporting to `observer` when given. Every runtime it opened is closed after the test.
    */
-  createService(store?: MemoryRuntimeStore): RuntimeService;
+  createService(store?: MemoryRuntimeStore, observer?: RuntimeServiceObserver): RuntimeService;
 }
 
 interface TestState {
@@ -172,13 +173,14 @@ export function useProviderHarness(options: ResolvedConformanceOptions): Provide
       const { backend } = await start(current(), (provider, request) => provider.create(request));
       return typeof backend.backgroundProcesses === 'function' && (await backend.backgroundProcesses()) === 0;
     },
-    createService(store = new MemoryRuntimeStore()) {
+    createService(store = new MemoryRuntimeStore(), observer) {
       const test = current();
       const service = new RuntimeService({
         store,
         providers: [test.observed.provider],
         defaultProvider: test.observed.provider.providerId,
         installationId: CONFORMANCE_INSTALLATION,
+        ...(observer ? { observer } : {}),
       });
       test.services.push(service);
       return service;
