@@ -50,32 +50,44 @@ async function plantLinks(backend: ProviderBackend, outside: OutsideDirectory): 
 /**
  * What an operation through a link leading out may do: be refused with `invalid_request` (the
  * path rule's code), or answer — acting on the link itself. Neither answer nor error may hold
- * the content of what the link points at; any other error fails.
+ * the content of what the link points at; any other error fails. With `filesInSandbox` the link
+ * leads only within the backend's sandbox, so following it there is allowed too: an answer, or
+ * `path_not_found` for a target the sandbox lacks.
  */
-async function refusedOrAnswered<T>(work: Promise<T>, outside: OutsideDirectory, what: string): Promise<{ refused: true } | { refused: false; value: T }> {
-  try {
-    const value = await work;
-    outside.expectNotIn(value, `${what}: the answer`);
-    return { refused: false, value };
-  } catch (error) {
-    outside.expectNotIn(error instanceof Error ? error.message : String(error), `${what}: the error`);
-    if (!RuntimectlError.isInstance(error)) throw new Error(`${what}: expected a refusal with invalid_request, got ${String(error)}`, { cause: error });
-    expect(error.code, `${what}: ${error.message}`).toBe('invalid_request');
-    return { refused: true };
-  }
+function linkRule(outside: OutsideDirectory, filesInSandbox: boolean) {
+  const allowed = filesInSandbox ? ['invalid_request', 'path_not_found'] : ['invalid_request'];
+  const refusedOrAnswered = async <T>(work: Promise<T>, what: string): Promise<{ refused: true } | { refused: false; value: T }> => {
+    try {
+      const value = await work;
+      outside.expectNotIn(value, `${what}: the answer`);
+      return { refused: false, value };
+    } catch (error) {
+      outside.expectNotIn(error instanceof Error ? error.message : String(error), `${what}: the error`);
+      if (!RuntimectlError.isInstance(error)) throw new Error(`${what}: expected a refusal with invalid_request, got ${String(error)}`, { cause: error });
+      expect(allowed, `${what}: ${error.message}`).toContain(error.code);
+      return { refused: true };
+    }
+  };
+  return {
+    outside,
+    /** Whether an answer must describe the link itself (not what it leads to). */
+    strict: !filesInSandbox,
+    refusedOrAnswered,
+    async expectRefused(work: Promise<unknown>, what: string): Promise<void> {
+      const outcome = await refusedOrAnswered(work, what);
+      if (!filesInSandbox) expect(outcome.refused, `${what} answered instead of refusing`).toBe(true);
+    },
+  };
 }
-
-async function expectRefused(work: Promise<unknown>, outside: OutsideDirectory, what: string): Promise<void> {
-  const outcome = await refusedOrAnswered(work, outside, what);
-  expect(outcome.refused, `${what} answered instead of refusing`).toBe(true);
-}
+type LinkRule = ReturnType<typeof linkRule>;
 
 /**
  * Symbolic links leading out of the workspace — planted by a command, as an absolute path to a
  * host directory and as a `../..` chain, or arriving with a snapshot — at every file operation,
  * at checkout, resume and release. Each operation through such a link is refused with
  * `invalid_request` or acts on the link itself; the host directory's sentinel is never read (its
- * content never appears in an answer or an error), written, created or removed.
+ * content never appears in an answer or an error), written, created or removed. A provider
+ * whose file API acts inside its own sandbox (`filesInSandbox`) is held to the host half only.
  */
 export function symlinkTests(options: ProviderConformanceOptions): void {
   conformanceArea(options, 'symbolic links leading out', ({ harness, options: resolved, test }) => {
@@ -86,90 +98,89 @@ export function symlinkTests(options: ProviderConformanceOptions): void {
       context.onTestFinished(() => outside.remove());
       const created = await harness.createBackend();
       await plantLinks(created.backend, outside);
-      return { ...created, outside };
+      return { ...created, outside, rule: linkRule(outside, resolved.capabilities.filesInSandbox) };
     }
 
-    /** Read and export through every link, refused. */
-    async function expectReadsRefused(backend: ProviderBackend, outside: OutsideDirectory, where: string): Promise<void> {
+    /** Read and export through every link, refused (see `linkRule`). */
+    async function expectReadsRefused(backend: ProviderBackend, rule: LinkRule, where: string): Promise<void> {
       for (const path of [...FILE_LINKS, ...THROUGH_LINKS]) {
-        await expectRefused(backend.readBytes(path), outside, `${where}read of ${path}`);
-        await expectRefused(
+        await rule.expectRefused(backend.readBytes(path), `${where}read of ${path}`);
+        await rule.expectRefused(
           backend.export(path).then(async (exported) => ({ ...exported, content: await collect(exported.content) })),
-          outside,
           `${where}export of ${path}`,
         );
       }
     }
 
     test('read and export through a link leading out are refused, never answering what it points at', async (context) => {
-      const { backend, outside } = await linkedBackend(context);
-      await expectReadsRefused(backend, outside, '');
+      const { backend, outside, rule } = await linkedBackend(context);
+      await expectReadsRefused(backend, rule, '');
       outside.expectUntouched();
     });
 
     test('stat of a link leading out describes the link itself or is refused; through one it is refused', async (context) => {
-      const { backend, outside } = await linkedBackend(context);
+      const { backend, outside, rule } = await linkedBackend(context);
       for (const path of [...FILE_LINKS, ...DIRECTORY_LINKS]) {
-        const outcome = await refusedOrAnswered(backend.stat(path), outside, `stat of ${path}`);
-        if (!outcome.refused) expect(outcome.value.kind, `stat of ${path} answered for the link itself`).toBe('symlink');
+        const outcome = await rule.refusedOrAnswered(backend.stat(path), `stat of ${path}`);
+        if (!outcome.refused && rule.strict) expect(outcome.value.kind, `stat of ${path} answered for the link itself`).toBe('symlink');
       }
-      for (const path of THROUGH_LINKS) await expectRefused(backend.stat(path), outside, `stat of ${path}`);
+      for (const path of THROUGH_LINKS) await rule.expectRefused(backend.stat(path), `stat of ${path}`);
       outside.expectUntouched();
     });
 
     test('write through a link leading out is refused or replaces the link itself; nothing outside is written or created', async (context) => {
-      const { backend, outside } = await linkedBackend(context);
+      const { backend, outside, rule } = await linkedBackend(context);
       for (const path of [...FILE_LINKS, 'abs-missing']) {
-        const outcome = await refusedOrAnswered(backend.writeBytes(path, utf8('written in the workspace')), outside, `write of ${path}`);
+        const outcome = await rule.refusedOrAnswered(backend.writeBytes(path, utf8('written in the workspace')), `write of ${path}`);
         if (!outcome.refused) expect(text(await backend.readBytes(path)), `${path} is now a file in the workspace`).toBe('written in the workspace');
       }
       for (const path of [...THROUGH_LINKS, 'abs-dir/new.txt', 'rel-dir/inner/new.txt']) {
-        await expectRefused(backend.writeBytes(path, utf8('must not land outside')), outside, `write of ${path}`);
+        await rule.expectRefused(backend.writeBytes(path, utf8('must not land outside')), `write of ${path}`);
       }
       outside.expectUntouched();
     });
 
     test('create_dir_all through a link leading out is refused and creates nothing outside', async (context) => {
-      const { backend, outside } = await linkedBackend(context);
-      for (const path of DIRECTORY_LINKS) await refusedOrAnswered(backend.createDirAll(path), outside, `create_dir_all of ${path}`);
+      const { backend, outside, rule } = await linkedBackend(context);
+      for (const path of DIRECTORY_LINKS) await rule.refusedOrAnswered(backend.createDirAll(path), `create_dir_all of ${path}`);
       for (const path of ['abs-dir/made', 'rel-dir/made/deeper', 'abs-dir/inner']) {
-        await expectRefused(backend.createDirAll(path), outside, `create_dir_all of ${path}`);
+        await rule.expectRefused(backend.createDirAll(path), `create_dir_all of ${path}`);
       }
       outside.expectUntouched();
     });
 
     test('temp_path whose temporary directory was swapped for a link leading out creates nothing outside', async (context) => {
-      const { backend, outside } = await linkedBackend(context);
+      const { backend, outside, rule } = await linkedBackend(context);
       const first = await backend.tempPath({ kind: 'file' });
       const directory = posix.dirname(posix.isAbsolute(first) ? posix.relative(backend.workspaceRoot, first) : first);
       context.skip(directory === '.' || directory === '', 'temp_path creates its files in the workspace root: no directory to swap for a link');
       const swapped = await backend.exec({ command: `rm -rf ${quote(directory)} && ln -s ${quote(outside.path)} ${quote(directory)}`, maxOutputBytes: 4096, timeoutMs: 20_000 });
       expect(swapped.exitCode, text(swapped.stderr)).toBe(0);
-      for (const kind of ['file', 'directory'] as const) await refusedOrAnswered(backend.tempPath({ kind, prefix: 'swapped-' }), outside, `temp_path of kind ${kind}`);
+      for (const kind of ['file', 'directory'] as const) await rule.refusedOrAnswered(backend.tempPath({ kind, prefix: 'swapped-' }), `temp_path of kind ${kind}`);
       outside.expectUntouched();
     });
 
     test('exec with a cwd through a link leading out is refused', async (context) => {
-      const { backend, outside } = await linkedBackend(context);
+      const { backend, outside, rule } = await linkedBackend(context);
       for (const cwd of [...DIRECTORY_LINKS, 'abs-dir/inner']) {
-        await expectRefused(backend.exec({ command: 'cat sentinel.txt; ls', cwd, maxOutputBytes: 4096, timeoutMs: 20_000 }), outside, `exec in ${cwd}`);
+        await rule.expectRefused(backend.exec({ command: 'cat sentinel.txt; ls', cwd, maxOutputBytes: 4096, timeoutMs: 20_000 }), `exec in ${cwd}`);
       }
       outside.expectUntouched();
     });
 
     test('glob and grep never list or read what a link leading out points at', async (context) => {
-      const { backend, outside } = await linkedBackend(context);
-      const listed = await refusedOrAnswered(backend.glob({ pattern: '**', limit: 1000 }), outside, 'glob of the workspace');
+      const { backend, outside, rule } = await linkedBackend(context);
+      const listed = await rule.refusedOrAnswered(backend.glob({ pattern: '**', limit: 1000 }), 'glob of the workspace');
       if (!listed.refused && listed.value.kind === 'paths') {
         expect(listed.value.paths.filter((path) => DIRECTORY_LINKS.some((link) => path.startsWith(`${link}/`)))).toEqual([]);
       }
       for (const mode of ['content', 'files_with_matches'] as const) {
-        await refusedOrAnswered(backend.grep({ query: outside.sentinel, mode, limit: 100 }), outside, `grep (${mode}) of the workspace`);
+        await rule.refusedOrAnswered(backend.grep({ query: outside.sentinel, mode, limit: 100 }), `grep (${mode}) of the workspace`);
       }
       for (const baseDir of [...DIRECTORY_LINKS, 'abs-dir/inner']) {
-        const globbed = await refusedOrAnswered(backend.glob({ pattern: '**', baseDir, limit: 100 }), outside, `glob under ${baseDir}`);
+        const globbed = await rule.refusedOrAnswered(backend.glob({ pattern: '**', baseDir, limit: 100 }), `glob under ${baseDir}`);
         if (!globbed.refused && globbed.value.kind === 'paths') expect(globbed.value.paths, `glob under ${baseDir}`).toEqual([]);
-        await refusedOrAnswered(backend.grep({ query: outside.sentinel, baseDir, mode: 'files_with_matches', limit: 100 }), outside, `grep under ${baseDir}`);
+        await rule.refusedOrAnswered(backend.grep({ query: outside.sentinel, baseDir, mode: 'files_with_matches', limit: 100 }), `grep under ${baseDir}`);
       }
       outside.expectUntouched();
     });
@@ -189,16 +200,16 @@ export function symlinkTests(options: ProviderConformanceOptions): void {
     test('a checkout of a snapshot holding links leading out reads, writes and follows nothing outside', async (context) => {
       const capabilities = providerCapabilities(harness.provider);
       context.skip(!capabilities.snapshot || !capabilities.checkout, 'needs checkpoint and checkout methods');
-      const { backend, request, outside } = await linkedBackend(context);
+      const { backend, request, outside, rule } = await linkedBackend(context);
       const snapshot = await harness.provider.checkpoint!(backend, { labels: harness.snapshotLabels(request) });
       outside.expectNotIn(snapshot, 'the snapshot');
       const readSnapshotFile = harness.provider.readSnapshotFile;
       if (readSnapshotFile) {
-        for (const path of FILE_LINKS) await expectRefused(readSnapshotFile(snapshot.snapshotId, path), outside, `read of ${path} in the snapshot`);
+        for (const path of FILE_LINKS) await rule.expectRefused(readSnapshotFile(snapshot.snapshotId, path), `read of ${path} in the snapshot`);
       }
       const { backend: child } = await harness.checkoutBackend(snapshot.snapshotId);
-      await expectReadsRefused(child, outside, 'the checkout: ');
-      for (const path of THROUGH_LINKS) await expectRefused(child.writeBytes(path, utf8('must not land outside')), outside, `the checkout: write of ${path}`);
+      await expectReadsRefused(child, rule, 'the checkout: ');
+      for (const path of THROUGH_LINKS) await rule.expectRefused(child.writeBytes(path, utf8('must not land outside')), `the checkout: write of ${path}`);
       if (child.manifest) outside.expectNotIn(await child.manifest(), "the checkout's manifest");
       outside.expectUntouched();
     });
@@ -208,14 +219,15 @@ export function symlinkTests(options: ProviderConformanceOptions): void {
       context.skip(!providerCapabilities(harness.provider).pause, `provider ${harness.provider.providerId} cannot pause, so this does not apply`);
       const outside = makeOutsideDirectory();
       context.onTestFinished(() => outside.remove());
+      const rule = linkRule(outside, resolved.capabilities.filesInSandbox);
       const service = harness.createService();
       const { runtime } = await service.open({ conversation_id: 'conformance', sender_id: 'symlinks' });
       const runtime_id = runtime.runtime_id;
       expect((await service.exec({ runtime_id, command: plantCommand(outside.path) })).exit_code).toBe(0);
       await service.pause({ runtime_id });
       await service.resume({ runtime_id });
-      for (const path of [...FILE_LINKS, ...THROUGH_LINKS]) await expectRefused(service.readFile({ runtime_id, path }), outside, `read of ${path} after resume`);
-      await expectRefused(service.writeFile({ runtime_id, path: 'abs-dir/new.txt', content_base64: '' }), outside, 'write through abs-dir after resume');
+      for (const path of [...FILE_LINKS, ...THROUGH_LINKS]) await rule.expectRefused(service.readFile({ runtime_id, path }), `read of ${path} after resume`);
+      await rule.expectRefused(service.writeFile({ runtime_id, path: 'abs-dir/new.txt', content_base64: '' }), 'write through abs-dir after resume');
       outside.expectUntouched();
     });
 
