@@ -37,6 +37,17 @@ export interface ConformanceCapabilities {
    * commands are not real processes (memory). Default false.
    */
   isolatedCommands?: boolean;
+  /**
+   * The file API acts inside the backend's own sandbox (E2B: envd), never on this host's file
+   * system, so a symbolic link a command plants can lead it only within that sandbox, where the
+   * caller's commands reach everything anyway. The symlink area then checks only what protects
+   * the host: a directory outside the workspace is never read, written, created or removed, and
+   * no answer holds its content; an operation may follow a link within the sandbox (answer, or
+   * `path_not_found` for a target the sandbox lacks). Default false: every operation through a
+   * link leading out of the workspace must be refused with `invalid_request` or act on the link
+   * itself — what a provider whose workspace is on the host must do.
+   */
+  filesInSandbox?: boolean;
 }
 
 /**
@@ -95,6 +106,7 @@ export function resolveConformanceOptions(options: ProviderConformanceOptions): 
       posixShell: options.capabilities?.posixShell ?? false,
       specialFiles: options.capabilities?.specialFiles ?? false,
       isolatedCommands: options.capabilities?.isolatedCommands ?? false,
+      filesInSandbox: options.capabilities?.filesInSandbox ?? false,
     },
     limits: options.limits,
   };

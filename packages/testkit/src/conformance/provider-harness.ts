@@ -7,8 +7,10 @@ import {
   type BackendCreateRequest,
   type BackendProviderV1,
   type ProviderBackend,
+  type RuntimeServiceObserver,
 } from '@runtimectl/core';
 import type { ProviderUnderTest, ResolvedConformanceOptions } from './conformance-options';
+import { CallDeadline } from './call-deadline';
 import { observeProvider, type ObservedProvider, type ProviderCallCounts } from './observed-provider';
 
 /** A backend the harness created directly through the provider, and how to address it again. */
@@ -38,9 +40,9 @@ export interface ProviderHarness {
   confirmsQuietBackends(): Promise<boolean>;
   /**
    * A `RuntimeService` from core over the provider (default provider), with `store` or a fresh
-   * `MemoryRuntimeStore`. Every runtime it opened is closed after the test.
+   * `MemoryRuntimeStore`, reporting to `observer` when given. Every runtime it opened is closed after the test.
    */
-  createService(store?: MemoryRuntimeStore): RuntimeService;
+  createService(store?: MemoryRuntimeStore, observer?: RuntimeServiceObserver): RuntimeService;
 }
 
 interface TestState {
@@ -119,12 +121,14 @@ async function start(
 
 /**
  * Registers per-test setup and teardown in the enclosing `describe`: each test gets a fresh
- * provider from the factory; afterwards its runtimes are closed, its backends released, its
+ * provider from the factory, whose calls (and its backends') fail naming the call when one is
+ * still pending shortly before the test or teardown would time out (`CallDeadline`); afterwards its runtimes are closed, its backends released, its
  * leftover snapshots deleted and the factory's cleanup run — in that order. Teardown failures
  * fail the test (a provider that cannot release is not conformant).
  */
 export function useProviderHarness(options: ResolvedConformanceOptions): ProviderHarness {
   let state: TestState | undefined;
+  const deadline = new CallDeadline();
   const current = (): TestState => {
     if (!state) throw new Error('the conformance harness is only usable inside a test');
     return state;
@@ -132,12 +136,15 @@ export function useProviderHarness(options: ResolvedConformanceOptions): Provide
 
   beforeEach(async () => {
     const { provider, cleanup } = unwrap(await options.createProvider());
-    state = { observed: observeProvider(provider), cleanup, backends: [], services: [] };
+    state = { observed: observeProvider(provider, deadline), cleanup, backends: [], services: [] };
+    // A call still pending when the test is about to time out fails naming the call.
+    deadline.start('test', options.timeouts.testMs);
   }, options.timeouts.hookMs);
 
   afterEach(async () => {
     const finished = state;
     state = undefined;
+    deadline.start('teardown', options.timeouts.hookMs);
     if (finished) await teardown(finished);
   }, options.timeouts.hookMs);
 
@@ -166,13 +173,14 @@ export function useProviderHarness(options: ResolvedConformanceOptions): Provide
       const { backend } = await start(current(), (provider, request) => provider.create(request));
       return typeof backend.backgroundProcesses === 'function' && (await backend.backgroundProcesses()) === 0;
     },
-    createService(store = new MemoryRuntimeStore()) {
+    createService(store = new MemoryRuntimeStore(), observer) {
       const test = current();
       const service = new RuntimeService({
         store,
         providers: [test.observed.provider],
         defaultProvider: test.observed.provider.providerId,
         installationId: CONFORMANCE_INSTALLATION,
+        ...(observer ? { observer } : {}),
       });
       test.services.push(service);
       return service;
