@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BackendProviderV1, ProviderContext } from '@runtimectl/core';
 import type { ServerTelemetry } from '@runtimectl/server-http';
@@ -18,8 +18,11 @@ export interface ProviderHost {
 
 /** The context `create` gets: its own owner-only state directory, ids, logs and metrics hooks; never the daemon's secrets. */
 function contextFor(id: string, host: ProviderHost): ProviderContext {
-  const stateDir = join(host.config.stateDir, 'providers', id);
+  const providersDir = join(host.config.stateDir, 'providers');
+  const stateDir = join(providersDir, id);
   mkdirSync(stateDir, { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
+  // Owner-only even where an older build or an operator left them open; what is inside is the provider's.
+  for (const directory of [providersDir, stateDir]) chmodSync(directory, OWNER_ONLY_DIRECTORY_MODE);
   return {
     providerId: id,
     stateDir,
