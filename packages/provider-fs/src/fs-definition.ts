@@ -14,7 +14,7 @@ export const fsProviderDefinition = defineProvider({
       .string()
       .min(1)
       .optional()
-      .describe('snapshot store; same file system as root for copy-on-write checkouts (default <provider state dir>/snapshots)'),
+      .describe('snapshot store; same file system as root for copy-on-write checkouts (default in runtimed: <state_dir>/fs/snapshots)'),
     compress: z.boolean().default(true).describe('gzip snapshot blobs where that saves at least 10% (default true)'),
   }),
   create(settings, context) {

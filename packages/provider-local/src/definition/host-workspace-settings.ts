@@ -14,7 +14,7 @@ function legacyNetwork(value: unknown): unknown {
 
 /** The settings of every provider whose workspaces are directories on this machine (local, and fs which composes it). */
 export const hostWorkspaceSettingsShape = {
-  root: z.string().min(1).optional().describe('workspaces directory (default <provider state dir>/workspaces)'),
+  root: z.string().min(1).optional().describe('workspaces directory (default in runtimed: <state_dir>/workspaces for local, <state_dir>/fs/workspaces for fs)'),
   shell: z.string().min(1).default('/bin/sh').describe('shell for commands (default /bin/sh)'),
   workspace_quota_bytes: z
     .int()
