@@ -1,4 +1,5 @@
 import { defineConfig } from 'tsup';
+import { rangesOf } from './src/dependency-ranges';
 
 export default defineConfig({
   entry: { main: 'src/main.ts', index: 'src/index.ts' },
@@ -9,4 +10,6 @@ export default defineConfig({
   target: 'node20',
   // dist/main.js is the `create-provider` bin: executable as it is.
   banner: { js: '#!/usr/bin/env node' },
+  // The template's versions, read here where the devDependencies are (a published manifest has none).
+  define: { __TEMPLATE_RANGES__: JSON.stringify(JSON.stringify(rangesOf('.'))) },
 });

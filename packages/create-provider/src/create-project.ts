@@ -1,6 +1,10 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { basename, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { rangesOf } from './dependency-ranges';
+
+declare const __TEMPLATE_RANGES__: string | undefined;
 
 const TEMPLATE_DIR = fileURLToPath(new URL('../template/', import.meta.url));
 const OWN_MANIFEST = fileURLToPath(new URL('../package.json', import.meta.url));
@@ -8,7 +12,8 @@ const OWN_MANIFEST = fileURLToPath(new URL('../package.json', import.meta.url));
 const PROVIDER_ID = /^[a-z][a-z0-9_]{0,31}$/;
 const PACKAGE_NAME = /^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/;
 /** Files npm would drop or act on inside a package: shipped under another name, renamed on copy. */
-const RENAMED: Record<string, string> = { gitignore: '.gitignore' };
+// A nested package.json in our own tarball would be linted (and half-read by bundlers) as a package.
+const RENAMED: Record<string, string> = { gitignore: '.gitignore', 'package.json.template': 'package.json' };
 
 /** A user's mistake, told in one line (the CLI exits 1 with it). */
 export class CreateProviderError extends Error {}
@@ -40,23 +45,15 @@ export function providerIdFrom(text: string): string | undefined {
 }
 
 /**
- * The version ranges the generated project depends on, by package: this package's own
- * (dev)dependencies are the one place they are kept, so the template follows the versions the
- * runtimectl workspace builds and tests with. A `workspace:` range (running from a checkout, not
- * a published copy, where pnpm has rewritten it) is read from the linked package's version.
+ * The version ranges the generated project depends on, by package. This package's own
+ * devDependencies are the one place they are kept, so the template follows the versions the
+ * runtimectl workspace builds and tests with; a `workspace:` range is the linked package's
+ * version. The build bakes them into dist (`__TEMPLATE_RANGES__`, tsup.config.ts): a published
+ * manifest carries no devDependencies.
  */
 export function dependencyRanges(): Record<string, string> {
-  const own = JSON.parse(readFileSync(OWN_MANIFEST, 'utf8')) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
-  const ranges: Record<string, string> = {};
-  for (const [name, range] of Object.entries({ ...own.devDependencies, ...own.dependencies })) {
-    if (range.startsWith('workspace:')) {
-      const linked = JSON.parse(readFileSync(join(OWN_MANIFEST, '..', 'node_modules', name, 'package.json'), 'utf8')) as { version: string };
-      ranges[name] = `^${linked.version}`;
-    } else {
-      ranges[name] = /^\d/.test(range) ? `^${range}` : range;
-    }
-  }
-  return ranges;
+  if (typeof __TEMPLATE_RANGES__ === 'string') return JSON.parse(__TEMPLATE_RANGES__) as Record<string, string>;
+  return rangesOf(dirname(OWN_MANIFEST));
 }
 
 /** Fills every `{{version}}` of the template's package.json from `dependencyRanges()`. */
@@ -102,7 +99,7 @@ export function createProject(options: CreateProjectOptions): CreatedProject {
     const path = relative(TEMPLATE_DIR, source);
     const target = join(directory, join(path, '..'), RENAMED[basename(path)] ?? basename(path));
     let text = readFileSync(source, 'utf8').replace(/\{\{(id|ID|name)\}\}/g, (placeholder) => placeholders[placeholder]!);
-    if (path === 'package.json') text = withVersions(text);
+    if (path === 'package.json.template') text = withVersions(text);
     mkdirSync(join(target, '..'), { recursive: true });
     writeFileSync(target, text);
     files.push(relative(directory, target));
