@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { CONFIG_KEYS, envNameOf } from './config/config-keys';
+import { CONFIG_KEYS, envNameOf, type ConfigKey } from './config/config-keys';
 import { DAEMON_VERSION } from './version';
 
 export interface DaemonArguments {
@@ -8,23 +8,29 @@ export interface DaemonArguments {
   flags: Record<string, unknown>;
 }
 
-const EXAMPLE = `
+function helpText(providerKeys: readonly ConfigKey[]): string {
+  const keys = [...CONFIG_KEYS, ...providerKeys];
+  return `
 Configuration comes from a TOML file (--config, else $RUNTIMECTL_CONFIG, else none), then
 RUNTIMECTL_* environment variables, then these flags; later sources win. Unknown keys and bad
 values stop the daemon with a message naming the key. A full example is in docs/config.md.
 
 Settings (TOML key → environment variable):
-${CONFIG_KEYS.map((key) => `  ${key.path.padEnd(36)} ${envNameOf(key.path).padEnd(46)} ${key.description}`).join('\n')}
+${keys.map((key) => `  ${key.path.padEnd(36)} ${envNameOf(key.path).padEnd(46)} ${key.description}`).join('\n')}
 
 Examples:
   runtimed                                   # 127.0.0.1:7333, fs provider (local beside it), defaults
   runtimed --provider local                  # the local provider by default (no snapshots)
   runtimed --port 0 --provider memory        # a free port, the in-memory provider
   RUNTIMECTL_HTTP_AUTH_BEARER_TOKEN_ENV=TOKEN TOKEN=$(openssl rand -hex 24) runtimed --host 0.0.0.0
-`;
 
-/** Parses argv; --help and --version print and exit. */
-export function parseDaemonArguments(argv: string[]): DaemonArguments {
+A provider package's settings go in its [providers.<id>] section beside package = "<name>";
+its README lists them, and RUNTIMECTL_PROVIDERS_<ID>_<KEY> variables override them.
+`;
+}
+
+/** Parses argv; --help (listing `providerKeys` too: the first-party providers' settings) and --version print and exit. */
+export function parseDaemonArguments(argv: string[], providerKeys: readonly ConfigKey[] = []): DaemonArguments {
   const program = new Command('runtimed')
     .description('The runtimectl daemon: checkpoint, check out, pause and resume agent runtimes over HTTP.')
     .version(DAEMON_VERSION)
@@ -53,7 +59,7 @@ export function parseDaemonArguments(argv: string[]): DaemonArguments {
     .option('--advertise-url <url>', 'URL other nodes forward this node\'s runtimes\' requests to (fleet.advertise_url)')
     .option('--allow-insecure-bind', 'listen on a non-loopback address without auth (http.allow_insecure_bind)')
     .addOption(new Option('--log-level <level>', 'log level (log.level)').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']))
-    .addHelpText('after', EXAMPLE)
+    .addHelpText('after', helpText(providerKeys))
     .showHelpAfterError()
     .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2));
   program.parse(argv);

@@ -2,10 +2,13 @@ import { parseDaemonArguments } from './cli-arguments';
 import { startDaemon, type RunningDaemon } from './compose/start-daemon';
 import { ConfigError } from './config/config-error';
 import { loadConfig } from './config/load-config';
+import { firstPartySettingKeys } from './providers/first-party-setting-keys';
 
 // The program `npm start` runs: the only place that reads argv, the environment and signals.
-function main(): void {
-  const args = parseDaemonArguments(process.argv);
+async function main(): Promise<void> {
+  // --help lists the first-party providers' settings, read from their packages' schemas.
+  const wantsHelp = process.argv.some((arg) => arg === '--help' || arg === '-h');
+  const args = parseDaemonArguments(process.argv, wantsHelp ? await firstPartySettingKeys() : []);
   let daemon: RunningDaemon | undefined;
   let stopRequested = false;
 
@@ -47,4 +50,4 @@ function fail(error: unknown): never {
   process.exit(1);
 }
 
-main();
+main().catch(fail);

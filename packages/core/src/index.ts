@@ -3,32 +3,10 @@ export * from './wire';
 
 export * from './errors';
 
-export type {
-  BackendProviderV1,
-  BackendResource,
-  BackendCreateRequest,
-  BackendCheckoutRequest,
-  BackendAttachRequest,
-  BackendSnapshotRequest,
-  OwnedResources,
-  ProviderSnapshot,
-} from './provider/backend-provider-v1';
-export type { ProviderBackend } from './provider/provider-backend';
-export type {
-  PathStat,
-  ExecRequest,
-  ExecResult,
-  GlobRequest,
-  GrepRequest,
-  GrepLineMatch,
-  SearchResult,
-  TempPathRequest,
-  ExportedFile,
-  ReadBytesOptions,
-} from './provider/operation-types';
-export { providerCapabilities } from './provider/capabilities';
+// The provider contract (types, the errors providers throw, workspace path and search helpers),
+// re-exported so the control plane's users need one import.
+export * from '@runtimectl/provider';
 export { ProviderRegistry, type ProviderRegistryOptions } from './provider/provider-registry';
-export { WorkspacePaths } from './provider/workspace-paths';
 
 export * from './manifest/index';
 
@@ -98,4 +76,3 @@ export { MAX_DIFFERING_PATHS, type RestoreVerificationEvent } from './runtime/ve
 export type { VerifyRestoresMode } from './runtime/service-context';
 
 export { toEventView } from './runtime/event-queries';
-export { globFiles, grepFiles, type SearchTree } from './search/search-files';

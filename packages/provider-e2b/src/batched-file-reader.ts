@@ -1,4 +1,4 @@
-import { FileTooLargeError } from '@runtimectl/core';
+import { FileTooLargeError } from '@runtimectl/provider';
 import { shellQuote } from './exec/shell-quote';
 import type { ReadWorkspaceFile, RunScript } from './sandbox-search';
 

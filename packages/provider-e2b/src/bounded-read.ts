@@ -1,4 +1,4 @@
-import { FileTooLargeError } from '@runtimectl/core';
+import { FileTooLargeError } from '@runtimectl/provider';
 
 /**
  * Reads a file's byte stream to its end, but never holds more than `maxBytes + 1` bytes:

@@ -19,7 +19,7 @@ import {
   type SearchResult,
   type TempPathRequest,
   WorkspacePaths,
-} from '@runtimectl/core';
+} from '@runtimectl/provider';
 import { FileNotFoundError, InvalidArgumentError, type Sandbox } from 'e2b';
 import type { E2BErrorMapper } from './e2b-errors';
 import { mayMeanSandboxGone, PROVIDER_ID, sandboxGoneError } from './e2b-errors';

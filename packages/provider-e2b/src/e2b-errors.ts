@@ -6,7 +6,7 @@ import {
   ProviderError,
   ProviderTimeoutError,
   RuntimectlError,
-} from '@runtimectl/core';
+} from '@runtimectl/provider';
 import {
   AuthenticationError,
   CommandExitError,

@@ -11,7 +11,7 @@ import {
   type OwnedResources,
   type ProviderBackend,
   type ProviderSnapshot,
-} from '@runtimectl/core';
+} from '@runtimectl/provider';
 import { Sandbox, SandboxError, SandboxNotFoundError, type SandboxOpts } from 'e2b';
 import type { z } from 'zod';
 import { E2BBackend, type BackendContext, type SandboxState } from './e2b-backend';

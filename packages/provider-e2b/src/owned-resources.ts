@@ -1,4 +1,4 @@
-import type { OwnedResources } from '@runtimectl/core';
+import type { OwnedResources } from '@runtimectl/provider';
 import { Sandbox } from 'e2b';
 import type { SdkCaller } from './request-deadline';
 import { resourceFromMetadata } from './sandbox-resource';

@@ -1,4 +1,4 @@
-import { InvalidRequestError } from '@runtimectl/core';
+import { InvalidRequestError } from '@runtimectl/provider';
 import { z } from 'zod';
 import { MAX_SANDBOX_TIMEOUT_MS, MIN_SANDBOX_TIMEOUT_MS } from './e2b-settings';
 import { bareSnapshotName, SNAPSHOT_NAME_PREFIX } from './snapshot-names';

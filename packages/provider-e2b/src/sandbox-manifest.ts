@@ -1,4 +1,4 @@
-import type { ManifestEntry } from '@runtimectl/core';
+import type { ManifestEntry } from '@runtimectl/provider';
 import { shellQuote } from './exec/shell-quote';
 
 /** Exit status of the manifest script when the workspace directory cannot be entered. */

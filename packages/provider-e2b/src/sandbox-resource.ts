@@ -1,4 +1,4 @@
-import type { BackendResource } from '@runtimectl/core';
+import type { BackendResource } from '@runtimectl/provider';
 
 /**
  * What core persists for an E2B backend: the sandbox id, and the sandbox timeout when the

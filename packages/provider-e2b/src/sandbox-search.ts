@@ -1,4 +1,4 @@
-import type { SearchTree } from '@runtimectl/core';
+import type { SearchTree } from '@runtimectl/provider';
 import { BatchedFileReader } from './batched-file-reader';
 import { shellQuote } from './exec/shell-quote';
 

@@ -1,4 +1,4 @@
-import type { ManifestEntry as ContentEntry } from '@runtimectl/core';
+import type { ManifestEntry as ContentEntry } from '@runtimectl/provider';
 import type { ManifestEntry } from './manifest';
 
 /** A link's permission bits where an older manifest did not record them (Linux links are 0777). */

@@ -12,7 +12,7 @@ import {
   type ProviderBackend,
   type ProviderSnapshot,
   type ReadBytesOptions,
-} from '@runtimectl/core';
+} from '@runtimectl/provider';
 import { createLocalProvider, type IsolationInForce, type LocalProvider, type LocalProviderSettings } from '@runtimectl/provider-local';
 import { contentManifestOf } from './content-manifest';
 import type { SkippedEntry } from './manifest';

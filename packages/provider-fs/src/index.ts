@@ -2,3 +2,4 @@ export { createFsProvider, FsProvider, type FsProviderSettings, type FsSnapshot 
 export type { Manifest, ManifestEntry, SkippedEntry } from './manifest';
 export { SnapshotStore, type CheckpointResult, type SnapshotStoreSettings } from './snapshot-store';
 export type { CrashPoint, CrashPointHook } from './crash-points';
+export { fsProviderDefinition, fsProviderDefinition as default } from './fs-definition';

@@ -1,4 +1,4 @@
-import { FileTooLargeError, InvalidRequestError, PathNotFoundError } from '@runtimectl/core';
+import { FileTooLargeError, InvalidRequestError, PathNotFoundError } from '@runtimectl/provider';
 import type { BlobStore } from './blob-store';
 import type { Manifest } from './manifest';
 

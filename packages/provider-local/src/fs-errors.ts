@@ -1,4 +1,4 @@
-import { BackendGoneError, InvalidRequestError, PathNotFoundError, ProviderError } from '@runtimectl/core';
+import { BackendGoneError, InvalidRequestError, PathNotFoundError, ProviderError } from '@runtimectl/provider';
 
 export const errorCode = (error: unknown): string | undefined =>
   typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;

@@ -8,3 +8,5 @@ export { isBookkeepingEntry, OWNER_ONLY_DIRECTORY_MODE, OWNER_ONLY_FILE_MODE } f
 export { KEPT_MODE_BITS, openWalkedFile, walkWorkspaceTree, WorkspaceChangedError, type WalkedPath, type WorkspaceVisitor } from './workspace-walk';
 export { workspaceManifest, type KnownHashes } from './workspace-manifest';
 export type { WorkspaceOwner } from './sandbox-ownership';
+export { localProviderDefinition, localProviderDefinition as default } from './definition/local-definition';
+export { hostWorkspaceProviderSettings, hostWorkspaceSettingsShape, type HostWorkspaceSettings } from './definition/host-workspace-settings';

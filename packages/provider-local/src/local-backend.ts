@@ -21,7 +21,7 @@ import {
   type ReadBytesOptions,
   type SearchResult,
   type TempPathRequest,
-} from '@runtimectl/core';
+} from '@runtimectl/provider';
 import { commandEnvironment } from './exec/command-environment';
 import { fileSizeLimitPrefix } from './exec/file-size-limit';
 import type { ProcessGroups } from './exec/process-groups';

@@ -9,7 +9,7 @@ import {
   type BackendProviderV1,
   type OwnedResources,
   type ProviderBackend,
-} from '@runtimectl/core';
+} from '@runtimectl/provider';
 import { checkLimits, type SandboxIdentityRequest, type SandboxLimits, type SandboxNetwork } from '@runtimectl/namespace-sandbox';
 import { checkConfiguredEnvironment } from './exec/command-environment';
 import { ProcessGroups } from './exec/process-groups';

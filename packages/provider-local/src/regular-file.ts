@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { FileTooLargeError, InvalidRequestError } from '@runtimectl/core';
+import { FileTooLargeError, InvalidRequestError } from '@runtimectl/provider';
 import { notRegularFileError } from './fs-errors';
 
 const { O_NONBLOCK, O_NOFOLLOW } = constants;

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { ProviderError } from '@runtimectl/core';
+import { ProviderError } from '@runtimectl/provider';
 import { errorCode } from './fs-errors';
 
 const execFileAsync = promisify(execFile);

@@ -1,6 +1,6 @@
 import { constants, existsSync, openSync, type Stats } from 'node:fs';
 import { lstat, mkdir, open, readlink, type FileHandle } from 'node:fs/promises';
-import { InvalidRequestError, WorkspacePaths } from '@runtimectl/core';
+import { InvalidRequestError, WorkspacePaths } from '@runtimectl/provider';
 import { errorCode } from './fs-errors';
 
 const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = constants;

@@ -1,5 +1,5 @@
 import { closeSync, type BigIntStats } from 'node:fs';
-import type { ManifestEntry } from '@runtimectl/core';
+import type { ManifestEntry } from '@runtimectl/provider';
 import { hashOpenFile } from './file-hash';
 import { openWalkedFile, walkWorkspaceTree } from './workspace-walk';
 

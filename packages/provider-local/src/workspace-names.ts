@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { BackendResource } from '@runtimectl/core';
+import type { BackendResource } from '@runtimectl/provider';
 
 /** What a workspace directory may be called: it can never be `.`, `..` or contain a separator. */
 const WORKSPACE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;

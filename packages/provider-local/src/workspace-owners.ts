@@ -1,6 +1,6 @@
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { OwnedResources } from '@runtimectl/core';
+import type { OwnedResources } from '@runtimectl/provider';
 import { errorCode } from './fs-errors';
 import { resourceOf, workspaceNameIn } from './workspace-names';
 import { OWNER_ONLY_DIRECTORY_MODE, OWNER_ONLY_FILE_MODE } from './owner-only';

@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { readdir, type FileHandle } from 'node:fs/promises';
-import { InvalidRequestError, type SearchTree } from '@runtimectl/core';
+import { InvalidRequestError, type SearchTree } from '@runtimectl/provider';
 import { errorCode } from './fs-errors';
 import { openRegularFile, readAtMost } from './regular-file';
 import { descriptorPath, openDirectory, type WorkspaceJail } from './workspace-jail';

@@ -2,6 +2,7 @@ import { chmodSync, lstatSync, mkdirSync, readdirSync, statSync, type Stats } fr
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { isBookkeepingEntry, OWNER_ONLY_DIRECTORY_MODE } from '@runtimectl/provider-local';
 import type { ResolvedConfig } from '../config/load-config';
+import type { LoadedProvider } from '../providers/load-providers';
 
 /** Group and other permission bits: what owner-only state never has. */
 const GROUP_AND_OTHER = 0o077;
@@ -24,21 +25,33 @@ export interface StateLocations {
   workspaceRoots: StateDirectory[];
 }
 
-/** The locations of a resolved configuration (paths may lie outside the state directory). */
-export function stateLocationsOf(config: ResolvedConfig): StateLocations {
-  const { local, fs } = config.providers;
+/** A provider setting naming a directory, when it is one (a path string). */
+function directorySetting(settings: unknown, key: 'root' | 'snapshots'): string | undefined {
+  const value = (settings as Record<string, unknown> | null)?.[key];
+  return typeof value === 'string' ? resolve(value) : undefined;
+}
+
+/**
+ * The locations of a resolved configuration (paths may lie outside the state directory). A
+ * provider's `root` setting is a workspace root and its `snapshots` setting a store, by the
+ * convention docs/add-a-provider.md states; what a provider keeps in its own state directory
+ * (<state_dir>/providers/<id>) is owner-only from the start.
+ */
+export function stateLocationsOf(config: ResolvedConfig, providers: readonly Pick<LoadedProvider, 'id' | 'settings'>[]): StateLocations {
+  const setting = (key: 'root' | 'snapshots') =>
+    providers.flatMap(({ id, settings }) => {
+      const path = directorySetting(settings, key);
+      return path === undefined ? [] : [{ path, key: `providers.${id}.${key}` }];
+    });
   return {
     stateDir: config.stateDir,
-    stores: fs.enabled ? [{ path: config.fsSnapshots, key: 'providers.fs.snapshots' }] : [],
+    stores: setting('snapshots'),
     files: [
       join(config.stateDir, 'installation-id'),
       join(config.stateDir, 'node-id'),
       ...(config.store.kind === 'sqlite' ? ['', '-wal', '-shm', '-journal'].map((suffix) => `${config.storePath}${suffix}`) : []),
     ],
-    workspaceRoots: [
-      ...(local.enabled ? [{ path: config.localRoot, key: 'providers.local.root' }] : []),
-      ...(fs.enabled ? [{ path: config.fsRoot, key: 'providers.fs.root' }] : []),
-    ],
+    workspaceRoots: setting('root'),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { ProviderRegistry, RuntimeService, type ReconcileReport } from '@runtimectl/core';
+import { ProviderRegistry, RuntimeService, type ProviderDefinition, type ReconcileReport } from '@runtimectl/core';
 import { buildServer, createServerTelemetry, turnBatchedDestination } from '@runtimectl/server-http';
 import { createWebhookDirectory } from '@runtimectl/webhooks';
 import type { FastifyInstance } from 'fastify';
@@ -7,6 +7,7 @@ import pino, { type Logger } from 'pino';
 import type { ResolvedConfig } from '../config/load-config';
 import { DAEMON_VERSION } from '../version';
 import { assertSafeBind } from './bind-safety';
+import { loadProviders, type LoadedProvider } from '../providers/load-providers';
 import { createProviders } from './create-providers';
 import { unknownProviderHint } from './unknown-provider-hint';
 import { describeTarget } from '@runtimectl/store-postgres';
@@ -52,6 +53,19 @@ export interface RunningDaemon {
   close(): Promise<void>;
 }
 
+/** What an embedding program may hand startDaemon besides the configuration. */
+export interface StartDaemonOptions {
+  /** Default: pino JSON on stderr at `log.level`. */
+  logger?: Logger;
+  /**
+   * Provider definitions to run without a package to load (a program embedding the daemon, or a
+   * test): each runs as `[providers.<definition.id>]`, configured by that section (its settings,
+   * environment variables and flags, exactly as a package's), unless the section sets
+   * `enabled = false` or names a package of its own.
+   */
+  providers?: readonly ProviderDefinition[];
+}
+
 /** The store as the banner names it: never the database URL's user or password. */
 function describeStore(config: ResolvedConfig): string {
   if (config.store.kind === 'sqlite') return `sqlite ${config.storePath}`;
@@ -72,19 +86,20 @@ function forwardTimeoutMsOf(config: ResolvedConfig): number {
  * fleet → serve. Logs (pino JSON) go to stderr so stdout carries only the start banner, one
  * write per event-loop turn (see turnBatchedDestination).
  */
-export async function startDaemon(
-  config: ResolvedConfig,
-  logger: Logger = pino({ level: config.log.level }, turnBatchedDestination(2)),
-): Promise<RunningDaemon> {
+export async function startDaemon(config: ResolvedConfig, options: StartDaemonOptions = {}): Promise<RunningDaemon> {
+  const logger = options.logger ?? pino({ level: config.log.level }, turnBatchedDestination(2));
   assertSafeBind(config.http.host, config.bearerToken !== undefined, config.http.allow_insecure_bind);
+  // Every provider package is found, checked and its settings validated before anything is
+  // written: a configuration mistake stops the start with nothing changed.
+  const loaded = await loadProviders(config, options.providers);
   // Before anything writes there: what an older build left world-readable is tightened first
   // (and a state directory that is not runtimed's own is refused before the lock file is made).
-  makeStateOwnerOnly(stateLocationsOf(config));
+  makeStateOwnerOnly(stateLocationsOf(config, loaded));
   // Before anything reads the state (node id, providers' roots, the store): a second daemon on
   // it would reconcile away the first one's work.
   const lock = await lockStateDir(config.stateDir);
   try {
-    return await startLocked(config, logger, lock);
+    return await startLocked(config, logger, lock, loaded);
   } catch (error) {
     lock.release();
     throw error;
@@ -92,10 +107,10 @@ export async function startDaemon(
 }
 
 /** startDaemon's work once the state directory is this process's; `close()` lets it go last. */
-async function startLocked(config: ResolvedConfig, logger: Logger, lock: StateDirLock): Promise<RunningDaemon> {
+async function startLocked(config: ResolvedConfig, logger: Logger, lock: StateDirLock, loaded: LoadedProvider[]): Promise<RunningDaemon> {
   const nodeId = config.fleet.node_id ?? loadNodeId(config.stateDir);
   const telemetry = createServerTelemetry();
-  const providers = await createProviders(config, telemetry);
+  const providers = await createProviders(loaded, { config, nodeId, logger, telemetry });
   // The local provider's isolation probe runs while the store opens and reconciles.
   const isolationProbe = describeLocalIsolation(providers, config.bearerToken !== undefined);
   isolationProbe.catch(() => undefined);

@@ -1,5 +1,7 @@
 import { envNameOf } from '../config/config-keys';
-import { KNOWN_PROVIDERS } from '../config/config-schema';
+import { FIRST_PARTY_PROVIDERS } from '../providers/first-party-providers';
+
+const KNOWN_PROVIDERS = Object.keys(FIRST_PARTY_PROVIDERS);
 
 /**
  * What an `unknown provider` error adds (through core's ProviderRegistry): for a provider this

@@ -80,90 +80,23 @@ const StoreSchema = z.strictObject({
   connect_timeout_ms: z.int().min(100).max(600_000).default(5_000),
 });
 
-/** What every provider whose workspaces are directories on this machine takes (local, and fs which composes it). */
-const HostWorkspaceSettings = {
-  enabled: z.boolean().default(true),
-  /** Workspaces directory; default per provider, under <state_dir>. */
-  root: z.string().min(1).optional(),
-  shell: z.string().min(1).default('/bin/sh'),
-  /** Disk bytes one workspace may use (write-file refused, commands stopped beyond); 0: no quota. */
-  workspace_quota_bytes: z.int().min(0).max(Number.MAX_SAFE_INTEGER).default(10 * 1024 * MiB),
-  /** Variables every command gets (the daemon's own environment never leaks into commands). */
-  env: z.record(z.string().regex(ENV_NAME), z.string()).default({}),
-  /** namespace: commands in their own user, mount and PID namespaces; none: host processes; auto: namespace where possible. */
-  isolation: z.enum(['auto', 'namespace', 'none']).default('auto'),
-  /**
-   * With namespace isolation: egress (outbound through slirp4netns or pasta, never the host's
-   * loopback; none where neither works), none (loopback only) or host. true/on and false/off,
-   * from before modes, read as host and none.
-   */
-  network: z.preprocess(legacyNetwork, z.enum(['none', 'egress', 'host'])).default('egress'),
-  /** Where commands see their workspace (namespace isolation); the same for a runtime's whole life. */
-  workspace_path: z.string().regex(/^\/./, 'an absolute path').default('/home/user/workspace'),
-  /** The host ids a sandbox's root is: auto (an unprivileged id when root), daemon (this process's own), or "uid:gid". */
-  sandbox_ids: z
-    .string()
-    .regex(/^(auto|daemon|[1-9]\d*:[1-9]\d*)$/, 'auto, daemon, or "uid:gid" (two positive whole numbers)')
-    .default('auto'),
-  /** Per workspace sandbox (all its commands and background jobs together); 0 for none; default: the provider's. */
-  memory_limit_bytes: z.int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
-  pids_limit: z.int().min(0).max(4_194_304).optional(),
-  cpu_limit_cores: z.number().min(0).max(4096).optional(),
-};
-
-/** `network` as written before it was a mode: a boolean (or on/off, true/false from the environment). */
-function legacyNetwork(value: unknown): unknown {
-  if (value === true || value === 'on' || value === 'true') return 'host';
-  if (value === false || value === 'off' || value === 'false') return 'none';
-  return value;
-}
-
-/** Workspaces default to <state_dir>/workspaces. */
-const LocalProviderSchema = z.strictObject({
-  ...HostWorkspaceSettings,
-  keep_workspaces: z.boolean().default(false),
-});
+/** A provider id: the key of its `[providers.<id>]` section, in records and the API. */
+export const PROVIDER_ID = /^[a-z][a-z0-9_]{0,31}$/;
+export const PROVIDER_ID_RULE = 'lowercase letters, digits and "_" (at most 32), starting with a letter';
 
 /**
- * The local provider's settings (not keep_workspaces: a released workspace lives on in its
- * snapshots) plus the snapshot store. Workspaces default to <state_dir>/fs/workspaces.
+ * One `[providers.<id>]` section: the daemon's own keys (`package`, `enabled`) and the provider's
+ * settings, which the provider package's schema validates once the package is loaded
+ * (src/providers/load-providers.ts).
  */
-const FsProviderSchema = z.strictObject({
-  ...HostWorkspaceSettings,
-  /** Snapshot store (blobs, manifests); default <state_dir>/fs/snapshots. */
-  snapshots: z.string().min(1).optional(),
-  /** gzip a blob where that saves at least 10%. */
-  compress: z.boolean().default(true),
+const ProviderSectionSchema = z.looseObject({
+  /** The npm package (or a path, relative to the config file) whose default export defines the provider. */
+  package: z.string().min(1).optional(),
+  enabled: z.boolean().optional(),
 });
+export type ProviderSection = z.infer<typeof ProviderSectionSchema>;
 
-const MemoryProviderSchema = z.strictObject({
-  enabled: z.boolean().default(false),
-});
-
-/** E2B sandboxes. The API key is read from the variable api_key_env names: keys never go in files. */
-const E2BProviderSchema = z.strictObject({
-  enabled: z.boolean().default(false),
-  api_key_env: z.string().regex(ENV_NAME, 'an environment variable name').default('E2B_API_KEY'),
-  /** Control-plane URL; default the SDK's (https://api.<domain>). */
-  api_url: z.string().min(1).optional(),
-  /** envd URL for every sandbox (an emulator or a proxy); default the SDK's, per sandbox. */
-  sandbox_url: z.string().min(1).optional(),
-  /** Default the SDK's (e2b.app). */
-  domain: z.string().min(1).optional(),
-  template: z.string().min(1).default('base'),
-  sandbox_timeout_ms: z.int().min(1_000).max(86_400_000).default(600_000),
-  request_timeout_ms: z.int().min(100).max(600_000).default(30_000),
-});
-
-const ProvidersSchema = z.strictObject({
-  local: LocalProviderSchema.prefault({}),
-  fs: FsProviderSchema.prefault({}),
-  memory: MemoryProviderSchema.prefault({}),
-  e2b: E2BProviderSchema.prefault({}),
-});
-
-/** Provider ids the daemon can compose (sections under [providers]). */
-export const KNOWN_PROVIDERS = Object.keys(ProvidersSchema.shape);
+const ProvidersSchema = z.record(z.string().regex(PROVIDER_ID, PROVIDER_ID_RULE), ProviderSectionSchema);
 
 const RuntimesSchema = z.strictObject({
   default_provider: z.string().min(1).default('fs'),
@@ -229,39 +162,13 @@ export const DaemonConfigSchema = z
     state_dir: z.string().min(1).optional(),
     http: HttpSchema.prefault({}),
     store: StoreSchema.prefault({}),
-    providers: ProvidersSchema.prefault({}),
+    providers: ProvidersSchema.default({}),
     runtimes: RuntimesSchema.prefault({}),
     retention: RetentionSchema.prefault({}),
     fleet: FleetSchema.prefault({}),
     log: LogSchema.prefault({}),
     /** `[[webhooks]]`: receivers of the event log (see docs/config.md). */
     webhooks: WebhooksSchema,
-  })
-  .superRefine((config, context) => {
-    const enabled = enabledProviders(config);
-    if (!enabled.includes(config.runtimes.default_provider)) {
-      context.addIssue({
-        code: 'custom',
-        path: ['runtimes', 'default_provider'],
-        message: `must name an enabled provider (enabled: ${enabled.join(', ') || 'none'})`,
-      });
-    }
-    // The keep-alive duty moves to another node only after a dead holder's lease lapses and a
-    // heartbeat later; the sandbox has two thirds of its timeout left then (docs/config.md).
-    const { e2b } = config.providers;
-    if (e2b.enabled && e2b.sandbox_timeout_ms <= 2 * config.fleet.lease_ms) {
-      context.addIssue({
-        code: 'custom',
-        path: ['providers', 'e2b', 'sandbox_timeout_ms'],
-        message: `must exceed twice fleet.lease_ms (${config.fleet.lease_ms} ms), or a sandbox may lapse while the keep-alive duty moves to another node`,
-      });
-    }
   });
 
 export type DaemonConfig = z.infer<typeof DaemonConfigSchema>;
-
-export function enabledProviders(config: Pick<DaemonConfig, 'providers'>): string[] {
-  return Object.entries(config.providers)
-    .filter(([, settings]) => settings.enabled)
-    .map(([id]) => id);
-}

@@ -19,49 +19,12 @@ describe('loadConfig', () => {
     const config = load();
     expect(config.http).toMatchObject({ host: '127.0.0.1', port: 7333, body_limit_bytes: 10 * 1024 * 1024 });
     expect(config.stateDir).toBe('/home/someone/.local/state/runtimectl');
-    expect(config.localRoot).toBe('/home/someone/.local/state/runtimectl/workspaces');
-    expect(config.fsRoot).toBe('/home/someone/.local/state/runtimectl/fs/workspaces');
-    expect(config.fsSnapshots).toBe('/home/someone/.local/state/runtimectl/fs/snapshots');
     expect(config.runtimes.default_provider).toBe('fs');
-    expect(config.providers.local.enabled).toBe(true);
-    expect(config.providers.fs).toMatchObject({ enabled: true, shell: '/bin/sh', compress: true, isolation: 'auto', network: 'egress', workspace_path: '/home/user/workspace', sandbox_ids: 'auto', env: {}, workspace_quota_bytes: 10 * 1024 ** 3 });
-    expect(config.providers.fs.memory_limit_bytes).toBeUndefined();
+    // Which providers run is decided once their packages load (src/providers/load-providers.test.ts).
+    expect(config.providers).toEqual({});
     expect(config.store).toMatchObject({ kind: 'sqlite', synchronous: 'full' });
     expect(config.storePath).toBe('/home/someone/.local/state/runtimectl/runtimectl.db');
     expect(config.bearerToken).toBeUndefined();
-  });
-
-  it('[providers.fs] takes the local settings plus snapshots and compress, from the file, RUNTIMECTL_PROVIDERS_FS_* variables and flags', () => {
-    const path = tempFile('fs.toml', '[providers.fs]\nroot = "/srv/ws"\nsnapshots = "/srv/snaps"\nshell = "/bin/bash"\ncompress = false\nenv = { LANG = "C.UTF-8" }\n');
-    const config = load({ RUNTIMECTL_PROVIDERS_FS_ISOLATION: 'none', RUNTIMECTL_PROVIDERS_FS_NETWORK: 'false' }, {}, path);
-    expect(config.fsRoot).toBe('/srv/ws');
-    expect(config.fsSnapshots).toBe('/srv/snaps');
-    expect(config.providers.fs).toMatchObject({ shell: '/bin/bash', compress: false, env: { LANG: 'C.UTF-8' }, isolation: 'none', network: 'none' });
-    expect(load({ RUNTIMECTL_PROVIDERS_FS_COMPRESS: 'off', RUNTIMECTL_PROVIDERS_FS_SNAPSHOTS: '/x/snaps' }).providers.fs).toMatchObject({ compress: false, snapshots: '/x/snaps' });
-    expect(() => load({}, {}, tempFile('k.toml', '[providers.fs]\nkeep_workspaces = true\n'))).toThrow(/providers\.fs\.keep_workspaces: unknown key/);
-    expect(() => load({ RUNTIMECTL_PROVIDERS_FS_ISOLATION: 'jail' })).toThrow(/providers\.fs\.isolation/);
-  });
-
-  it('isolation v2 settings: network modes (booleans from before read as host and none), workspace path, sandbox ids, limits', () => {
-    const path = tempFile('v2.toml', '[providers.local]\nnetwork = true\nworkspace_path = "/workspace"\nsandbox_ids = "5000:5001"\nmemory_limit_bytes = 1073741824\npids_limit = 512\ncpu_limit_cores = 1.5\n');
-    expect(load({}, {}, path).providers.local).toMatchObject({ network: 'host', workspace_path: '/workspace', sandbox_ids: '5000:5001', memory_limit_bytes: 1024 ** 3, pids_limit: 512, cpu_limit_cores: 1.5 });
-    expect(load({ RUNTIMECTL_PROVIDERS_LOCAL_NETWORK: 'egress', RUNTIMECTL_PROVIDERS_LOCAL_CPU_LIMIT_CORES: '0.5' }).providers.local).toMatchObject({ network: 'egress', cpu_limit_cores: 0.5 });
-    expect(() => load({ RUNTIMECTL_PROVIDERS_LOCAL_NETWORK: 'bridge' })).toThrow(/providers\.local\.network/);
-    expect(() => load({ RUNTIMECTL_PROVIDERS_FS_SANDBOX_IDS: '0:0' })).toThrow(/providers\.fs\.sandbox_ids/);
-    expect(() => load({ RUNTIMECTL_PROVIDERS_FS_WORKSPACE_PATH: 'relative' })).toThrow(/providers\.fs\.workspace_path/);
-  });
-
-  it('refuses local and fs sharing one workspaces directory (each would take the other\'s workspaces for its own)', () => {
-    expect(() => load({ RUNTIMECTL_PROVIDERS_FS_ROOT: '/srv/ws', RUNTIMECTL_PROVIDERS_LOCAL_ROOT: '/srv/ws/' })).toThrow(
-      /providers\.fs\.root: must differ from providers\.local\.root/,
-    );
-    expect(load({ RUNTIMECTL_PROVIDERS_FS_ROOT: '/srv/ws', RUNTIMECTL_PROVIDERS_LOCAL_ROOT: '/srv/ws', RUNTIMECTL_PROVIDERS_LOCAL_ENABLED: 'false' }).fsRoot).toBe('/srv/ws');
-  });
-
-  it('local stays available: --provider local makes it the default, and fs can be turned off', () => {
-    expect(load({}, { 'runtimes.default_provider': 'local' }).runtimes.default_provider).toBe('local');
-    expect(load({ RUNTIMECTL_PROVIDERS_FS_ENABLED: 'false' }, { 'runtimes.default_provider': 'local' }).providers.fs.enabled).toBe(false);
-    expect(() => load({ RUNTIMECTL_PROVIDERS_FS_ENABLED: 'false' })).toThrow(/runtimes\.default_provider: must name an enabled provider/);
   });
 
   it('honours XDG_STATE_HOME', () => {
@@ -96,14 +59,6 @@ describe('loadConfig', () => {
   it('invalid TOML and a missing file are clear errors', () => {
     expect(() => load({}, {}, tempFile('bad.toml', '[http\n'))).toThrow(/not valid TOML/);
     expect(() => load({}, {}, '/nonexistent/runtimed.toml')).toThrow(/not found/);
-  });
-
-  it('the default provider must be enabled; naming a known one as default enables it', () => {
-    expect(load({}, { 'runtimes.default_provider': 'memory' }).providers.memory.enabled).toBe(true);
-    expect(() => load({ RUNTIMECTL_PROVIDERS_MEMORY_ENABLED: 'false' }, { 'runtimes.default_provider': 'memory' })).toThrow(
-      /runtimes\.default_provider: must name an enabled provider/,
-    );
-    expect(() => load({}, { 'runtimes.default_provider': 'nope' })).toThrow(/default_provider/);
   });
 
   it('reads the bearer token from the variable bearer_token_env names, and refuses a missing one', () => {
@@ -170,13 +125,9 @@ describe('loadConfig', () => {
     expect(() => load({ RUNTIMECTL_STORE_POOL_SIZE: '0' })).toThrow(/store\.pool_size/);
   });
 
-  it('disk bounds: a 10 GiB workspace quota (0 turns it off) and bounded Idempotency-Key responses, from variables and flags', () => {
+  it('disk bounds: bounded Idempotency-Key responses, from variables and flags', () => {
     const defaults = load();
-    expect(defaults.providers.local.workspace_quota_bytes).toBe(10 * 1024 ** 3);
     expect(defaults.http).toMatchObject({ idempotency_max_response_bytes: 4 * 1024 ** 2, idempotency_max_total_bytes: 128 * 1024 ** 2 });
-    expect(load({ RUNTIMECTL_PROVIDERS_LOCAL_WORKSPACE_QUOTA_BYTES: '0' }).providers.local.workspace_quota_bytes).toBe(0);
-    expect(load({}, { 'providers.local.workspace_quota_bytes': 1_048_576 }).providers.local.workspace_quota_bytes).toBe(1_048_576);
-    expect(() => load({ RUNTIMECTL_PROVIDERS_LOCAL_WORKSPACE_QUOTA_BYTES: '-1' })).toThrow(/providers\.local\.workspace_quota_bytes/);
     expect(load({ RUNTIMECTL_HTTP_IDEMPOTENCY_MAX_TOTAL_BYTES: '65536' }).http.idempotency_max_total_bytes).toBe(65_536);
   });
 
@@ -202,16 +153,6 @@ describe('loadConfig', () => {
       /^fleet\.secret_env: environment variable RUNTIMECTL_FLEET_SECRET is not set or empty; a node on PostgreSQL needs the fleet's shared secret/,
     );
     expect(load({ RUNTIMECTL_DATABASE_URL: url, RUNTIMECTL_FLEET_SECRET: 's'.repeat(40) }, { 'store.kind': 'postgres' }).fleetSecret).toBe('s'.repeat(40));
-  });
-
-  it('an enabled E2B provider\'s sandbox timeout must exceed twice the fleet lease (a sandbox outlives the take-over of a dead holder\'s keep-alive duty)', () => {
-    const e2b = { RUNTIMECTL_PROVIDERS_E2B_ENABLED: 'true', E2B_API_KEY: 'e2b_test' };
-    const refused = () => load({ ...e2b, RUNTIMECTL_FLEET_LEASE_MS: '5000', RUNTIMECTL_PROVIDERS_E2B_SANDBOX_TIMEOUT_MS: '10000' });
-    expect(refused).toThrow(ConfigError);
-    expect(refused).toThrow(/providers\.e2b\.sandbox_timeout_ms.*fleet\.lease_ms/);
-    expect(load({ ...e2b, RUNTIMECTL_FLEET_LEASE_MS: '5000', RUNTIMECTL_PROVIDERS_E2B_SANDBOX_TIMEOUT_MS: '10001' }).providers.e2b.sandbox_timeout_ms).toBe(10_001);
-    // Not enabled: not checked.
-    expect(load({ RUNTIMECTL_FLEET_LEASE_MS: '5000', RUNTIMECTL_PROVIDERS_E2B_SANDBOX_TIMEOUT_MS: '10000' }).fleet.lease_ms).toBe(5000);
   });
 
   it('fleet settings come from the file, RUNTIMECTL_FLEET_* variables and flags; a lease under 1 s, a bad node id or a URL that is not http(s) is refused', () => {
@@ -262,7 +203,8 @@ describe('loadConfig', () => {
   it('every documented key is a real setting with a RUNTIMECTL_* variable', () => {
     const sample = { string: 'x', integer: '1', number: '1.5', boolean: 'true', json: '{}', list: 'a,b' } as const;
     const special: Record<string, string> = { network: 'none', workspace_path: '/workspace', sandbox_ids: 'daemon' };
-    for (const key of CONFIG_KEYS) {
+    // providers.<id>.package and .enabled are templates: src/providers/load-providers.test.ts proves them.
+    for (const key of CONFIG_KEYS.filter((key) => !key.path.includes('<id>'))) {
       const value = key.path === 'store.kind' ? 'memory' : key.path === 'store.synchronous' ? 'normal' : key.path === 'runtimes.default_provider' ? 'local' : key.path === 'log.level' ? 'info' : key.path === 'providers.local.isolation' || key.path === 'providers.fs.isolation' ? 'none' : key.path === 'fleet.advertise_url' ? 'http://10.0.0.5:7333' : key.path === 'runtimes.verify_restores' ? 'always' : (special[key.path.split('.').at(-1)!] ?? sample[key.type]);
       const env = { [envNameOf(key.path)]: ['http.request_timeout_ms', 'runtimes.event_retention_ms', 'retention.expire_unused_after_ms'].includes(key.path) ? '60000' : key.path.endsWith('_ms') || key.path.endsWith('_bytes') ? '4096' : value };
       if (key.path === 'http.auth.bearer_token') env[envNameOf(key.path)] = 'a-sufficiently-long-token';

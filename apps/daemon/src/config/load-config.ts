@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import type { z } from 'zod';
 import { ConfigError } from './config-error';
 import { CONFIG_KEYS, envNameOf, type ConfigKey } from './config-keys';
-import { BEARER_TOKEN_CHARACTERS, BEARER_TOKEN_CHARACTERS_RULE, DaemonConfigSchema, KNOWN_PROVIDERS, type DaemonConfig } from './config-schema';
+import { BEARER_TOKEN_CHARACTERS, BEARER_TOKEN_CHARACTERS_RULE, DaemonConfigSchema, type DaemonConfig } from './config-schema';
+import { FIRST_PARTY_PROVIDERS } from '../providers/first-party-providers';
 import { defaultStateDir } from './state-dir';
 import { resolveFleetSecret } from './resolve-fleet-secret';
 import { resolveWebhooks } from './resolve-webhooks';
@@ -22,10 +23,14 @@ export interface ConfigSources {
 export interface ResolvedConfig extends DaemonConfig {
   stateDir: string;
   storePath: string;
-  localRoot: string;
-  /** The fs provider's workspaces and snapshot store. */
-  fsRoot: string;
-  fsSnapshots: string;
+  /** Where provider packages named by a relative path (and then by name) are looked for: the config file's directory, else the working directory. */
+  configDir: string;
+  /**
+   * What overrides providers' settings once their packages are loaded and their schemas known
+   * (src/providers/provider-settings.ts): RUNTIMECTL_PROVIDERS_<ID>_<KEY> variables, then flags
+   * by config path. Holds the environment: never logged.
+   */
+  providerOverrides: { env: NodeJS.ProcessEnv; flags: Record<string, unknown> };
   /** store.kind = postgres: the URL from the variable store.url_env names. Holds a password: never logged. */
   databaseUrl: string | undefined;
   /** The bearer token to require, resolved from the file or its environment variable. Never logged. */
@@ -69,8 +74,8 @@ function readConfigFile(path: string): Tree {
   }
 }
 
-function fromEnv(key: ConfigKey, raw: string): unknown {
-  const name = envNameOf(key.path);
+/** A RUNTIMECTL_* variable's value as a setting of `type`; `name` is the variable, for errors. */
+export function fromEnv(key: Pick<ConfigKey, 'type'>, raw: string, name: string): unknown {
   switch (key.type) {
     case 'string':
       return raw;
@@ -118,6 +123,7 @@ export function loadConfig(sources: ConfigSources): ResolvedConfig {
   const configPath = sources.configPath ?? (sources.env.RUNTIMECTL_CONFIG || undefined);
   const tree: Tree = configPath ? readConfigFile(configPath) : {};
   for (const key of CONFIG_KEYS) {
+    if (key.path.includes('<id>')) continue;
     const raw = sources.env[envNameOf(key.path)];
     if (raw === '' && AUTH_KEYS.has(key.path)) {
       throw new ConfigError(
@@ -125,10 +131,15 @@ export function loadConfig(sources: ConfigSources): ResolvedConfig {
           'Unset it to run without auth, or give it a value.',
       );
     }
-    if (raw !== undefined && raw !== '') setPath(tree, key.path, fromEnv(key, raw));
+    if (raw !== undefined && raw !== '') setPath(tree, key.path, fromEnv(key, raw, envNameOf(key.path)));
   }
+  applyProviderSectionEnv(tree, sources.env);
+  const providerFlags: Record<string, unknown> = {};
   for (const [path, value] of Object.entries(sources.flags)) {
-    if (value !== undefined) setPath(tree, path, value);
+    if (value === undefined) continue;
+    // A provider's settings are known once its package is loaded: they are applied then, last.
+    if (isProviderSetting(path)) providerFlags[path] = value;
+    else setPath(tree, path, value);
   }
   enableDefaultProvider(tree);
   const parsed = DaemonConfigSchema.safeParse(tree);
@@ -137,20 +148,13 @@ export function loadConfig(sources: ConfigSources): ResolvedConfig {
   }
   const config = parsed.data;
   const stateDir = resolve(config.state_dir ?? defaultStateDir(sources.env));
-  const localRoot = resolve(config.providers.local.root ?? join(stateDir, 'workspaces'));
-  const fsRoot = resolve(config.providers.fs.root ?? join(stateDir, 'fs', 'workspaces'));
-  // Each lists the workspaces in its root as its own: sharing one, reconciliation would release the other's.
-  if (config.providers.local.enabled && config.providers.fs.enabled && localRoot === fsRoot) {
-    throw new ConfigError('providers.fs.root: must differ from providers.local.root (each provider takes every workspace in its directory for its own)');
-  }
   const bearerToken = resolveBearerToken(config, sources.env);
   return {
     ...config,
     stateDir,
     storePath: resolve(config.store.path ?? join(stateDir, 'runtimectl.db')),
-    localRoot,
-    fsRoot,
-    fsSnapshots: resolve(config.providers.fs.snapshots ?? join(stateDir, 'fs', 'snapshots')),
+    configDir: configPath ? dirname(resolve(configPath)) : process.cwd(),
+    providerOverrides: { env: sources.env, flags: providerFlags },
     databaseUrl: resolveDatabaseUrl(config, sources.env),
     bearerToken,
     fleetSecret: resolveFleetSecret(config, sources.env, bearerToken),
@@ -162,11 +166,31 @@ export function loadConfig(sources: ConfigSources): ResolvedConfig {
 /** Naming a provider as the default enables it, unless the configuration disables it explicitly. */
 function enableDefaultProvider(tree: Tree): void {
   const name = (tree.runtimes as Tree | undefined)?.default_provider;
-  if (typeof name !== 'string' || !KNOWN_PROVIDERS.includes(name)) return;
+  if (typeof name !== 'string') return;
   const providers = (tree.providers ??= {}) as Tree;
   const section = providers[name];
-  if (section === undefined) providers[name] = { enabled: true };
+  if (section === undefined) {
+    if (name in FIRST_PARTY_PROVIDERS) providers[name] = { enabled: true };
+  }
   else if (section && typeof section === 'object' && (section as Tree).enabled === undefined) (section as Tree).enabled = true;
+}
+
+const PROVIDER_SECTION_VARIABLE = /^RUNTIMECTL_PROVIDERS_([A-Z0-9_]+)_(PACKAGE|ENABLED)$/;
+
+/** RUNTIMECTL_PROVIDERS_<ID>_PACKAGE and _ENABLED, for any id: which providers run is known before any package loads. */
+function applyProviderSectionEnv(tree: Tree, env: NodeJS.ProcessEnv): void {
+  for (const [name, raw] of Object.entries(env)) {
+    const match = PROVIDER_SECTION_VARIABLE.exec(name);
+    if (!match || raw === undefined || raw === '') continue;
+    const key = match[2]!.toLowerCase();
+    setPath(tree, `providers.${match[1]!.toLowerCase()}.${key}`, fromEnv({ type: key === 'enabled' ? 'boolean' : 'string' }, raw, name));
+  }
+}
+
+/** providers.<id>.<setting>, not the daemon's own package and enabled. */
+function isProviderSetting(path: string): boolean {
+  const keys = path.split('.');
+  return keys[0] === 'providers' && keys.length >= 3 && keys[2] !== 'package' && keys[2] !== 'enabled';
 }
 
 /** The PostgreSQL URL of a postgres store. Errors name the key and the variable, never the URL (it holds a password). */

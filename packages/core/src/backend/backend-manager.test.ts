@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryProvider } from '@runtimectl/testkit';
-import type { BackendProviderV1 } from '../provider/backend-provider-v1';
+import type { BackendProviderV1 } from '@runtimectl/provider';
 import { ProviderRegistry } from '../provider/provider-registry';
 import { MemoryRuntimeStore } from '../store/memory-store';
 import type { BackendBinding, SessionRecord } from '../store/records';

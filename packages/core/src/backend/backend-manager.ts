@@ -1,13 +1,13 @@
-import { ProviderTimeoutError, UnsupportedBackendError } from '../errors/provider-errors';
-import type { BackendProviderV1, BackendResource, ProviderSnapshot } from '../provider/backend-provider-v1';
-import type { ProviderBackend } from '../provider/provider-backend';
+import { ProviderTimeoutError, UnsupportedBackendError } from '@runtimectl/provider';
+import type { BackendProviderV1, BackendResource, ProviderSnapshot } from '@runtimectl/provider';
+import type { ProviderBackend } from '@runtimectl/provider';
 import type { ProviderRegistry } from '../provider/provider-registry';
 import type { BackendBinding, BackendCheckpointRef, ProviderIntent } from '../store/records';
 import { immutableCopy } from '../store/immutable-record';
 import type { RuntimeStore } from '../store/runtime-store';
 import type { IdGenerator } from '../runtime/ids';
-import type { ManifestEntry } from '../manifest/manifest-entry';
-import type { SkippedPath } from '../wire/checkpoints';
+import type { ManifestEntry } from '@runtimectl/provider';
+import type { SkippedPath } from '@runtimectl/provider';
 import { LastSnapshot } from './last-snapshot';
 import { MutationsInFlight } from './mutations-in-flight';
 import type { ProviderCallSink, ProviderCalls } from './provider-calls';

@@ -1,5 +1,5 @@
-import { ProviderError, ProviderTimeoutError } from '../errors/provider-errors';
-import { RuntimectlError } from '../errors/runtimectl-error';
+import { ProviderError, ProviderTimeoutError } from '@runtimectl/provider';
+import { RuntimectlError } from '@runtimectl/provider';
 
 export interface ProviderCallEvent {
   providerId: string;

@@ -1,5 +1,5 @@
-import type { ManifestEntry } from '../manifest/manifest-entry';
-import type { ProviderBackend } from '../provider/provider-backend';
+import type { ManifestEntry } from '@runtimectl/provider';
+import type { ProviderBackend } from '@runtimectl/provider';
 import type {
   ExecRequest,
   ExecResult,
@@ -10,7 +10,7 @@ import type {
   ReadBytesOptions,
   SearchResult,
   TempPathRequest,
-} from '../provider/operation-types';
+} from '@runtimectl/provider';
 import type { LastSnapshot } from './last-snapshot';
 import type { MutationsInFlight } from './mutations-in-flight';
 import type { ProviderCalls } from './provider-calls';

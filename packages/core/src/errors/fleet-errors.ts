@@ -1,4 +1,4 @@
-import { RuntimectlError } from './runtimectl-error';
+import { RuntimectlError } from '@runtimectl/provider';
 
 /**
  * The runtime's lease lapsed while the operation ran (the node stalled, or lost its store for

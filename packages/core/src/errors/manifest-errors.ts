@@ -1,4 +1,4 @@
-import { RuntimectlError } from './runtimectl-error';
+import { RuntimectlError } from '@runtimectl/provider';
 
 /**
  * A diff (or a read of a checkpoint's files) needs a content manifest the checkpoint or runtime

@@ -1,4 +1,4 @@
-import { RuntimectlError } from './runtimectl-error';
+import { RuntimectlError } from '@runtimectl/provider';
 
 export class RuntimeNotFoundError extends RuntimectlError {
   constructor(readonly runtimeId: string) {
@@ -11,13 +11,6 @@ export class CheckpointNotFoundError extends RuntimectlError {
     super('checkpoint_not_found', `checkpoint ${checkpointId} not found`, {
       details: { checkpoint_id: checkpointId },
     });
-  }
-}
-
-/** A file or directory the operation needs does not exist in the runtime's workspace. */
-export class PathNotFoundError extends RuntimectlError {
-  constructor(readonly path: string) {
-    super('path_not_found', `path not found: ${path}`, { details: { path } });
   }
 }
 

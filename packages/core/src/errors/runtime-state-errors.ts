@@ -1,4 +1,4 @@
-import { RuntimectlError } from './runtimectl-error';
+import { RuntimectlError } from '@runtimectl/provider';
 
 /** The runtime (or a checkout's source runtime) has an operation in flight. Retry later. */
 export class SessionBusyError extends RuntimectlError {

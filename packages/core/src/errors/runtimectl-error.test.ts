@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BackendGoneError, ProviderError } from './provider-errors';
-import { RuntimectlError } from './runtimectl-error';
+import { BackendGoneError, ProviderError, RuntimectlError } from '@runtimectl/provider';
 import { RuntimeClosedError, InvalidStateError, SessionBusyError } from './runtime-state-errors';
 
 describe('RuntimectlError', () => {

@@ -1,4 +1,4 @@
-import { RuntimectlError } from './runtimectl-error';
+import { RuntimectlError } from '@runtimectl/provider';
 
 /**
  * The store cannot be used as it is: a schema newer than this code understands, a file that is

@@ -1,4 +1,4 @@
-import { RuntimectlError } from './runtimectl-error';
+import { RuntimectlError } from '@runtimectl/provider';
 
 /** One path where a restored workspace differs from its checkpoint's manifest (as a diff names it). */
 export interface DifferingPath {

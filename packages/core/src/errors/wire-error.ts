@@ -1,5 +1,5 @@
-import type { ErrorCode } from './error-codes';
-import { RuntimectlError } from './runtimectl-error';
+import type { ErrorCode } from '@runtimectl/provider';
+import { RuntimectlError } from '@runtimectl/provider';
 
 /** An error as the wire carries it inside a result (an N-way checkout's failed child). */
 export interface WireError {

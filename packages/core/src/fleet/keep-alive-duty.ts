@@ -1,4 +1,4 @@
-import type { BackendProviderV1, BackendResource } from '../provider/backend-provider-v1';
+import type { BackendProviderV1, BackendResource } from '@runtimectl/provider';
 import { listAllSessions } from '../runtime/list-all-sessions';
 import type { ServiceContext } from '../runtime/service-context';
 

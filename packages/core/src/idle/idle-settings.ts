@@ -1,6 +1,6 @@
-import { UnsupportedBackendError } from '../errors/provider-errors';
-import type { BackendProviderV1 } from '../provider/backend-provider-v1';
-import { providerCapabilities } from '../provider/capabilities';
+import { UnsupportedBackendError } from '@runtimectl/provider';
+import type { BackendProviderV1 } from '@runtimectl/provider';
+import { providerCapabilities } from '@runtimectl/provider';
 import type { SessionRecord } from '../store/records';
 
 /** The daemon's idle policy (RuntimeServiceOptions.idle, `[runtimes]` in the daemon's config); runtimes may override both. */

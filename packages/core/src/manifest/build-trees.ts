@@ -1,4 +1,4 @@
-import { IMPLIED_DIRECTORY_MODE, type ManifestEntry } from './manifest-entry';
+import { IMPLIED_DIRECTORY_MODE, type ManifestEntry } from '@runtimectl/provider';
 import { encodeTree, type TreeChild, type TreeObject } from './tree-object';
 
 /** A manifest as Merkle trees: the root tree's hash and every tree object, the root last. */

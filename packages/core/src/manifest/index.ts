@@ -1,4 +1,3 @@
-export { IMPLIED_DIRECTORY_MODE, type ManifestEntry, type ManifestEntryKind } from './manifest-entry';
 export { byName, decodeTree, encodeTree, treeHash, type TreeChild, type TreeObject } from './tree-object';
 export { buildTrees, type ManifestTrees } from './build-trees';
 export { diffTrees, MissingTreeObjectError, type TreeChange, type TreeChangeKind, type TreeReader } from './diff-trees';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ManifestEntryKind } from './manifest-entry';
+import type { ManifestEntryKind } from '@runtimectl/provider';
 
 /**
  * One child of a directory in a tree object. A directory child names its own tree by `hash`;

@@ -1,5 +1,5 @@
-import { InvalidRequestError } from '../errors/request-errors';
-import type { BackendProviderV1 } from './backend-provider-v1';
+import { InvalidRequestError } from '@runtimectl/provider';
+import type { BackendProviderV1 } from '@runtimectl/provider';
 
 export interface ProviderRegistryOptions {
   /**

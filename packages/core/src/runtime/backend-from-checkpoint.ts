@@ -1,5 +1,5 @@
 import type { OperationLeases } from '../backend/snapshot-guard';
-import { UnsupportedBackendError } from '../errors/provider-errors';
+import { UnsupportedBackendError } from '@runtimectl/provider';
 import { CheckpointSnapshotDeletedError } from '../errors/snapshot-errors';
 import type { BackendBinding, BackendCheckpointRef, CheckpointRecord } from '../store/records';
 import type { ServiceContext } from './service-context';

@@ -1,5 +1,5 @@
 import { CheckpointSnapshotDeletedError } from '../errors/snapshot-errors';
-import { ProviderSnapshotNotFoundError, UnsupportedBackendError } from '../errors/provider-errors';
+import { ProviderSnapshotNotFoundError, UnsupportedBackendError } from '@runtimectl/provider';
 import type { RuntimeReadFileResult } from '../wire/data-operations';
 import { loadCheckpoint } from './runtime-access';
 import type { OperationScope, ServiceContext } from './service-context';

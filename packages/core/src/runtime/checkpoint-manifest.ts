@@ -2,7 +2,7 @@ import type { BackendCheckpointOutcome } from '../backend/backend-manager';
 import type { OperationLeases } from '../backend/snapshot-guard';
 import type { TrackedBackend } from '../backend/tracked-backend';
 import { buildTrees } from '../manifest/build-trees';
-import type { ManifestEntry } from '../manifest/manifest-entry';
+import type { ManifestEntry } from '@runtimectl/provider';
 import type { TreeObject } from '../manifest/tree-object';
 import type { BackendBinding } from '../store/records';
 import { reusableRefOf } from './clean-state';

@@ -1,5 +1,5 @@
 import type { TrackedBackend } from '../backend/tracked-backend';
-import type { ExportedFile } from '../provider/operation-types';
+import type { ExportedFile } from '@runtimectl/provider';
 import type {
   RuntimeExecRequest,
   RuntimeExecResult,

@@ -1,5 +1,5 @@
-import { UnsupportedBackendError } from '../errors/provider-errors';
-import { SnapshotInUseError } from '../errors/snapshot-errors';
+import { UnsupportedBackendError } from '@runtimectl/provider';
+import { SnapshotInUseError } from '@runtimectl/provider';
 import type {
   RuntimeCheckpointSnapshotDeleteRequest,
   RuntimeCheckpointSnapshotDeleteResult,

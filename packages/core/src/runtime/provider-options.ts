@@ -1,5 +1,5 @@
-import { InvalidRequestError } from '../errors/request-errors';
-import type { BackendProviderV1 } from '../provider/backend-provider-v1';
+import { InvalidRequestError } from '@runtimectl/provider';
+import type { BackendProviderV1 } from '@runtimectl/provider';
 
 /**
  * The per-runtime options a provider declares, parsed by its schema (defaults applied). Throws

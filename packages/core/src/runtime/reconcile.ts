@@ -1,5 +1,5 @@
 import { SessionBusyError } from '../errors/runtime-state-errors';
-import type { BackendProviderV1 } from '../provider/backend-provider-v1';
+import type { BackendProviderV1 } from '@runtimectl/provider';
 import type { ProviderIntent, SessionRecord } from '../store/records';
 import type { ServiceContext } from './service-context';
 import { completePause, isMidPause } from './interrupted-pause';

@@ -1,5 +1,5 @@
 import { overrideFromWire, overrideToWire } from '../retention/retention-policy';
-import { InvalidRequestError } from '../errors/request-errors';
+import { InvalidRequestError } from '@runtimectl/provider';
 import type { SessionRecord } from '../store/records';
 import type { RuntimeOpenRequest } from '../wire/runtime-lifecycle';
 import { validateProviderOptions } from './provider-options';

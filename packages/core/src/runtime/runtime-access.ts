@@ -1,5 +1,5 @@
 import type { TrackedBackend } from '../backend/tracked-backend';
-import { BackendGoneError } from '../errors/provider-errors';
+import { BackendGoneError } from '@runtimectl/provider';
 import { CheckpointNotFoundError, RuntimeNotFoundError } from '../errors/not-found-errors';
 import { RuntimeClosedError, RuntimeExpiredError, RuntimeFailedError, RuntimePausedError } from '../errors/runtime-state-errors';
 import type { BackendBinding, CheckpointRecord, SessionRecord } from '../store/records';

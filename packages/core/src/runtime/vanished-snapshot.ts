@@ -1,4 +1,4 @@
-import { ProviderSnapshotNotFoundError } from '../errors/provider-errors';
+import { ProviderSnapshotNotFoundError } from '@runtimectl/provider';
 import { CheckpointSnapshotDeletedError } from '../errors/snapshot-errors';
 import type { CheckpointRecord, SessionRecord } from '../store/records';
 import type { ServiceContext } from './service-context';

@@ -1,5 +1,5 @@
 import { CheckpointVerificationFailedError } from '../errors/verification-errors';
-import { providerCapabilities } from '../provider/capabilities';
+import { providerCapabilities } from '@runtimectl/provider';
 import { buildTrees } from '../manifest/build-trees';
 import { diffTrees, type TreeChange } from '../manifest/diff-trees';
 import type { NewRuntimeEvent } from '../store/event-log';

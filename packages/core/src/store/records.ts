@@ -1,4 +1,4 @@
-import type { BackendResource } from '../provider/backend-provider-v1';
+import type { BackendResource } from '@runtimectl/provider';
 import type { JsonValue, Metadata } from '../wire/common';
 import type { CheckpointKind } from '../wire/checkpoints';
 import type { RetentionOverride } from '../retention/retention-policy';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ERROR_CODES } from '../errors/error-codes';
+import { ERROR_CODES } from '@runtimectl/provider';
 import { BackgroundProcessesSchema, CheckoutCountSchema } from './checkpoints';
 import { MetadataSchema, NameSchema, PartyIdSchema, RuntimeIdSchema, RuntimeRecordSchema } from './common';
 

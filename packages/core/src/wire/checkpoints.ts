@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { SkippedPath } from '@runtimectl/provider';
 import {
   CheckpointIdSchema,
   CursorSchema,
@@ -24,8 +25,7 @@ export type RuntimeCheckpointRequest = z.infer<typeof RuntimeCheckpointRequestSc
 export const MAX_SKIPPED_PATHS = 100;
 
 /** A special file (FIFO, socket, device) a snapshot did not hold, by its workspace path. */
-export const SkippedPathSchema = z.object({ path: z.string(), kind: z.enum(['fifo', 'socket', 'device']) });
-export type SkippedPath = z.infer<typeof SkippedPathSchema>;
+export const SkippedPathSchema = z.object({ path: z.string(), kind: z.enum(['fifo', 'socket', 'device']) }) satisfies z.ZodType<SkippedPath>;
 
 /**
  * How many processes the runtime's commands had running (background jobs an exec left, commands

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { PathKind } from '@runtimectl/provider';
 import { Base64Schema, CheckpointIdSchema, PathSchema, RuntimeIdSchema } from './common';
 import { ExecCommandSchema, ExecEnvSchema, ExecShellSchema } from './exec-input-limits';
 
@@ -52,8 +53,7 @@ export type RuntimeWriteFileRequest = z.infer<typeof RuntimeWriteFileRequestSche
 export const RuntimeWriteFileResultSchema = z.object({ path: z.string(), created: z.boolean() });
 export type RuntimeWriteFileResult = z.infer<typeof RuntimeWriteFileResultSchema>;
 
-export const PathKindSchema = z.enum(['file', 'directory', 'symlink', 'other']);
-export type PathKind = z.infer<typeof PathKindSchema>;
+export const PathKindSchema = z.enum(['file', 'directory', 'symlink', 'other']) satisfies z.ZodType<PathKind>;
 
 export const RuntimeStatResultSchema = z.object({
   exists: z.boolean(),

@@ -32,7 +32,11 @@ const IdlePauseAfterMsSchema = z
 /** Whether an operation on it while paused resumes it first; null: the daemon's. */
 const AutoResumeSchema = z.boolean().nullable();
 
-export const ProviderIdSchema = z.string().regex(/^[a-z][a-z0-9-]{0,63}$/, 'a provider id such as "local" or "e2b"');
+/**
+ * A provider id as a request names it: every id a daemon can configure (`[providers.<id>]`, which
+ * allows `_` because environment variable names carry the id) and the hyphenated ids accepted so far.
+ */
+export const ProviderIdSchema = z.string().regex(/^[a-z][a-z0-9_-]{0,63}$/, 'a provider id such as "local" or "e2b"');
 
 export const RuntimeOpenRequestSchema = z.strictObject({
   runtime_id: NewRuntimeIdSchema.optional(),

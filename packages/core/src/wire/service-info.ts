@@ -1,16 +1,14 @@
 import { z } from 'zod';
-import { ERROR_CODES } from '../errors/error-codes';
+import { ERROR_CODES, type ProviderCapabilities, type RestoreVerificationDefault, type SnapshotKind } from '@runtimectl/provider';
 
 export const HealthResultSchema = z.object({ status: z.literal('ok'), version: z.string() });
 export type HealthResult = z.infer<typeof HealthResultSchema>;
 
 /** What a provider's snapshots hold: the files only, or memory and processes too. */
-export const SnapshotKindSchema = z.enum(['filesystem', 'memory']);
-export type SnapshotKind = z.infer<typeof SnapshotKindSchema>;
+export const SnapshotKindSchema = z.enum(['filesystem', 'memory']) satisfies z.ZodType<SnapshotKind>;
 
 /** Whether a provider's restores are verified unless a runtime or the daemon says otherwise. */
-export const RestoreVerificationDefaultSchema = z.enum(['default', 'opt_in']);
-export type RestoreVerificationDefault = z.infer<typeof RestoreVerificationDefaultSchema>;
+export const RestoreVerificationDefaultSchema = z.enum(['default', 'opt_in']) satisfies z.ZodType<RestoreVerificationDefault>;
 
 export const ProviderCapabilitiesSchema = z.object({
   /** `POST /checkpoint` works (always true: without a snapshot it records lineage and session state). */
@@ -30,8 +28,7 @@ export const ProviderCapabilitiesSchema = z.object({
    * by default (`default`) or only when a runtime asks (`opt_in`); null without checkout.
    */
   restore_verification: RestoreVerificationDefaultSchema.nullable(),
-});
-export type ProviderCapabilities = z.infer<typeof ProviderCapabilitiesSchema>;
+}) satisfies z.ZodType<ProviderCapabilities>;
 
 export const ProviderListResultSchema = z.object({
   providers: z.array(z.object({ provider: z.string(), capabilities: ProviderCapabilitiesSchema })),

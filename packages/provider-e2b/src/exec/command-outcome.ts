@@ -1,4 +1,4 @@
-import type { ExecResult } from '@runtimectl/core';
+import type { ExecResult } from '@runtimectl/provider';
 
 /** What the command script reported (see `commandScript`). */
 export type CommandOutcome =

@@ -1,4 +1,4 @@
-import { InvalidRequestError, PathNotFoundError, ProviderError, type ExecRequest, type ExecResult } from '@runtimectl/core';
+import { InvalidRequestError, PathNotFoundError, ProviderError, type ExecRequest, type ExecResult } from '@runtimectl/provider';
 import type { Sandbox } from 'e2b';
 import { PROVIDER_ID } from '../e2b-errors';
 import { parseCommandOutput } from './command-outcome';

@@ -1,4 +1,4 @@
-import { InvalidRequestError } from '@runtimectl/core';
+import { InvalidRequestError } from '@runtimectl/provider';
 
 /** A PATH that finds the usual tools without reading the daemon's own PATH. */
 export const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';

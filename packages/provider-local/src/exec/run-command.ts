@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { InvalidRequestError, ProviderError, type ExecResult } from '@runtimectl/core';
+import { InvalidRequestError, ProviderError, type ExecResult } from '@runtimectl/provider';
 import { BoundedOutput } from './bounded-output';
 import type { CommandWatch } from './command-watch';
 import { groupAlive, terminateGroup, type ProcessGroups } from './process-groups';

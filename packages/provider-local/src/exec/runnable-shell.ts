@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
-import { InvalidRequestError } from '@runtimectl/core';
+import { InvalidRequestError } from '@runtimectl/provider';
 import { DEFAULT_PATH } from './command-environment';
 
 /**

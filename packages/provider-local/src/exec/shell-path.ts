@@ -1,6 +1,6 @@
 import { access, constants } from 'node:fs/promises';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
-import { InvalidRequestError } from '@runtimectl/core';
+import { InvalidRequestError } from '@runtimectl/provider';
 
 /**
  * The executable `shell` names, looked up in the command's `PATH` when it has no slash, as

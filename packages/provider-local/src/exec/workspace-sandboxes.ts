@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HolderFile, NamespaceSandbox, type Launch, type ProbeSpec, type SandboxIdentity, type SandboxRecord } from '@runtimectl/namespace-sandbox';
-import { ProviderError } from '@runtimectl/core';
+import { ProviderError } from '@runtimectl/provider';
 import { ownWorkspace } from '../sandbox-ownership';
 import { decideIsolation, type IsolationDecision, type IsolationInForce, type IsolationRequest } from './isolation-decision';
 import type { LimitedSandbox } from './limits-watchdog';

@@ -1,4 +1,4 @@
-import { WorkspaceQuotaExceededError } from '@runtimectl/core';
+import { WorkspaceQuotaExceededError } from '@runtimectl/provider';
 import { measureTreeBytes } from './workspace-usage';
 
 /** Where quota events go (the daemon turns them into metrics); the provider has no metrics library. */

@@ -16,7 +16,7 @@ import {
   type SearchResult,
   type SearchTree,
   type TempPathRequest,
-} from '@runtimectl/core';
+} from '@runtimectl/provider';
 import { execInMemory, type MemoryExecHandler } from './memory-commands';
 import type { MemoryFileSystem } from './memory-file-system';
 

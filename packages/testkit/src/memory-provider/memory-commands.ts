@@ -1,4 +1,4 @@
-import { InvalidRequestError, PathNotFoundError, type ExecRequest, type ExecResult } from '@runtimectl/core';
+import { InvalidRequestError, PathNotFoundError, type ExecRequest, type ExecResult } from '@runtimectl/provider';
 import { seqOutput } from '../conformance/paced-output';
 import type { MemoryFileSystem } from './memory-file-system';
 

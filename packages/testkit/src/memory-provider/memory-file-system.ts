@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
-import { InvalidRequestError, PathNotFoundError, WorkspacePaths, type ManifestEntry, type PathStat } from '@runtimectl/core';
+import { InvalidRequestError, PathNotFoundError, WorkspacePaths, type ManifestEntry, type PathStat } from '@runtimectl/provider';
 
 interface FileEntry {
   content: Uint8Array;

@@ -15,7 +15,7 @@ import {
   type ProviderBackend,
   type ProviderSnapshot,
   type ReadBytesOptions,
-} from '@runtimectl/core';
+} from '@runtimectl/provider';
 import { MemoryBackend } from './memory-backend';
 import type { MemoryExecHandler } from './memory-commands';
 import { MemoryFileSystem } from './memory-file-system';

@@ -1,4 +1,4 @@
-import type { BackendResource } from '../../provider/backend-provider-v1';
+import type { BackendResource } from '@runtimectl/provider';
 import type { JsonValue } from '../../wire/common';
 import type { RetentionOverride } from '../../retention/retention-policy';
 import type { CheckpointRecord, SessionRecord, SnapshottedCheckpoint, SessionSnapshot, StoredRuntimeStatus } from '../records';

@@ -1,4 +1,4 @@
-import type { PathKind } from '../wire/data-operations';
+import type { PathKind } from './wire-types';
 
 /** What stat reports. A missing path is `{exists:false}`, never an error. */
 export interface PathStat {

@@ -1,4 +1,4 @@
-import type { ProviderCapabilities } from '../wire/service-info';
+import type { ProviderCapabilities } from './wire-types';
 import type { BackendProviderV1 } from './backend-provider-v1';
 
 /**

@@ -1,10 +1,8 @@
-import type { RestoreVerificationDefault } from '../wire/service-info';
-import type { ReadBytesOptions } from './operation-types';
 import type { z } from 'zod';
-import type { SkippedPath } from '../wire/checkpoints';
-import type { SnapshotKind } from '../wire/service-info';
-import type { ManifestEntry } from '../manifest/manifest-entry';
+import type { ManifestEntry } from './manifest-entry';
+import type { ReadBytesOptions } from './operation-types';
 import type { ProviderBackend } from './provider-backend';
+import type { RestoreVerificationDefault, SkippedPath, SnapshotKind } from './wire-types';
 
 /**
  * JSON that identifies a provider resource (a sandbox id, a directory name). Core persists it

@@ -1,5 +1,5 @@
 import { FileTooLargeError } from '../errors/request-errors';
-import type { GrepLineMatch, GrepRequest, SearchResult } from '../provider/operation-types';
+import type { GrepLineMatch, GrepRequest, SearchResult } from '../operation-types';
 import { GlobMatcher, type StepMeter } from './glob-matcher';
 
 /**

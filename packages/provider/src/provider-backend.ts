@@ -10,7 +10,7 @@ import type {
   TempPathRequest,
 } from './operation-types';
 import type { BackendResource } from './backend-provider-v1';
-import type { ManifestEntry } from '../manifest/manifest-entry';
+import type { ManifestEntry } from './manifest-entry';
 
 /**
  * One live provider backend (an E2B sandbox, a local workspace directory …): the operation

@@ -20,13 +20,6 @@ export class FileTooLargeError extends RuntimectlError {
   }
 }
 
-/** An Idempotency-Key was sent again with a different request body. */
-export class IdempotencyKeyReusedError extends RuntimectlError {
-  constructor(readonly idempotencyKey: string) {
-    super('idempotency_key_reused', `Idempotency-Key ${idempotencyKey} was already used with a different request`);
-  }
-}
-
 /**
  * A write (or a command) would take a runtime's workspace over its disk quota. `details` holds
  * the request's workspace path (never a host path) and the quota; nothing was written.
@@ -34,5 +27,12 @@ export class IdempotencyKeyReusedError extends RuntimectlError {
 export class WorkspaceQuotaExceededError extends RuntimectlError {
   constructor(message: string, details: { path?: string; quota_bytes: number }) {
     super('workspace_quota_exceeded', message, { details });
+  }
+}
+
+/** A file or directory the operation needs does not exist in the runtime's workspace. */
+export class PathNotFoundError extends RuntimectlError {
+  constructor(readonly path: string) {
+    super('path_not_found', `path not found: ${path}`, { details: { path } });
   }
 }

@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import { InvalidRequestError } from '../errors/request-errors';
+import { InvalidRequestError } from './errors/request-errors';
 
 const MAX_PATH_BYTES = 4095;
 

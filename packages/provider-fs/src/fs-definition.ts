@@ -1,0 +1,30 @@
+import { resolve } from 'node:path';
+import { hostWorkspaceProviderSettings, hostWorkspaceSettingsShape } from '@runtimectl/provider-local';
+import { defineProvider } from '@runtimectl/provider';
+import { z } from 'zod';
+import { createFsProvider } from './fs-provider';
+
+/** The fs provider as runtimed loads it (`[providers.fs]`): local workspaces with filesystem snapshots. */
+export const fsProviderDefinition = defineProvider({
+  id: 'fs',
+  description: 'workspaces on this machine, with filesystem snapshots',
+  settings: z.strictObject({
+    ...hostWorkspaceSettingsShape,
+    snapshots: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('snapshot store; same file system as root for copy-on-write checkouts (default in runtimed: <state_dir>/fs/snapshots)'),
+    compress: z.boolean().default(true).describe('gzip snapshot blobs where that saves at least 10% (default true)'),
+  }),
+  create(settings, context) {
+    const { providerId: _fixed, ...local } = hostWorkspaceProviderSettings(settings, context);
+    const provider = createFsProvider({
+      ...local,
+      snapshots: resolve(settings.snapshots ?? resolve(context.stateDir, 'snapshots')),
+      compress: settings.compress,
+    });
+    context.telemetry.watchWorkspaceUsage(() => provider.local.workspaceUsage());
+    return provider;
+  },
+});
