@@ -7,7 +7,7 @@ import { runProcessToEnd, startServerProcess, type ServerProcess } from '@runtim
 
 const WORKSPACE = fileURLToPath(new URL('../../../', import.meta.url));
 /** The packages a generated project and runtimed need: these, and the @runtimectl packages they depend on. */
-const ROOTS = ['@runtimectl/create-provider', '@runtimectl/provider', '@runtimectl/core', '@runtimectl/testkit', '@runtimectl/daemon'];
+const ROOTS = ['@runtimectl/create-provider', '@runtimectl/provider', '@runtimectl/core', '@runtimectl/testkit', '@runtimectl/daemon', '@runtimectl/cli'];
 const PROVIDER_ID = 'acme_dirs';
 
 /** Bounds of each step on a loaded CI machine (liveness, not speed: at rest each takes a fraction). */
@@ -144,7 +144,7 @@ it('a generated provider builds, passes the conformance suite and runs in runtim
   // source (its prebuilt binaries are not on the npm registry), and the memory store needs none.
   const daemonDir = join(scratch, 'daemon');
   mkdirSync(daemonDir);
-  writeFileSync(join(daemonDir, 'package.json'), JSON.stringify({ name: 'proof-daemon', private: true, dependencies: { '@runtimectl/daemon': '*' } }));
+  writeFileSync(join(daemonDir, 'package.json'), JSON.stringify({ name: 'proof-daemon', private: true, dependencies: { '@runtimectl/daemon': '*', '@runtimectl/cli': '*' } }));
   useTarballs(daemonDir, tarballs);
   await step('npm install (runtimed)', 'npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts'], daemonDir, INSTALL_MS);
   const config = join(scratch, 'runtimed.toml');
@@ -175,4 +175,18 @@ it('a generated provider builds, passes the conformance suite and runs in runtim
   const checkpoint = await post('/runtimes/checkpoint', { runtime_id: runtime.runtime_id });
   expect(checkpoint.status, await checkpoint.clone().text()).toBe(200);
   expect(((await checkpoint.json()) as { reused_backend_snapshot: boolean }).reused_backend_snapshot).toBe(false);
+
+  // The installed CLI drives the same daemon: a command, a checkpoint and a checkout on the generated provider.
+  const cli = async (...args: string[]) => {
+    const output = await step(`runtimectl ${args[0]}`, join(daemonDir, 'node_modules/.bin/runtimectl'), ['--url', url, ...args], scratch, START_MS);
+    // What it printed on stdout (the tail marks each line with its stream).
+    return output.split('\n').flatMap((line) => (line.startsWith('[stdout] ') ? [line.slice('[stdout] '.length)] : [])).join('\n');
+  };
+  expect(await cli('exec', runtime.runtime_id, '--', 'cat', 'made.txt')).toContain('from the generated provider');
+  // --quiet: the id alone.
+  const checkpointId = (await cli('checkpoint', runtime.runtime_id, '-n', 'from the cli', '--quiet')).trim();
+  expect(checkpointId).toMatch(/^rtcp_[0-9a-f]+$/);
+  const branch = (await cli('checkout', checkpointId, '--quiet')).trim();
+  expect(branch).toMatch(/:checkout:[0-9a-f]{32}$/);
+  expect(await cli('exec', branch, '--', 'cat', 'made.txt')).toContain('from the generated provider');
 }, 25 * 60_000);
