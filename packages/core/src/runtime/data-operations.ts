@@ -92,7 +92,8 @@ export function writeRuntimeFile(
 export function statRuntimePath(ctx: ServiceContext, request: RuntimePathRequest, scope: OperationScope): Promise<RuntimeStatResult> {
   return onBackend(ctx, request.runtime_id, scope, async (backend) => {
     const stat = await backend.stat(request.path);
-    return { exists: stat.exists, kind: stat.kind, size_bytes: stat.sizeBytes, modified_at_ms: stat.modifiedAtMs };
+    // Whole milliseconds on the wire; a file system's mtime (Node's mtimeMs) has a fraction.
+    return { exists: stat.exists, kind: stat.kind, size_bytes: stat.sizeBytes, modified_at_ms: stat.modifiedAtMs === null ? null : Math.floor(stat.modifiedAtMs) };
   });
 }
 

@@ -75,7 +75,7 @@ export class DirectoryBackend implements ProviderBackend {
         throw error;
       }
       const kind = info.isFile() ? 'file' : info.isDirectory() ? 'directory' : info.isSymbolicLink() ? 'symlink' : 'other';
-      return { exists: true, kind, sizeBytes: info.size, modifiedAtMs: info.mtimeMs };
+      return { exists: true, kind, sizeBytes: info.size, modifiedAtMs: Math.floor(info.mtimeMs) };
     });
   }
 
