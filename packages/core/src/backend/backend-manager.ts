@@ -1,13 +1,9 @@
-import { ProviderTimeoutError, UnsupportedBackendError } from '@runtimectl/provider';
-import type { BackendProviderV1, BackendResource, ProviderSnapshot } from '@runtimectl/provider';
-import type { ProviderBackend } from '@runtimectl/provider';
+import { ProviderTimeoutError, UnsupportedBackendError, type BackendProviderV1, type BackendResource, type ProviderSnapshot, type ProviderBackend, type ManifestEntry, type SkippedPath } from '@runtimectl/provider';
 import type { ProviderRegistry } from '../provider/provider-registry';
 import type { BackendBinding, BackendCheckpointRef, ProviderIntent } from '../store/records';
 import { immutableCopy } from '../store/immutable-record';
 import type { RuntimeStore } from '../store/runtime-store';
 import type { IdGenerator } from '../runtime/ids';
-import type { ManifestEntry } from '@runtimectl/provider';
-import type { SkippedPath } from '@runtimectl/provider';
 import { LastSnapshot } from './last-snapshot';
 import { MutationsInFlight } from './mutations-in-flight';
 import type { ProviderCallSink, ProviderCalls } from './provider-calls';

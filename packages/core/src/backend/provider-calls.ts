@@ -1,5 +1,4 @@
-import { ProviderError, ProviderTimeoutError } from '@runtimectl/provider';
-import { RuntimectlError } from '@runtimectl/provider';
+import { ProviderError, ProviderTimeoutError, RuntimectlError } from '@runtimectl/provider';
 
 export interface ProviderCallEvent {
   providerId: string;

@@ -1,16 +1,4 @@
-import type { ManifestEntry } from '@runtimectl/provider';
-import type { ProviderBackend } from '@runtimectl/provider';
-import type {
-  ExecRequest,
-  ExecResult,
-  ExportedFile,
-  GlobRequest,
-  GrepRequest,
-  PathStat,
-  ReadBytesOptions,
-  SearchResult,
-  TempPathRequest,
-} from '@runtimectl/provider';
+import { type ManifestEntry, type ProviderBackend, type ExecRequest, type ExecResult, type ExportedFile, type GlobRequest, type GrepRequest, type PathStat, type ReadBytesOptions, type SearchResult, type TempPathRequest } from '@runtimectl/provider';
 import type { LastSnapshot } from './last-snapshot';
 import type { MutationsInFlight } from './mutations-in-flight';
 import type { ProviderCalls } from './provider-calls';

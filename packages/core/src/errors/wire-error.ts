@@ -1,5 +1,4 @@
-import type { ErrorCode } from '@runtimectl/provider';
-import { RuntimectlError } from '@runtimectl/provider';
+import { type ErrorCode, RuntimectlError } from '@runtimectl/provider';
 
 /** An error as the wire carries it inside a result (an N-way checkout's failed child). */
 export interface WireError {

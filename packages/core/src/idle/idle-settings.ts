@@ -1,6 +1,4 @@
-import { UnsupportedBackendError } from '@runtimectl/provider';
-import type { BackendProviderV1 } from '@runtimectl/provider';
-import { providerCapabilities } from '@runtimectl/provider';
+import { UnsupportedBackendError, type BackendProviderV1, providerCapabilities } from '@runtimectl/provider';
 import type { SessionRecord } from '../store/records';
 
 /** The daemon's idle policy (RuntimeServiceOptions.idle, `[runtimes]` in the daemon's config); runtimes may override both. */

@@ -1,5 +1,4 @@
-import { InvalidRequestError } from '@runtimectl/provider';
-import type { BackendProviderV1 } from '@runtimectl/provider';
+import { InvalidRequestError, type BackendProviderV1 } from '@runtimectl/provider';
 
 export interface ProviderRegistryOptions {
   /**

@@ -1,5 +1,4 @@
-import { UnsupportedBackendError } from '@runtimectl/provider';
-import { SnapshotInUseError } from '@runtimectl/provider';
+import { UnsupportedBackendError, SnapshotInUseError } from '@runtimectl/provider';
 import type {
   RuntimeCheckpointSnapshotDeleteRequest,
   RuntimeCheckpointSnapshotDeleteResult,

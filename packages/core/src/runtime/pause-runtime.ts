@@ -1,8 +1,6 @@
 import { OperationLeases } from '../backend/snapshot-guard';
-import { ProviderError, UnsupportedBackendError } from '@runtimectl/provider';
-import { RuntimectlError } from '@runtimectl/provider';
+import { ProviderError, UnsupportedBackendError, RuntimectlError, providerCapabilities } from '@runtimectl/provider';
 import { RuntimePausedError } from '../errors/runtime-state-errors';
-import { providerCapabilities } from '@runtimectl/provider';
 import type { SessionRecord } from '../store/records';
 import type { RuntimePauseRequest, RuntimePauseResult } from '../wire/checkpoints';
 import { backgroundProcessesOf, newCheckpointRecord } from './checkpoint-runtime';
