@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { closeSync, createReadStream, createWriteStream, fstatSync, mkdirSync, openSync, readFileSync, renameSync } from 'node:fs';
+import { closeSync, createReadStream, fstatSync, mkdirSync, openSync, readFileSync, renameSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { gzipFileIfItPays, gzipIfItPays } from './blob-encoding';
 import { syncPaths, temporaryNameBeside, writeAllSync } from './durable-files';
+import { createSparseFileSync, SparseFileStream } from './sparse-writes';
 import type { ContentHash } from './blob-store';
 import type { CrashPointHook } from './crash-points';
 import { OWNER_ONLY_DIRECTORY_MODE, OWNER_ONLY_FILE_MODE, TimeSlices } from '@runtimectl/provider-local';
@@ -18,6 +19,10 @@ export const WHOLE_CONTENT_BYTES = 4 * 1024 * 1024;
 export interface BatchTarget {
   readonly directory: string;
   has(hash: ContentHash): boolean;
+  /** Whether stored blob `hash` still hashes to its name (read whole). */
+  intact(hash: ContentHash): Promise<boolean>;
+  /** Removes blob `hash`'s file in the other encoding than `compressed`, if any. */
+  removeEncoding(hash: ContentHash, compressed: boolean): void;
   finalPath(hash: ContentHash, compressed: boolean): string;
   readonly compress: boolean;
   readonly crashPoint?: CrashPointHook | undefined;
@@ -42,7 +47,9 @@ export class Hashing extends Transform {
  * and the manifest written after `commit` names only durable blobs.
  */
 export class BlobBatch {
-  readonly #staged = new Map<ContentHash, { temporary: string; final: string }>();
+  readonly #staged = new Map<ContentHash, { temporary: string; final: string; replaces: boolean }>();
+  /** Stored blobs this batch read back and found intact: reused without reading them again. */
+  readonly #verified = new Set<ContentHash>();
   readonly #slices = new TimeSlices();
   /** Shard directories known to exist. */
   readonly #shards = new Set<string>();
@@ -63,12 +70,14 @@ export class BlobBatch {
     if (size > WHOLE_CONTENT_BYTES) return this.#putStreamed(source);
     await this.#slices.yieldIfDue();
     const content = readFileSync(source);
-    return { hash: this.#putContent(content), size: content.length };
+    return { hash: await this.#putContent(content), size: content.length };
   }
 
-  #putContent(content: Buffer): ContentHash {
+  async #putContent(content: Buffer): Promise<ContentHash> {
     const hash = createHash('sha256').update(content).digest('hex');
-    if (!this.#isNew(hash)) return hash;
+    const need = await this.#need(hash);
+    // Checked again after the wait: another put of the same content may have staged it meanwhile.
+    if (need === 'nothing' || this.#staged.has(hash)) return hash;
     const compressed = this.store.compress ? gzipIfItPays(content) : null;
     const final = this.store.finalPath(hash, compressed !== null);
     // Beside its final name: creating thousands of files in one directory costs several times
@@ -76,14 +85,20 @@ export class BlobBatch {
     if (!this.#shards.has(dirname(final))) mkdirSync(dirname(final), { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
     this.#shards.add(dirname(final));
     const temporary = temporaryNameBeside(final);
-    const fd = openSync(temporary, 'wx', OWNER_ONLY_FILE_MODE);
-    try {
+    if (compressed) {
+      const fd = openSync(temporary, 'wx', OWNER_ONLY_FILE_MODE);
+      try {
+        this.store.crashPoint?.('blob-file-created');
+        writeAllSync(fd, compressed);
+      } finally {
+        closeSync(fd);
+      }
+    } else {
+      // Raw content keeps its holes (a sparse file stays sparse in the store).
+      closeSync(createSparseFileSync(temporary, content, OWNER_ONLY_FILE_MODE));
       this.store.crashPoint?.('blob-file-created');
-      writeAllSync(fd, compressed ?? content);
-    } finally {
-      closeSync(fd);
     }
-    this.#staged.set(hash, { temporary, final });
+    this.#staged.set(hash, { temporary, final, replaces: need === 'replace' });
     return hash;
   }
 
@@ -92,24 +107,36 @@ export class BlobBatch {
     let keep: string | null = null;
     try {
       const hashing = new Hashing();
-      const output = createWriteStream(raw, { flags: 'wx', mode: OWNER_ONLY_FILE_MODE });
+      const output = new SparseFileStream(raw, OWNER_ONLY_FILE_MODE);
       output.once('open', () => this.store.crashPoint?.('blob-file-created'));
       await pipeline(createReadStream('', { fd: source, start: 0, autoClose: false }), hashing, output);
       const hash = hashing.hash.digest('hex');
-      if (!this.#isNew(hash)) return { hash, size: hashing.bytes };
+      const need = await this.#need(hash);
+      if (need === 'nothing') return { hash, size: hashing.bytes };
       const compressed = this.store.compress ? await gzipFileIfItPays(raw, hashing.bytes) : null;
       // Checked again: another put of the same content may have staged it meanwhile.
-      if (!this.#isNew(hash)) return { hash, size: hashing.bytes };
+      if (this.#staged.has(hash)) return { hash, size: hashing.bytes };
       keep = compressed ?? raw;
-      this.#staged.set(hash, { temporary: keep, final: this.store.finalPath(hash, compressed !== null) });
+      this.#staged.set(hash, { temporary: keep, final: this.store.finalPath(hash, compressed !== null), replaces: need === 'replace' });
       return { hash, size: hashing.bytes };
     } finally {
       if (keep !== raw) await rm(raw, { force: true });
     }
   }
 
-  #isNew(hash: ContentHash): boolean {
-    return !this.#staged.has(hash) && !this.store.has(hash);
+  /**
+   * What storing `hash` needs: nothing (staged here, or stored intact), `store` (new), or
+   * `replace` (stored, corrupted). Dedup verifies what it reuses (issue 34): a stored blob is read
+   * back and hashed before a checkpoint names it again, and one that no longer hashes to its name
+   * is stored again, replaced at commit — otherwise every later checkpoint of that content would
+   * answer 200 and never restore.
+   */
+  async #need(hash: ContentHash): Promise<'nothing' | 'store' | 'replace'> {
+    if (this.#staged.has(hash) || this.#verified.has(hash)) return 'nothing';
+    if (!this.store.has(hash)) return 'store';
+    if (!(await this.store.intact(hash))) return 'replace';
+    this.#verified.add(hash);
+    return 'nothing';
   }
 
   /** Makes every staged blob durable, then durable under its final name. Nothing to do for an empty batch. */
@@ -118,13 +145,15 @@ export class BlobBatch {
     if (staged.length === 0) return;
     await syncPaths(this.store.directory, staged.map(({ temporary }) => temporary));
     const shards = new Set<string>();
-    for (const { temporary, final } of staged) {
+    for (const { temporary, final, replaces } of staged) {
       if (!this.#shards.has(dirname(final))) mkdirSync(dirname(final), { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
       this.#shards.add(dirname(final));
       shards.add(dirname(final));
       // A rename may replace a blob a concurrent checkpoint just stored: the same content, and
       // a reader of the old file keeps reading it whole.
       renameSync(temporary, final);
+      // A corrupted blob replaced: its copy in the other encoding goes too, or reads could still find it.
+      if (replaces) this.store.removeEncoding(hashOfFinal(final), final.endsWith('.gz'));
       this.store.crashPoint?.('blob-renamed');
       await this.#slices.yieldIfDue();
     }
@@ -137,4 +166,9 @@ export class BlobBatch {
     for (const { temporary } of this.#staged.values()) await rm(temporary, { force: true });
     this.#staged.clear();
   }
+}
+
+/** The hash a blob's final path (`…/ab/cdef…[.gz]`) names. */
+function hashOfFinal(final: string): ContentHash {
+  return `${basename(dirname(final))}${basename(final).replace(/\.gz$/, '')}`;
 }

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { closeSync, constants, copyFileSync, createReadStream, createWriteStream, fchmodSync, futimesSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, constants, copyFileSync, createReadStream, fchmodSync, futimesSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import { open, readdir, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, gunzipSync } from 'node:zlib';
-import { writeAllSync } from './durable-files';
+import { createSparseFileSync, SparseFileStream } from './sparse-writes';
 import { BlobBatch, Hashing, WHOLE_CONTENT_BYTES } from './blob-batch';
 import type { CrashPointHook } from './crash-points';
 
@@ -64,6 +65,27 @@ export class BlobStore {
     return this.#stored(hash) !== null;
   }
 
+  /** Whether stored blob `hash` still hashes to its name: read whole (decompressed), never into memory at once. */
+  async intact(hash: ContentHash): Promise<boolean> {
+    const stored = this.#stored(hash);
+    if (!stored) return false;
+    const hashing = new Hashing();
+    try {
+      const discard = new Writable({ write: (_chunk, _encoding, done) => done() });
+      if (stored.compressed) await pipeline(createReadStream(stored.path), createGunzip(), hashing, discard);
+      else await pipeline(createReadStream(stored.path), hashing, discard);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'Z_DATA_ERROR') return false;
+      throw error;
+    }
+    return hashing.hash.digest('hex') === hash;
+  }
+
+  /** Removes blob `hash`'s file in the other encoding than `compressed` (a corrupted copy being replaced). */
+  removeEncoding(hash: ContentHash, compressed: boolean): void {
+    rmSync(this.finalPath(hash, !compressed), { force: true });
+  }
+
   /** Where blob `hash` lives under its final name. */
   finalPath(hash: ContentHash, compressed: boolean): string {
     return `${join(this.directory, hash.slice(0, 2), hash.slice(2))}${compressed ? '.gz' : ''}`;
@@ -104,7 +126,7 @@ export class BlobStore {
     }
     if (size <= WHOLE_CONTENT_BYTES) return writeVerified(readIntoScratch(blob, size), target, mode, mtime);
     const hashing = new Hashing();
-    await pipeline(createReadStream(blob), hashing, createWriteStream(target, { flags: 'wx', mode: 0o600 }));
+    await pipeline(createReadStream(blob), hashing, new SparseFileStream(target, 0o600));
     await finish(target, mode, mtime);
     return hashing.hash.digest('hex');
   }
@@ -112,7 +134,7 @@ export class BlobStore {
   async #gunzipTo({ path: blob, size }: StoredBlob, target: string, mode: number, mtime: Date | undefined): Promise<ContentHash> {
     if (size <= WHOLE_CONTENT_BYTES / 4) return writeVerified(gunzipSync(readFileSync(blob)), target, mode, mtime);
     const hashing = new Hashing();
-    await pipeline(createReadStream(blob), createGunzip(), hashing, createWriteStream(target, { flags: 'wx', mode: 0o600 }));
+    await pipeline(createReadStream(blob), createGunzip(), hashing, new SparseFileStream(target, 0o600));
     await finish(target, mode, mtime);
     return hashing.hash.digest('hex');
   }
@@ -128,7 +150,16 @@ export class BlobStore {
    * writer runs (the caller holds the store exclusively). Any order is crash-safe: a blob left
    * behind is removed by the next sweep. Returns how many blobs were removed.
    */
-  async sweep(keep: ReadonlySet<ContentHash>): Promise<number> {
+  sweep(keep: ReadonlySet<ContentHash>): Promise<number> {
+    return this.#sweep(keep);
+  }
+
+  /** Removes only the temporary files killed writers left. Only while no writer runs, as `sweep`. */
+  async sweepTemporaries(): Promise<void> {
+    await this.#sweep(null);
+  }
+
+  async #sweep(keep: ReadonlySet<ContentHash> | null): Promise<number> {
     let removed = 0;
     let shards: string[];
     try {
@@ -145,10 +176,10 @@ export class BlobStore {
       }
       if (!/^[0-9a-f]{2}$/.test(shard)) continue;
       for (const name of await readdir(at)) {
-        const hash = `${shard}${name.replace(/\.gz$/, '')}`;
-        if (name.endsWith('.tmp') || !keep.has(hash)) {
+        if (name.endsWith('.tmp')) {
           await rm(join(at, name), { force: true });
-          if (name.endsWith('.tmp')) continue;
+        } else if (keep && !keep.has(`${shard}${name.replace(/\.gz$/, '')}`)) {
+          await rm(join(at, name), { force: true });
           removed++;
           this.crashPoint?.('blob-removed');
         }
@@ -218,11 +249,10 @@ function readIntoScratch(path: string, size: number): Buffer {
   }
 }
 
-/** Writes `content` to the new file `target` with exactly `mode` and `mtime`; returns the content's hash. */
+/** Writes `content` to the new file `target` (sparse) with exactly `mode` and `mtime`; returns the content's hash. */
 function writeVerified(content: Buffer, target: string, mode: number, mtime: Date | undefined): ContentHash {
-  const fd = openSync(target, 'wx', 0o600);
+  const fd = createSparseFileSync(target, content, 0o600);
   try {
-    writeAllSync(fd, content);
     fchmodSync(fd, mode);
     if (mtime) futimesSync(fd, mtime, mtime);
   } finally {

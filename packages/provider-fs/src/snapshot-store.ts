@@ -34,6 +34,7 @@ export class SnapshotStore {
   readonly #racyWindowNs: bigint;
   readonly #lock = new StoreLock();
   readonly #processes: ProcessLock;
+  #recovery: Promise<void> | undefined;
 
   constructor(readonly directory: string, settings: SnapshotStoreSettings = {}) {
     this.blobs = new BlobStore(join(directory, 'blobs'), settings);
@@ -42,13 +43,33 @@ export class SnapshotStore {
   }
 
   /** Shared use of the store: in this process, then among the processes sharing it. */
-  #shared<T>(work: () => Promise<T>): Promise<T> {
+  async #shared<T>(work: () => Promise<T>): Promise<T> {
+    await this.#recovered();
     return this.#lock.shared(() => this.#processes.shared(work));
   }
 
   /** The store to itself: no checkpoint or checkout runs in this or another process. */
-  #exclusive<T>(work: () => Promise<T>): Promise<T> {
+  async #exclusive<T>(work: () => Promise<T>): Promise<T> {
+    await this.#recovered();
     return this.#lock.exclusive(() => this.#processes.exclusive(work));
+  }
+
+  /**
+   * On this process's first use of the store, with the store to itself (so no live writer's file
+   * is taken): removes the temporary files killed writers left — blobs, manifests, indexes — so a
+   * SIGKILLed checkpoint's staged content does not wait for some later delete (issue 34).
+   */
+  #recovered(): Promise<void> {
+    this.#recovery ??= this.#lock.exclusive(() =>
+      this.#processes.exclusive(async () => {
+        await this.blobs.sweepTemporaries();
+        for (const directory of ['manifests', 'index']) await removeTemporaries(join(this.directory, directory));
+      }),
+    );
+    this.#recovery.catch(() => {
+      this.#recovery = undefined;
+    });
+    return this.#recovery;
   }
 
   /**
@@ -143,7 +164,9 @@ export class SnapshotStore {
    */
   async #collectGarbage(): Promise<number> {
     const keep = new Set<string>();
-    for (const manifest of await this.manifests()) for (const hash of blobsOf(manifest)) keep.add(hash);
+    for (const file of (await namesIn(join(this.directory, 'manifests'))).filter(isManifestFile)) {
+      for (const hash of await this.#blobsNamedBy(join(this.directory, 'manifests', file))) keep.add(hash);
+    }
     const indexes = join(this.directory, 'index');
     let forgot = false;
     for (const name of await namesIn(indexes)) {
@@ -154,9 +177,28 @@ export class SnapshotStore {
       }
     }
     if (forgot) await fsyncDirectory(indexes);
-    const manifests = join(this.directory, 'manifests');
-    for (const name of await namesIn(manifests)) if (isTemporary(name)) await rm(join(manifests, name), { force: true });
+    await removeTemporaries(join(this.directory, 'manifests'));
     return this.blobs.sweep(keep);
+  }
+
+  /**
+   * The blobs a manifest file names, for marking. One that no longer parses (damaged on disk)
+   * keeps every blob its text names — a hash is 64 hex digits wherever it stands — so one bad
+   * manifest can neither lose another snapshot's content nor break every delete (issue 34).
+   */
+  async #blobsNamedBy(path: string): Promise<Iterable<string>> {
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+    try {
+      return blobsOf(parseManifest(text));
+    } catch {
+      return text.match(/[0-9a-f]{64}/g) ?? [];
+    }
   }
 
   /** Removes the snapshot's manifest (its blobs stay until garbage collection). Idempotent. */
@@ -172,12 +214,12 @@ export class SnapshotStore {
     return true;
   }
 
-  /** Every snapshot's manifest. */
+  /** Every snapshot's manifest that parses (a damaged one is left out, never fatal to the others). */
   async manifests(): Promise<Manifest[]> {
     const files = await namesIn(join(this.directory, 'manifests'));
     const found: Manifest[] = [];
-    for (const file of files.filter((name) => name.endsWith('.json')).sort()) {
-      const manifest = await this.manifest(file.slice(0, -'.json'.length));
+    for (const file of files.filter(isManifestFile).sort()) {
+      const manifest = await this.manifest(file.slice(0, -'.json'.length)).catch(() => null);
       if (manifest) found.push(manifest);
     }
     return found;
@@ -210,3 +252,10 @@ async function namesIn(directory: string): Promise<string[]> {
 
 /** A temporary file of `temporaryNameBeside`, which a killed writer may leave. */
 const isTemporary = (name: string) => name.startsWith('.') && name.endsWith('.tmp');
+
+const isManifestFile = (name: string) => name.endsWith('.json') && !isTemporary(name);
+
+/** Removes the temporary files killed writers left in `directory`. */
+async function removeTemporaries(directory: string): Promise<void> {
+  for (const name of await namesIn(directory)) if (isTemporary(name)) await rm(join(directory, name), { force: true });
+}
