@@ -136,6 +136,20 @@ describe('hangNext', () => {
       name: 'TimeoutError',
     });
   });
+
+  it("a held call's fate is decided when it arrives: a failure queued while it is held waits for the next call", async () => {
+    const [held, next] = [await Sandbox.create(fixture.sdk), await Sandbox.create(fixture.sdk)];
+    const killsBefore = (await fixture.emulator.state()).calls.kill;
+    await fixture.emulator.hangNext('kill', { ms: 800 });
+    const holding = Sandbox.kill(held.sandboxId, { ...fixture.sdk, requestTimeoutMs: 200 }).catch(() => 'timed out');
+    expect(await eventually(async () => (await fixture.emulator.state()).calls.kill === killsBefore + 1)).toBe(true);
+    await fixture.emulator.failNext('kill', { status: 429 });
+    expect(await holding).toBe('timed out');
+    await delay(1_000); // the held kill is carried out meanwhile, and must not take the failure
+    const heldIsGone = async () => (await fixture.emulator.state()).sandboxes.every((sandbox) => sandbox.sandboxId !== held.sandboxId || sandbox.state !== 'running');
+    expect(await eventually(heldIsGone)).toBe(true);
+    await expect(Sandbox.kill(next.sandboxId, fixture.sdk)).rejects.toBeInstanceOf(RateLimitError);
+  });
 });
 
 describe('dropped process streams', () => {

@@ -100,15 +100,16 @@ export class EmulatorKnobs {
   }
 
   /**
-   * Counts the call, waits out a queued hang and the operation's latency, then says
-   * whether an injected failure is due. Never throws.
+   * Counts the call and decides its fate as it arrives (an injected failure due now, never one
+   * queued while it is held: a held call carried out late must not take the failure meant for
+   * the next one), then waits out a queued hang and the operation's latency. Never throws.
    */
   async admit(operation: EmulatorOperation, options: { latencyInHandler?: boolean } = {}): Promise<Admission> {
     this.calls[operation] += 1;
+    const failure = takeFromQueue(this.failures, operation);
     const hang = takeFromQueue(this.hangs, operation);
     if (hang) await delay(hang.ms);
     if (!options.latencyInHandler) await this.spendLatency(operation);
-    const failure = takeFromQueue(this.failures, operation);
     if (failure) {
       return { kind: 'fail', status: failure.status, message: failure.message ?? `injected failure of ${operation}` };
     }
