@@ -56,6 +56,17 @@ describe('manifest trees (Merkle trees of directories, as git stores them)', () 
     expect(decodeTree(encodeTree(children).body)).toEqual(children);
   });
 
+  it('names and targets are bytes: a non-UTF-8 name (escaped as U+DC80–U+DCFF) and the name it would decode to are two children, each kept exact', () => {
+    const escaped = [file('p\udcff', '1'), file('p\ufffd', '2'), symlink('l', 'to-\udcfe')];
+    const trees = buildTrees(escaped);
+    const root = trees.objects.find((object) => object.hash === trees.root)!.body;
+    const children = decodeTree(root);
+    expect(children.map((child) => child.name).sort()).toEqual(['l', 'p\udcff', 'p\ufffd']);
+    expect(children.find((child) => child.name === 'l')!.target).toBe('to-\udcfe');
+    expect(Buffer.from(root).includes(Buffer.from([0x70, 0xff, 0]))).toBe(true);
+    expect(buildTrees([file('p\udcff', '1')]).root).not.toBe(buildTrees([file('p\ufffd', '1')]).root);
+  });
+
   it('a checkpoint that changed one file of a 10,000-file workspace adds at most 16 KiB of tree objects', async () => {
     const store = new MemoryRuntimeStore();
     const before = buildTrees(workspace());

@@ -98,7 +98,7 @@ export class BlobStore {
    * verify it), else read, hashed and written in one pass. `BlobCorruptedError` when it is
    * missing or does not match (the partial target is removed).
    */
-  async copyTo(hash: ContentHash, target: string, mode: number, mtime?: Date): Promise<void> {
+  async copyTo(hash: ContentHash, target: string | Buffer, mode: number, mtime?: Date): Promise<void> {
     const stored = this.#stored(hash);
     if (!stored) throw new BlobCorruptedError(hash, 'missing');
     try {
@@ -111,7 +111,7 @@ export class BlobStore {
     }
   }
 
-  async #copyRawTo({ path: blob, size }: StoredBlob, target: string, mode: number, mtime: Date | undefined): Promise<ContentHash> {
+  async #copyRawTo({ path: blob, size }: StoredBlob, target: string | Buffer, mode: number, mtime: Date | undefined): Promise<ContentHash> {
     if (this.#clones !== false) {
       try {
         copyFileSync(blob, target, constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE_FORCE);
@@ -131,7 +131,7 @@ export class BlobStore {
     return hashing.hash.digest('hex');
   }
 
-  async #gunzipTo({ path: blob, size }: StoredBlob, target: string, mode: number, mtime: Date | undefined): Promise<ContentHash> {
+  async #gunzipTo({ path: blob, size }: StoredBlob, target: string | Buffer, mode: number, mtime: Date | undefined): Promise<ContentHash> {
     if (size <= WHOLE_CONTENT_BYTES / 4) return writeVerified(gunzipSync(readFileSync(blob)), target, mode, mtime);
     const hashing = new Hashing();
     await pipeline(createReadStream(blob), createGunzip(), hashing, new SparseFileStream(target, 0o600));
@@ -250,7 +250,7 @@ function readIntoScratch(path: string, size: number): Buffer {
 }
 
 /** Writes `content` to the new file `target` (sparse) with exactly `mode` and `mtime`; returns the content's hash. */
-function writeVerified(content: Buffer, target: string, mode: number, mtime: Date | undefined): ContentHash {
+function writeVerified(content: Buffer, target: string | Buffer, mode: number, mtime: Date | undefined): ContentHash {
   const fd = createSparseFileSync(target, content, 0o600);
   try {
     fchmodSync(fd, mode);
@@ -261,7 +261,7 @@ function writeVerified(content: Buffer, target: string, mode: number, mtime: Dat
   return createHash('sha256').update(content).digest('hex');
 }
 
-async function finish(target: string, mode: number, mtime: Date | undefined): Promise<void> {
+async function finish(target: string | Buffer, mode: number, mtime: Date | undefined): Promise<void> {
   const file = await open(target, 'r');
   try {
     await file.chmod(mode);

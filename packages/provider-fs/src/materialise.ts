@@ -1,8 +1,9 @@
 import { chmodSync, lchownSync, lstatSync, mkdirSync, symlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { fsPathOf } from '@runtimectl/provider';
 import { BlobCorruptedError, type BlobStore } from './blob-store';
 import type { Manifest } from './manifest';
 import type { StatIndex } from './stat-index';
+import { DirectoryCursor } from './directory-cursor';
 import { KEPT_MODE_BITS, TimeSlices, type WorkspaceOwner } from '@runtimectl/provider-local';
 
 /** A blob a snapshot path needs is missing or does not hash to what the manifest recorded. */
@@ -23,33 +24,39 @@ export class SnapshotCorruptedError extends Error {
  * hold one). `SnapshotCorruptedError` naming the workspace path when a blob is missing or corrupted.
  */
 export async function materialise(manifest: Manifest, blobs: BlobStore, target: string, index: StatIndex, owner?: WorkspaceOwner): Promise<void> {
-  const directories: { absolute: string; mode: number }[] = [];
+  const directories: { path: string; mode: number }[] = [];
   const slices = new TimeSlices();
-  const own = (absolute: string) => {
-    if (owner) lchownSync(absolute, owner.uid, owner.gid);
+  const own = (at: string | Buffer) => {
+    if (owner) lchownSync(at, owner.uid, owner.gid);
   };
-  for (const entry of manifest.entries) {
-    const absolute = join(target, entry.path);
-    if (entry.kind === 'dir') {
-      mkdirSync(absolute, { mode: 0o700 });
-      own(absolute);
-      directories.push({ absolute, mode: entry.mode & KEPT_MODE_BITS });
-    } else if (entry.kind === 'symlink') {
-      symlinkSync(entry.target, absolute);
-      own(absolute);
-    } else {
-      try {
-        await blobs.copyTo(entry.hash, absolute, entry.mode & KEPT_MODE_BITS, new Date(entry.mtimeMs));
-      } catch (error) {
-        if (error instanceof BlobCorruptedError) throw new SnapshotCorruptedError(entry.path, error);
-        throw error;
+  // Paths through open directories, never `target/…` strings: any depth, any name bytes.
+  const cursor = new DirectoryCursor(target);
+  try {
+    for (const entry of manifest.entries) {
+      const at = cursor.pathOf(entry.path);
+      if (entry.kind === 'dir') {
+        mkdirSync(at, { mode: 0o700 });
+        own(at);
+        directories.push({ path: entry.path, mode: entry.mode & KEPT_MODE_BITS });
+      } else if (entry.kind === 'symlink') {
+        symlinkSync(fsPathOf(entry.target), at);
+        own(at);
+      } else {
+        try {
+          await blobs.copyTo(entry.hash, at, entry.mode & KEPT_MODE_BITS, new Date(entry.mtimeMs));
+        } catch (error) {
+          if (error instanceof BlobCorruptedError) throw new SnapshotCorruptedError(entry.path, error);
+          throw error;
+        }
+        own(at);
+        index.recordWritten(entry.path, lstatSync(at, { bigint: true }), entry.hash);
       }
-      own(absolute);
-      index.recordWritten(entry.path, lstatSync(absolute, { bigint: true }), entry.hash);
+      await slices.yieldIfDue();
     }
-    await slices.yieldIfDue();
+    for (const { path, mode } of directories.reverse()) chmodSync(cursor.pathOf(path), mode);
+  } finally {
+    cursor.close();
   }
-  for (const { absolute, mode } of directories.reverse()) chmodSync(absolute, mode);
   own(target);
   chmodSync(target, manifest.rootMode & KEPT_MODE_BITS);
 }

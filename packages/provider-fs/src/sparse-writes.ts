@@ -29,7 +29,7 @@ export function writeSparseSync(fd: number, content: Uint8Array, position = 0): 
 }
 
 /** Writes `content` whole to the new file `path` (flags `wx`), sparse; returns its descriptor, still open. */
-export function createSparseFileSync(path: string, content: Uint8Array, mode: number): number {
+export function createSparseFileSync(path: string | Buffer, content: Uint8Array, mode: number): number {
   const fd = openSync(path, 'wx', mode);
   try {
     writeSparseSync(fd, content);
@@ -46,7 +46,7 @@ export class SparseFileStream extends Writable {
   #fd: number | undefined;
   #position = 0;
 
-  constructor(readonly path: string, readonly mode: number) {
+  constructor(readonly path: string | Buffer, readonly mode: number) {
     super();
   }
 

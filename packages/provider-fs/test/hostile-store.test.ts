@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, realpath, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +11,18 @@ const MiB = 1024 * 1024;
 
 /** Blocks a file really takes on disk, in bytes (`du`, not its length). */
 const allocatedBytes = async (path: string) => (await stat(path)).blocks * 512;
+
+/** Opens (making them with `create`) the directories `segments` below `root`, one descriptor at a time: no path passes PATH_MAX. */
+function openDeep(root: string, segments: string[], create: boolean): number {
+  let fd = openSync(root, 'r');
+  for (const segment of segments) {
+    if (create) mkdirSync(`/proc/self/fd/${fd}/${segment}`);
+    const next = openSync(`/proc/self/fd/${fd}/${segment}`, 'r');
+    closeSync(fd);
+    fd = next;
+  }
+  return fd;
+}
 
 /** Issue 34's hostile review of the snapshot store: each case a failing test before its fix. */
 describe('snapshot store under hostile input', () => {
@@ -91,6 +104,42 @@ describe('snapshot store under hostile input', () => {
         expect(await allocatedBytes(join(target, 'sparse-with-data.img'))).toBeLessThan(MiB);
         expect((await readFile(join(target, 'sparse-with-data.img'))).subarray(0, 5).toString()).toBe('head\0');
       }
+    }
+  });
+
+  it('stores names byte-exact: a non-UTF-8 name is never dropped, and two names that decode alike stay two files', async () => {
+    const { dir, workspace, store } = await setup();
+    const latin1 = Buffer.concat([Buffer.from(`${workspace}/p`), Buffer.from([0xff])]);
+    const replacement = Buffer.concat([Buffer.from(`${workspace}/p`), Buffer.from([0xef, 0xbf, 0xbd])]);
+    await writeFile(latin1, '1');
+    await writeFile(replacement, '2');
+    const { snapshotId, entries } = await store.checkpoint(workspace, 'ws', meta);
+    expect(entries.map((entry) => entry.path).sort()).toEqual(['p\udcff', 'p\ufffd']);
+    const target = join(dir, 'out');
+    await mkdir(target);
+    await store.checkout((await store.manifest(snapshotId))!, target);
+    expect((await readdir(target, { encoding: 'buffer' })).map((name) => name.toString('hex')).sort()).toEqual(['70efbfbd', '70ff']);
+    expect(await readFile(Buffer.concat([Buffer.from(`${target}/p`), Buffer.from([0xff])]), 'utf8')).toBe('1');
+    expect(await readFile(join(target, 'p\ufffd'), 'utf8')).toBe('2');
+    await writeFile(join(workspace, 'another'), 'a second snapshot');
+    const other = await store.checkpoint(workspace, 'ws', meta);
+    expect(await store.deleteSnapshot(other.snapshotId)).toBe(true);
+    expect(await store.deleteSnapshot(snapshotId)).toBe(true);
+  });
+
+  it('a tree deeper than PATH_MAX checkpoints and checks out whole', async () => {
+    const { dir, workspace, store } = await setup();
+    const segments = Array.from({ length: 25 }, () => 'd'.repeat(200)); // 25 × 201 bytes: past PATH_MAX (4096)
+    writeFileSync(`/proc/self/fd/${openDeep(workspace, segments, true)}/file`, 'deep');
+    try {
+      const { snapshotId, entries } = await store.checkpoint(workspace, 'ws', meta);
+      expect(entries.filter((entry) => entry.kind === 'file')).toHaveLength(1);
+      const target = join(dir, 'out');
+      await mkdir(target);
+      await store.checkout((await store.manifest(snapshotId))!, target);
+      expect(readFileSync(`/proc/self/fd/${openDeep(target, segments, false)}/file`, 'utf8')).toBe('deep');
+    } finally {
+      execFileSync('rm', ['-rf', dir]); // coreutils rm walks by descriptor; fs.rm cannot remove such a tree
     }
   });
 });

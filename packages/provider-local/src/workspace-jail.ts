@@ -45,7 +45,7 @@ const DIRECTORY_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK;
 export const openDirectory = (path: string) => open(path, DIRECTORY_FLAGS);
 
 /** `openDirectory` as a synchronous call returning the descriptor (for walks that batch small system calls). */
-export const openDirectorySync = (path: string) => openSync(path, DIRECTORY_FLAGS);
+export const openDirectorySync = (path: string | Buffer) => openSync(path, DIRECTORY_FLAGS);
 
 /**
  * Confines file-API paths to one workspace directory with no window between check and use.

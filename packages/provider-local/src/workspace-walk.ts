@@ -1,4 +1,6 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, type BigIntStats } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
+import { nameFromBytes } from '@runtimectl/provider';
 import { TimeSlices } from './time-slices';
 import { descriptorPath, openDirectorySync } from './workspace-jail';
 
@@ -15,10 +17,13 @@ export class WorkspaceChangedError extends Error {}
  */
 export const KEPT_MODE_BITS = 0o1777;
 
-/** One path met by the walk: workspace-relative `path`, the descriptor path `at` to open it by, its lstat. */
+/**
+ * One path met by the walk: workspace-relative `path` (a name that is not UTF-8 escaped, as
+ * `nameFromBytes`), the descriptor path `at` to open it by (bytes for such a name), its lstat.
+ */
 export interface WalkedPath {
   path: string;
-  at: string;
+  at: string | Buffer;
   info: BigIntStats;
   /** Permission bits, setuid and setgid left out (`KEPT_MODE_BITS`). */
   mode: number;
@@ -54,15 +59,19 @@ export async function walkWorkspaceTree(root: string, visitor: WorkspaceVisitor)
 }
 
 async function walkDirectory(directory: number, relative: string, visitor: WorkspaceVisitor, slices: TimeSlices): Promise<void> {
-  const names = readdirSync(descriptorPath(directory)).sort();
-  for (const name of names) {
+  // Names as bytes: one that is not UTF-8 is walked under its exact bytes and reported escaped
+  // (`nameFromBytes`), never dropped, never confused with another (issue 34).
+  const names = readdirSync(descriptorPath(directory), { encoding: 'buffer' })
+    .map((bytes) => ({ bytes, name: nameFromBytes(bytes) }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const { bytes, name } of names) {
     const path = relative === '' ? name : `${relative}/${name}`;
-    const at = descriptorPath(directory, name);
+    const at = isUtf8(bytes) ? descriptorPath(directory, name) : Buffer.concat([Buffer.from(descriptorPath(directory, '')), bytes]);
     const info = lstatSync(at, { bigint: true, throwIfNoEntry: false });
     if (!info) continue; // Removed meanwhile: not walked.
     const entry: WalkedPath = { path, at, info, mode: Number(info.mode & BigInt(KEPT_MODE_BITS)) };
     if (info.isSymbolicLink()) {
-      visitor.symlink(entry, readlinkSync(at));
+      visitor.symlink(entry, nameFromBytes(readlinkSync(at, { encoding: 'buffer' })));
     } else if (info.isDirectory()) {
       visitor.directory(entry);
       let child: number;

@@ -53,3 +53,4 @@ export {
   ProviderCapacityError,
   SnapshotInUseError,
 } from './errors/provider-errors';
+export { fsPathOf, nameBytes, nameFromBytes } from './file-names';

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { ManifestEntryKind } from '@runtimectl/provider';
+import { nameBytes, nameFromBytes, type ManifestEntryKind } from '@runtimectl/provider';
+
+const NUL_BYTE = Buffer.of(0);
 
 /**
  * One child of a directory in a tree object. A directory child names its own tree by `hash`;
@@ -38,13 +40,14 @@ export function byName(a: { name: string }, b: { name: string }): number {
  * The canonical encoding of one directory (as git's trees, with sizes): its children sorted by
  * name (`byName`), each as
  *
- *     <tag> SP <mode, octal> SP <size, decimal> SP <name, UTF-8> NUL <payload>
+ *     <tag> SP <mode, octal> SP <size, decimal> SP <name, as bytes> NUL <payload>
  *
  * where tag is `f` (file), `d` (directory) or `l` (symlink) and payload is the 32 raw bytes of
- * the content or tree hash, or, for a symlink, its target in UTF-8 followed by NUL. Names and
- * targets never hold NUL (POSIX). The tree's hash is the sha256 of these bytes, as lowercase
- * hex: equal directories have equal hashes, so an unchanged subtree is stored once and a diff
- * skips it by comparing two hashes.
+ * the content or tree hash, or, for a symlink, its target's bytes followed by NUL. A name is its
+ * bytes (`nameBytes`: UTF-8, or the exact bytes of one a path escapes), so two names that decode
+ * alike never share an encoding. Names and targets never hold NUL (POSIX). The tree's hash is the
+ * sha256 of these bytes, as lowercase hex: equal directories have equal hashes, so an unchanged
+ * subtree is stored once and a diff skips it by comparing two hashes.
  */
 export function encodeTree(children: readonly TreeChild[]): TreeObject {
   const sorted = [...children].sort(byName);
@@ -53,9 +56,9 @@ export function encodeTree(children: readonly TreeChild[]): TreeObject {
     const child = sorted[i]!;
     if (i > 0 && sorted[i - 1]!.name === child.name) throw new TypeError(`the tree names ${JSON.stringify(child.name)} twice`);
     if (child.name === '' || child.name.includes('/') || child.name.includes('\0')) throw new TypeError(`${JSON.stringify(child.name)} is not a file name`);
-    parts.push(Buffer.from(`${String.fromCharCode(TAGS[child.kind])} ${child.mode.toString(8)} ${child.size} ${child.name}\0`));
+    parts.push(Buffer.from(`${String.fromCharCode(TAGS[child.kind])} ${child.mode.toString(8)} ${child.size} `), nameBytes(child.name), NUL_BYTE);
     if (child.kind === 'symlink') {
-      parts.push(Buffer.from(`${child.target ?? ''}\0`));
+      parts.push(nameBytes(child.target ?? ''), NUL_BYTE);
     } else {
       if (child.hash === null || !HEX_HASH.test(child.hash)) throw new TypeError(`${JSON.stringify(child.name)} has no sha256 hash`);
       parts.push(Buffer.from(child.hash, 'hex'));
@@ -84,12 +87,12 @@ export function decodeTree(body: Uint8Array): TreeChild[] {
     if (nameEnd < 0) throw new TypeError('malformed tree object');
     const mode = Number.parseInt(bytes.toString('latin1', at + 2, modeEnd), 8);
     const size = Number(bytes.toString('latin1', modeEnd + 1, sizeEnd));
-    const name = bytes.toString('utf8', sizeEnd + 1, nameEnd);
+    const name = nameFromBytes(bytes.subarray(sizeEnd + 1, nameEnd));
     at = nameEnd + 1;
     if (kind === 'symlink') {
       const targetEnd = bytes.indexOf(NUL, at);
       if (targetEnd < 0) throw new TypeError('malformed tree object');
-      children.push({ name, kind, mode, size, hash: null, target: bytes.toString('utf8', at, targetEnd) });
+      children.push({ name, kind, mode, size, hash: null, target: nameFromBytes(bytes.subarray(at, targetEnd)) });
       at = targetEnd + 1;
     } else {
       if (at + HASH_BYTES > bytes.length) throw new TypeError('malformed tree object');
