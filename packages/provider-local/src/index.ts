@@ -10,3 +10,4 @@ export { workspaceManifest, type KnownHashes } from './workspace-manifest';
 export type { WorkspaceOwner } from './sandbox-ownership';
 export { localProviderDefinition, localProviderDefinition as default } from './definition/local-definition';
 export { hostWorkspaceProviderSettings, hostWorkspaceSettingsShape, type HostWorkspaceSettings } from './definition/host-workspace-settings';
+export { removeTree } from './remove-workspace';

@@ -6,29 +6,32 @@ import { errorCode } from './fs-errors';
 
 const execFileAsync = promisify(execFile);
 
-/** Bound on the fallback removal: a workspace is removed in seconds, never waited on forever. */
+/** Bound on the fallback removal: a tree is removed in seconds, never waited on forever. */
 const REMOVE_COMMAND_TIMEOUT_MS = 120_000;
 
 /**
- * Removes a workspace directory and everything in it. Node's recursive removal works by absolute
- * path, so a tree a command built deeper than PATH_MAX fails with ENAMETOOLONG; `rm -rf` walks
- * with descriptors and removes it. A failure is a `ProviderError` whose message names no host
- * path (Node's own message, in the cause, does).
+ * Removes a directory and everything in it, at any depth. Node's recursive removal works by
+ * absolute path, so a tree a command built deeper than PATH_MAX fails with ENAMETOOLONG;
+ * `rm -rf` walks with descriptors and removes it.
  */
-export async function removeWorkspace(directory: string, providerId: string): Promise<void> {
+export async function removeTree(directory: string): Promise<void> {
   try {
     await rm(directory, { recursive: true, force: true, maxRetries: 3, retryDelay: 50 });
     return;
   } catch (error) {
-    if (errorCode(error) !== 'ENAMETOOLONG') throw removalFailed(error, providerId);
+    if (errorCode(error) !== 'ENAMETOOLONG') throw error;
   }
-  try {
-    await execFileAsync('rm', ['-rf', '--', directory], { timeout: REMOVE_COMMAND_TIMEOUT_MS });
-  } catch (error) {
-    throw removalFailed(error, providerId);
-  }
+  await execFileAsync('rm', ['-rf', '--', directory], { timeout: REMOVE_COMMAND_TIMEOUT_MS });
 }
 
-function removalFailed(error: unknown, providerId: string): ProviderError {
-  return new ProviderError(providerId, 'release', `could not remove the workspace directory (${errorCode(error) ?? 'error'})`, error);
+/**
+ * Removes a workspace directory (`removeTree`). A failure is a `ProviderError` whose message
+ * names no host path (Node's own message, in the cause, does).
+ */
+export async function removeWorkspace(directory: string, providerId: string): Promise<void> {
+  try {
+    await removeTree(directory);
+  } catch (error) {
+    throw new ProviderError(providerId, 'release', `could not remove the workspace directory (${errorCode(error) ?? 'error'})`, error);
+  }
 }

@@ -1,0 +1,110 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, readFile, rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import { OWNER_ONLY_DIRECTORY_MODE, removeTree } from '@runtimectl/provider-local';
+import { fsyncDirectory, writeFileDurably } from '../durable-files';
+
+/** A sealed layer: a tree in overlayfs' format that never changes again, and the layer below it. */
+export interface LayerRecord {
+  id: string;
+  /** The layer below; null only for the empty layer every chain ends with. */
+  parent: string | null;
+  /** How many layers are below it. */
+  depth: number;
+  createdAt: string;
+}
+
+/** The layer at the bottom of every chain: nothing. A fresh workspace's chain is this alone. */
+export const EMPTY_LAYER = 'empty';
+
+const LAYER_ID = /^(empty|l_[0-9a-f]{16})$/;
+
+/**
+ * Sealed layers under `<directory>/layers/<id>/`: `root` (the tree) and `layer.json` (its
+ * record). Ids are short (`l_` and 16 hex digits) so a deep chain still fits the page of options
+ * one mount takes; paths handed to a mount are relative to `directory`.
+ */
+export class LayerStore {
+  readonly #layers: string;
+
+  constructor(readonly directory: string) {
+    this.#layers = join(directory, 'layers');
+  }
+
+  /** The layer's tree, relative to `directory` (for the mount's `lowerdir`). */
+  rootOf(id: string): string {
+    if (!LAYER_ID.test(id)) throw new TypeError(`not a layer id: ${id}`);
+    return join('layers', id, 'root');
+  }
+
+  /** The layer's tree, as an absolute path. */
+  absoluteRootOf(id: string): string {
+    return join(this.directory, this.rootOf(id));
+  }
+
+  /** Makes the empty layer (idempotent): the bottom of every chain. */
+  async ensureEmpty(): Promise<void> {
+    if (await this.record(EMPTY_LAYER)) return;
+    await mkdir(join(this.#layers, EMPTY_LAYER, 'root'), { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
+    await this.#writeRecord({ id: EMPTY_LAYER, parent: null, depth: 0, createdAt: new Date().toISOString() });
+  }
+
+  /**
+   * Seals `upper` (an overlay's upper directory, unmounted, on this store's file system) as a new
+   * layer over `parent` by renaming it: nothing is read or copied. The record is written first,
+   * so a layer directory without its tree is one a crash interrupted (`incomplete`).
+   */
+  async sealByRename(upper: string, parent: string): Promise<LayerRecord> {
+    const below = await this.record(parent);
+    if (!below) throw new Error(`layer ${parent} does not exist`);
+    const record: LayerRecord = { id: `l_${randomBytes(8).toString('hex')}`, parent, depth: below.depth + 1, createdAt: new Date().toISOString() };
+    await mkdir(join(this.#layers, record.id), { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
+    await this.#writeRecord(record);
+    await rename(upper, this.absoluteRootOf(record.id));
+    await fsyncDirectory(join(this.#layers, record.id));
+    return record;
+  }
+
+  /** The layer's record, or null when there is no such (whole) layer. */
+  async record(id: string): Promise<LayerRecord | null> {
+    if (!LAYER_ID.test(id)) return null;
+    try {
+      return JSON.parse(await readFile(join(this.#layers, id, 'layer.json'), 'utf8')) as LayerRecord;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+  }
+
+  /** The chain of layer `id`: itself, then every layer below it, down to the empty layer. */
+  async chain(id: string): Promise<string[]> {
+    const chain: string[] = [];
+    for (let at: string | null = id; at !== null; ) {
+      const record: LayerRecord | null = await this.record(at);
+      if (!record) throw new Error(`layer ${at} of the chain of ${id} is missing`);
+      chain.push(record.id);
+      at = record.parent;
+    }
+    return chain;
+  }
+
+  /** Every layer id in the store. */
+  async ids(): Promise<string[]> {
+    try {
+      return (await readdir(this.#layers)).filter((name) => LAYER_ID.test(name));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+  }
+
+  /** Removes layer `id` (garbage: nothing names it). Idempotent. */
+  async remove(id: string): Promise<void> {
+    if (!LAYER_ID.test(id) || id === EMPTY_LAYER) throw new TypeError(`not a removable layer: ${id}`);
+    await removeTree(join(this.#layers, id));
+  }
+
+  async #writeRecord(record: LayerRecord): Promise<void> {
+    await writeFileDurably(join(this.#layers, record.id, 'layer.json'), JSON.stringify(record));
+  }
+}
