@@ -26,7 +26,7 @@ describe('runtimed', () => {
     const isolation = (id: string) =>
       `${id} isolation: namespace \\(network (egress via (slirp4netns|pasta)|none: egress needs slirp4netns or pasta on the PATH [^;]*); commands as (uid \\d+ gid \\d+|this daemon's user \\([^)]*\\)); workspace /home/user/workspace; (limits [^;]*\\(cgroup [^)]*\\)|no limits: [^)]*)\\)`;
     expect(daemon.banner).toMatch(
-      new RegExp(`^runtimed \\S+ listening on http://127\\.0\\.0\\.1:\\d+ · node: node_[0-9a-f]{32} · providers: local, fs \\(default\\) · store: sqlite /\\S+/runtimectl\\.db · auth: off · ${isolation('local')} · ${isolation('fs')}$`),
+      new RegExp(`^runtimed \\S+ listening on http://127\\.0\\.0\\.1:\\d+ · node: node_[0-9a-f]{32} · providers: local, fs \\(default\\) · store: sqlite /\\S+/runtimectl\\.db · auth: off · ${isolation('local')} · ${isolation('fs')} · fs snapshots: copy$`),
     );
     expect(daemon.banner).not.toMatch(/network host/);
   });
@@ -39,7 +39,7 @@ describe('runtimed', () => {
 
   it('says when local and fs commands are not isolated, warns of the loopback API with the host network, and cuts their network with --local-network none', async () => {
     const none = await start(['--local-isolation', 'none']);
-    expect(none.banner).toMatch(/ · local isolation: none \(isolation = "none" in the settings\) · fs isolation: none \(isolation = "none" in the settings\)$/);
+    expect(none.banner).toMatch(/ · local isolation: none \(isolation = "none" in the settings\) · fs isolation: none \(isolation = "none" in the settings\) · fs snapshots: copy$/);
     const host = await start(['--local-network', 'host']);
     expect(host.banner).toContain('(network host: commands can reach this API on loopback; set a bearer token or providers.local.network = "egress"; ');
     const offline = await start(['--local-network', 'none']);
@@ -69,6 +69,25 @@ describe('runtimed', () => {
     expect(Buffer.from(child.body.stdout_base64, 'base64').toString()).toBe('hi\n');
     const closed = await post(`${api}/close`, { runtime_id: 'demo' });
     expect(closed.body).toMatchObject({ runtime: { status: 'closed' }, released_backend: true });
+  });
+
+  it.skipIf(process.getuid?.() !== 0)('with providers.fs.snapshot_store = "layers" says so on its start line, and checkouts and resumes are overlay mounts of the checkpoint', async () => {
+    const daemon = await start([], { RUNTIMECTL_PROVIDERS_FS_SNAPSHOT_STORE: 'layers' });
+    expect(daemon.banner).toMatch(/ · fs snapshots: layers \(copy-on-write overlay mounts\)$/);
+    const api = `${daemon.url}/api/v1/runtimes`;
+    const text = (body: Record<string, any>) => Buffer.from(body.stdout_base64, 'base64').toString();
+    await post(`${api}/open`, { runtime_id: 'layered', conversation_id: 'c1', sender_id: 'me' });
+    await post(`${api}/exec`, { runtime_id: 'layered', command: 'mkdir -p src && echo one > src/a.txt' });
+    const checkpoint = await post(`${api}/checkpoint`, { runtime_id: 'layered' });
+    const checkout = await post(`${api}/checkout`, { checkpoint_id: checkpoint.body.checkpoint_id });
+    const child = checkout.body.runtime.runtime_id as string;
+    expect(text((await post(`${api}/exec`, { runtime_id: child, command: 'grep -c " /home/user/workspace overlay " /proc/self/mounts; cat src/a.txt' })).body)).toBe('1\none\n');
+    await post(`${api}/exec`, { runtime_id: 'layered', command: 'echo two > src/a.txt' });
+    expect((await post(`${api}/pause`, { runtime_id: 'layered' })).status).toBe(200);
+    expect((await post(`${api}/resume`, { runtime_id: 'layered' })).status).toBe(200);
+    expect(text((await post(`${api}/exec`, { runtime_id: 'layered', command: 'cat src/a.txt' })).body)).toBe('two\n');
+    expect(text((await post(`${api}/exec`, { runtime_id: child, command: 'cat src/a.txt' })).body)).toBe('one\n');
+    for (const runtime_id of [child, 'layered']) expect((await post(`${api}/close`, { runtime_id })).status).toBe(200);
   });
 
   it('serves snapshot semantics with --provider memory', async () => {

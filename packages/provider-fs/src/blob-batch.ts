@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, fstatSync, mkdirSync, openSync, readFileSync, renameSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { Transform, type TransformCallback } from 'node:stream';
+import { Transform, Writable, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { gzipFileIfItPays, gzipIfItPays } from './blob-encoding';
 import { syncPaths, temporaryNameBeside, writeAllSync } from './durable-files';
@@ -37,6 +37,13 @@ export class Hashing extends Transform {
     this.bytes += chunk.length;
     callback(null, chunk);
   }
+}
+
+/** The sha256 and length of all `source` yields, through `transforms` (a gunzip) first; nothing is kept. */
+export async function digestOf(source: Readable, ...transforms: Transform[]): Promise<{ hash: ContentHash; size: number }> {
+  const hashing = new Hashing();
+  await pipeline([source, ...transforms, hashing, new Writable({ write: (_chunk, _encoding, done) => done() })]);
+  return { hash: hashing.hash.digest('hex'), size: hashing.bytes };
 }
 
 /**

@@ -2,11 +2,10 @@ import { createHash } from 'node:crypto';
 import { closeSync, constants, copyFileSync, createReadStream, fchmodSync, futimesSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import { open, readdir, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, gunzipSync } from 'node:zlib';
 import { createSparseFileSync, SparseFileStream } from './sparse-writes';
-import { BlobBatch, Hashing, WHOLE_CONTENT_BYTES } from './blob-batch';
+import { BlobBatch, digestOf, Hashing, WHOLE_CONTENT_BYTES } from './blob-batch';
 import type { CrashPointHook } from './crash-points';
 
 /** A blob's content hash: sha256, lowercase hex. */
@@ -69,16 +68,13 @@ export class BlobStore {
   async intact(hash: ContentHash): Promise<boolean> {
     const stored = this.#stored(hash);
     if (!stored) return false;
-    const hashing = new Hashing();
     try {
-      const discard = new Writable({ write: (_chunk, _encoding, done) => done() });
-      if (stored.compressed) await pipeline(createReadStream(stored.path), createGunzip(), hashing, discard);
-      else await pipeline(createReadStream(stored.path), hashing, discard);
+      const source = createReadStream(stored.path);
+      return (await (stored.compressed ? digestOf(source, createGunzip()) : digestOf(source))).hash === hash;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'Z_DATA_ERROR') return false;
       throw error;
     }
-    return hashing.hash.digest('hex') === hash;
   }
 
   /** Removes blob `hash`'s file in the other encoding than `compressed` (a corrupted copy being replaced). */

@@ -16,6 +16,10 @@ export const fsProviderDefinition = defineProvider({
       .optional()
       .describe('snapshot store; same file system as root for copy-on-write checkouts (default in runtimed: <state_dir>/fs/snapshots)'),
     compress: z.boolean().default(true).describe('gzip snapshot blobs where that saves at least 10% (default true)'),
+    snapshot_store: z
+      .enum(['copy', 'layers', 'auto'])
+      .default('copy')
+      .describe('copy (a copy per checkout), layers (overlay mounts: checkout is a mount; root on Linux) or auto (layers where a probe mount works)'),
   }),
   create(settings, context) {
     const { providerId: _fixed, ...local } = hostWorkspaceProviderSettings(settings, context);
@@ -23,6 +27,7 @@ export const fsProviderDefinition = defineProvider({
       ...local,
       snapshots: resolve(settings.snapshots ?? resolve(context.stateDir, 'snapshots')),
       compress: settings.compress,
+      snapshotStore: settings.snapshot_store,
     });
     context.telemetry.watchWorkspaceUsage(() => provider.local.workspaceUsage());
     return provider;

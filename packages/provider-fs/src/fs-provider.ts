@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import {
   ProviderError,
   ProviderSnapshotNotFoundError,
@@ -15,7 +15,10 @@ import {
 } from '@runtimectl/provider';
 import { createLocalProvider, type IsolationInForce, type LocalProvider, type LocalProviderSettings } from '@runtimectl/provider-local';
 import { contentManifestOf } from './content-manifest';
-import type { SkippedEntry } from './manifest';
+import type { Manifest, SkippedEntry } from './manifest';
+import { LayeredSnapshots } from './layers/layered-snapshots';
+import { probeOverlay } from './layers/overlay-probe';
+import { readViewFile } from './layers/read-view-file';
 import { SnapshotCorruptedError } from './materialise';
 import { SnapshotStore } from './snapshot-store';
 import { readSnapshotFile } from './snapshot-file';
@@ -29,7 +32,19 @@ export interface FsProviderSettings extends Omit<LocalProviderSettings, 'provide
   compress?: boolean;
   /** The stat index's racily-clean window in nanoseconds (tests shrink it). Default 1 s. */
   racyWindowNs?: bigint;
+  /**
+   * How workspaces and snapshots are kept (docs/provider-fs-layers.md): `copy` (a copy of the
+   * files per checkout, content-addressed blobs), `layers` (overlay mounts of sealed layers:
+   * checkout is a mount; root and Linux only, refused elsewhere), `auto` (layers where a probe
+   * mount works, else copy). Default `copy` while the layers mode is being completed (issue 34).
+   */
+  snapshotStore?: SnapshotStoreChoice;
 }
+
+export type SnapshotStoreChoice = 'copy' | 'layers' | 'auto';
+
+/** The snapshot store in force, and why when `auto` fell back to copies. */
+export type SnapshotStoreInForce = { mode: 'layers' } | { mode: 'copy'; reason?: string };
 
 /** What `checkpoint` answers: the snapshot, and the special files it did not hold. */
 export interface FsSnapshot extends ProviderSnapshot {
@@ -56,16 +71,41 @@ export class FsProvider implements BackendProviderV1 {
   readonly restoreVerification = 'default' as const;
   readonly #local: LocalProvider;
   readonly #store: SnapshotStore;
+  readonly #layered: LayeredSnapshots;
+  readonly #choice: SnapshotStoreChoice;
+  #mode: Promise<SnapshotStoreInForce> | undefined;
 
   constructor(settings: FsProviderSettings) {
     if (typeof settings.snapshots !== 'string' || settings.snapshots === '') throw new TypeError('createFsProvider needs a snapshots directory');
-    const { snapshots, compress, racyWindowNs, ...local } = settings;
+    const { snapshots, compress, racyWindowNs, snapshotStore, ...local } = settings;
+    this.#choice = snapshotStore ?? 'copy';
+    if (!['copy', 'layers', 'auto'].includes(this.#choice)) throw new TypeError('createFsProvider: snapshotStore is copy, layers or auto');
     // A backend's manifest reads only the files changed since its last checkpoint (the stat index).
     this.#local = createLocalProvider({ ...local, providerId: PROVIDER_ID, knownHashes: (name) => this.#store.knownHashes(name) });
     this.#store = new SnapshotStore(resolve(snapshots), {
       ...(compress === undefined ? {} : { compress }),
       ...(racyWindowNs === undefined ? {} : { racyWindowNs }),
     });
+    this.#layered = new LayeredSnapshots(resolve(snapshots));
+  }
+
+  /**
+   * The snapshot store in force, decided once: `copy` as configured, or by a real overlay probe
+   * (`layers`, `auto`). Rejects when `layers` was required and this machine cannot do it.
+   */
+  snapshotStoreMode(): Promise<SnapshotStoreInForce> {
+    this.#mode ??= (async (): Promise<SnapshotStoreInForce> => {
+      if (this.#choice === 'copy') return { mode: 'copy' };
+      const probed = await probeOverlay(join(this.#store.directory, 'probe'));
+      if (probed.available) return { mode: 'layers' };
+      if (this.#choice === 'layers') throw new ProviderError(PROVIDER_ID, 'start', `the layers snapshot store is not available here: ${probed.reason}`);
+      return { mode: 'copy', reason: probed.reason };
+    })();
+    return this.#mode;
+  }
+
+  async #layers(): Promise<boolean> {
+    return (await this.snapshotStoreMode()).mode === 'layers';
   }
 
   /** The local provider this one composes (isolation, workspace usage). */
@@ -78,25 +118,52 @@ export class FsProvider implements BackendProviderV1 {
     return this.#local.isolation();
   }
 
-  create(request: BackendCreateRequest): Promise<ProviderBackend> {
-    return this.#local.create(request);
+  async create(request: BackendCreateRequest): Promise<ProviderBackend> {
+    const backend = await this.#local.create(request);
+    if (!(await this.#layers())) return backend;
+    const name = indexNameOf(backend.resource) as string;
+    try {
+      await this.#layered.create(name, await this.#local.workspaceDirectory(backend.resource));
+      return backend;
+    } catch (error) {
+      await this.release({ backendId: request.backendId, resource: backend.resource }).catch(() => undefined);
+      throw new ProviderError(PROVIDER_ID, 'create', 'could not mount the workspace', error);
+    }
   }
 
-  attach(request: BackendAttachRequest): Promise<ProviderBackend> {
-    return this.#local.attach(request);
+  /** Re-binds to a workspace; a layered one whose mount is gone (a reboot, a crash mid-seal) is mounted again. */
+  async attach(request: BackendAttachRequest): Promise<ProviderBackend> {
+    const backend = await this.#local.attach(request);
+    const name = indexNameOf(backend.resource);
+    if (name && (await this.#layered.isLive(name))) {
+      try {
+        await this.#store.shared(async () => this.#layered.ensureMounted(name, await this.#local.workspaceDirectory(backend.resource)));
+      } catch (error) {
+        throw new ProviderError(PROVIDER_ID, 'attach', 'could not mount the workspace again', error);
+      }
+    }
+    return backend;
   }
 
   async release(request: BackendAttachRequest): Promise<void> {
-    await this.#local.release(request);
     const name = indexNameOf(request.resource);
-    if (name) await this.#store.forgetIndex(name);
+    const layered = name !== null && (await this.#layered.isLive(name));
+    // A layered workspace is detached first (lazily: its processes may still run), so the local
+    // provider removes an empty directory, not the merged view of the layers below it.
+    if (layered) await this.#layered.detach(await this.#local.workspaceDirectory(request.resource).catch(() => null));
+    await this.#local.release(request);
+    if (!name) return;
+    if (layered) await this.#layered.release(name);
+    await this.#store.forgetIndex(name);
   }
 
   async checkpoint(backend: ProviderBackend, request: BackendSnapshotRequest): Promise<FsSnapshot> {
     const directory = await this.#local.workspaceDirectory(backend.resource);
     const name = indexNameOf(backend.resource) as string;
+    const meta = { ...(request.name === undefined ? {} : { name: request.name }), labels: request.labels };
     try {
-      const result = await this.#store.checkpoint(directory, name, { ...(request.name === undefined ? {} : { name: request.name }), labels: request.labels });
+      if (await this.#layered.isLive(name)) return await this.#checkpointLayers(backend, directory, name, meta, request.name);
+      const result = await this.#store.checkpoint(directory, name, meta);
       return {
         snapshotId: result.snapshotId,
         names: request.name === undefined ? [] : [request.name],
@@ -110,23 +177,52 @@ export class FsProvider implements BackendProviderV1 {
     }
   }
 
+  /**
+   * A layered checkpoint: sealed by rename when nothing runs in the workspace (its sandbox
+   * stopped), by copy otherwise; the manifest from a walk of the workspace that reads only the
+   * files changed since its last one (the stat index, kept with the snapshot for its checkouts).
+   */
+  async #checkpointLayers(backend: ProviderBackend, directory: string, name: string, meta: { name?: string; labels: Record<string, string> }, snapshotName: string | undefined): Promise<FsSnapshot> {
+    return this.#store.shared(async () => {
+      const quiesced = await this.#local.stopSandboxIfIdle(backend.resource);
+      const record = await this.#layered.checkpoint(name, directory, quiesced, meta);
+      const { walk, indexPath } = await this.#store.describe(directory, name);
+      await this.#layered.keepIndex(record.snapshotId, indexPath);
+      // Layers keep FIFOs and sockets as they are: nothing was skipped.
+      return { snapshotId: record.snapshotId, names: snapshotName === undefined ? [] : [snapshotName], skipped: [], manifest: contentManifestOf(walk.entries) };
+    });
+  }
+
   async checkout(request: BackendCheckoutRequest): Promise<ProviderBackend> {
-    const manifest = await this.#store.manifest(request.snapshotId);
-    if (!manifest) throw new ProviderSnapshotNotFoundError(PROVIDER_ID, 'checkout', 'the snapshot no longer exists');
+    const layered = await this.#layered.snapshot(request.snapshotId);
+    const manifest = layered ? null : await this.#store.manifest(request.snapshotId);
+    if (!layered && !manifest) throw new ProviderSnapshotNotFoundError(PROVIDER_ID, 'checkout', 'the snapshot no longer exists');
     const backend = await this.#local.create(request);
     try {
       const directory = await this.#local.workspaceDirectory(backend.resource);
-      await this.#store.checkout(manifest, directory, indexNameOf(backend.resource) ?? undefined, await this.#local.workspaceOwner());
+      const name = indexNameOf(backend.resource) ?? undefined;
+      if (layered && name) {
+        await this.#store.shared(async () => {
+          await this.#layered.checkout(request.snapshotId, name, directory, await this.#local.workspaceOwner());
+          await this.#layered.seedIndex(request.snapshotId, this.#store.indexPathOf(name));
+        });
+      } else {
+        await this.#store.checkout(manifest as Manifest, directory, name, await this.#local.workspaceOwner());
+      }
       return backend;
     } catch (error) {
-      await this.#local.release({ backendId: request.backendId, resource: backend.resource }).catch(() => undefined);
+      await this.release({ backendId: request.backendId, resource: backend.resource }).catch(() => undefined);
       if (error instanceof SnapshotCorruptedError) throw new ProviderError(PROVIDER_ID, 'checkout', error.message, error);
       throw new ProviderError(PROVIDER_ID, 'checkout', 'could not materialise the snapshot', error);
     }
   }
 
-  /** One file of a snapshot, from the blob store, without materialising the snapshot. */
+  /** One file of a snapshot, without materialising the snapshot: from the blob store, or a read-only view of its layers. */
   async readSnapshotFile(snapshotId: string, path: string, options: ReadBytesOptions = {}): Promise<Uint8Array> {
+    if (await this.#layered.snapshot(snapshotId)) {
+      const content = await this.#store.shared(() => this.#layered.withView(snapshotId, async (root) => readViewFile(root, path, options.maxBytes)));
+      if (content) return content;
+    }
     const manifest = await this.#store.manifest(snapshotId);
     if (!manifest) throw new ProviderSnapshotNotFoundError(PROVIDER_ID, 'read_snapshot_file', 'the snapshot no longer exists');
     try {
@@ -137,8 +233,15 @@ export class FsProvider implements BackendProviderV1 {
     }
   }
 
-  /** Removes the snapshot's manifest, then the blobs no other snapshot names. */
+  /** Removes the snapshot's manifest (or layered record), then the blobs and layers nothing else needs. */
   async deleteSnapshot(snapshotId: string): Promise<{ deleted: boolean }> {
+    if (await this.#layered.snapshot(snapshotId)) {
+      return this.#store.exclusive(async () => {
+        const deleted = await this.#layered.deleteRecord(snapshotId);
+        await this.#layered.collect();
+        return { deleted };
+      });
+    }
     return { deleted: await this.#store.deleteSnapshot(snapshotId) };
   }
 
@@ -147,6 +250,7 @@ export class FsProvider implements BackendProviderV1 {
     const snapshots = (await this.#store.manifests())
       .filter((manifest) => manifest.labels.runtimectl_installation === installationId)
       .map((manifest) => ({ snapshotId: manifest.snapshotId }));
+    for (const record of await this.#layered.snapshots()) if (record.labels.runtimectl_installation === installationId) snapshots.push({ snapshotId: record.snapshotId });
     return { backends, snapshots };
   }
 }

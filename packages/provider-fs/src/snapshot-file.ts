@@ -9,13 +9,19 @@ import type { Manifest } from './manifest';
  * leaving the workspace), `FileTooLargeError` over `maxBytes` (checked before reading).
  */
 export async function readSnapshotFile(manifest: Manifest, blobs: BlobStore, path: string, maxBytes?: number): Promise<Buffer> {
-  const relative = path.replace(/^(\.\/)+/, '').replace(/\/+$/, '');
-  if (relative === '' || relative.startsWith('/') || relative.split('/').some((part) => part === '..' || part === '.' || part === '')) {
-    throw new InvalidRequestError(`${path} is not a workspace-relative path of a file`, { path });
-  }
+  const relative = snapshotFilePath(path);
   const entry = manifest.entries.find((candidate) => candidate.path === relative);
   if (!entry) throw new PathNotFoundError(path);
   if (entry.kind !== 'file') throw new InvalidRequestError(`${path} is not a regular file in the snapshot`, { path });
   if (maxBytes !== undefined && entry.size > maxBytes) throw new FileTooLargeError(path, maxBytes);
   return blobs.read(entry.hash);
+}
+
+/** `path` relative to a snapshot's root (`./` and a trailing `/` dropped); `InvalidRequestError` for one that could leave it. */
+export function snapshotFilePath(path: string): string {
+  const relative = path.replace(/^(\.\/)+/, '').replace(/\/+$/, '');
+  if (relative === '' || relative.startsWith('/') || relative.split('/').some((part) => part === '..' || part === '.' || part === '')) {
+    throw new InvalidRequestError(`${path} is not a workspace-relative path of a file`, { path });
+  }
+  return relative;
 }

@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { digestOf } from './blob-batch';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { namesIn, readTextIfPresent, removeFileIfPresent } from './absent-files';
 import { BlobStore, type BlobStoreSettings } from './blob-store';
 import { fsyncDirectory, writeFileDurably } from './durable-files';
 import type { WorkspaceOwner } from '@runtimectl/provider-local';
@@ -111,6 +114,36 @@ export class SnapshotStore {
     return { snapshotId, entries: walk.entries, skipped: walk.skipped, hashedFiles: walk.hashedFiles, reusedFiles: walk.reusedFiles };
   }
 
+  /**
+   * Walks the workspace at `root` for its manifest without storing anything (a layered
+   * workspace's files stay in its layers): each file hashed, or its hash taken from
+   * `indexName`'s stat index, which is saved for the next walk. Returns where the index was saved.
+   */
+  async describe(root: string, indexName: string): Promise<{ walk: WalkResult; indexPath: string }> {
+    const indexPath = this.#indexPath(indexName);
+    await mkdir(join(this.directory, 'index'), { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
+    const index = await StatIndex.load(indexPath, this.#racyWindowNs);
+    const startedAtNs = BigInt(Date.now()) * 1_000_000n;
+    const walk = await walkWorkspace(root, { put: (fd) => digestOf(createReadStream('', { fd, start: 0, autoClose: false })) }, index);
+    await index.save(indexPath, startedAtNs);
+    return { walk, indexPath };
+  }
+
+  /** Where `indexName`'s stat index lives (a layered checkout seeds its own from its snapshot's). */
+  indexPathOf(indexName: string): string {
+    return this.#indexPath(indexName);
+  }
+
+  /** Shared use of the store (checkpoints, checkouts), in this process and among those sharing it. */
+  shared<T>(work: () => Promise<T>): Promise<T> {
+    return this.#shared(work);
+  }
+
+  /** The store to itself (garbage collection). */
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    return this.#exclusive(work);
+  }
+
   /** The file hashes `indexName`'s last checkpoint recorded (a cache: an unreadable index knows none). */
   knownHashes(indexName: string): Promise<StatIndex> {
     return StatIndex.load(this.#indexPath(indexName), this.#racyWindowNs);
@@ -119,14 +152,8 @@ export class SnapshotStore {
   /** The snapshot's manifest, or null when there is no such snapshot. */
   async manifest(snapshotId: string): Promise<Manifest | null> {
     if (!SNAPSHOT_ID.test(snapshotId)) return null;
-    let text: string;
-    try {
-      text = await readFile(this.#manifestPath(snapshotId), 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw error;
-    }
-    return parseManifest(text);
+    const text = await readTextIfPresent(this.#manifestPath(snapshotId));
+    return text === null ? null : parseManifest(text);
   }
 
   /**
@@ -187,13 +214,8 @@ export class SnapshotStore {
    * manifest can neither lose another snapshot's content nor break every delete (issue 34).
    */
   async #blobsNamedBy(path: string): Promise<Iterable<string>> {
-    let text: string;
-    try {
-      text = await readFile(path, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw error;
-    }
+    const text = await readTextIfPresent(path);
+    if (text === null) return [];
     try {
       return blobsOf(parseManifest(text));
     } catch {
@@ -203,13 +225,7 @@ export class SnapshotStore {
 
   /** Removes the snapshot's manifest (its blobs stay until garbage collection). Idempotent. */
   async deleteManifest(snapshotId: string): Promise<boolean> {
-    if (!SNAPSHOT_ID.test(snapshotId)) return false;
-    try {
-      await rm(this.#manifestPath(snapshotId));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-      throw error;
-    }
+    if (!SNAPSHOT_ID.test(snapshotId) || !(await removeFileIfPresent(this.#manifestPath(snapshotId)))) return false;
     await fsyncDirectory(join(this.directory, 'manifests'));
     return true;
   }
@@ -237,16 +253,6 @@ export class SnapshotStore {
   #indexPath(indexName: string): string {
     if (!INDEX_NAME.test(indexName)) throw new TypeError(`not a workspace name: ${indexName}`);
     return join(this.directory, 'index', `${indexName}.json`);
-  }
-}
-
-/** The names in a directory; none when it does not exist. */
-async function namesIn(directory: string): Promise<string[]> {
-  try {
-    return await readdir(directory);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
   }
 }
 

@@ -1,6 +1,9 @@
 import { closeSync } from 'node:fs';
 import { openWalkedFile, walkWorkspaceTree, type WalkedPath } from '@runtimectl/provider-local';
 import type { BlobBatch } from './blob-batch';
+
+/** Where a walk puts each file's content: a blob batch (the copy store), or a hash alone (layers, whose files stay where they are). */
+export type ContentSink = Pick<BlobBatch, 'put'>;
 import type { ManifestEntry, SkippedEntry } from './manifest';
 import type { StatIndex } from './stat-index';
 
@@ -22,7 +25,7 @@ export interface WalkResult {
  * file's content is staged in `blobs` (or its hash taken from `index` when its stat is
  * unchanged), FIFOs, sockets and devices are skipped and listed.
  */
-export async function walkWorkspace(root: string, blobs: BlobBatch, index: StatIndex): Promise<WalkResult> {
+export async function walkWorkspace(root: string, blobs: ContentSink, index: StatIndex): Promise<WalkResult> {
   const result: Omit<WalkResult, 'rootMode'> = { entries: [], skipped: [], hashedFiles: 0, reusedFiles: 0 };
   const { rootMode } = await walkWorkspaceTree(root, {
     directory: ({ path, mode }) => void result.entries.push({ path, kind: 'dir', mode }),
@@ -40,7 +43,7 @@ export async function walkWorkspace(root: string, blobs: BlobBatch, index: StatI
   return { rootMode, ...result };
 }
 
-async function storeFile(entry: WalkedPath, blobs: BlobBatch): Promise<string> {
+async function storeFile(entry: WalkedPath, blobs: ContentSink): Promise<string> {
   const { fd, size } = openWalkedFile(entry);
   try {
     return (await blobs.put(fd, size)).hash;

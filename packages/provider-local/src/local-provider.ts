@@ -229,6 +229,20 @@ export class LocalProvider implements BackendProviderV1 {
   }
 
   /**
+   * Stops the workspace's sandbox when nothing its commands started still runs in it, and
+   * answers whether it did (true also when there was none). False with isolation `none`, where
+   * host processes cannot be counted exactly. For a provider composing this one that must know
+   * no process holds the workspace (provider-fs seals a layered workspace's upper directory by
+   * renaming it); the next command starts a new sandbox.
+   */
+  async stopSandboxIfIdle(resource: BackendResource): Promise<boolean> {
+    const name = workspaceNameIn(resource);
+    if (!name || (await this.#sandboxes.runningProcesses(name)) !== 0) return false;
+    await this.#sandboxes.kill(name);
+    return true;
+  }
+
+  /**
    * Kills whatever the workspace's commands left running (their process groups and the
    * workspace's sandbox, with everything in it — `setsid` children too), then removes
    * the workspace directory — or, with `keepWorkspaces`, marks it released and leaves it.

@@ -72,7 +72,7 @@ describe('secrets readable from a command', () => {
         }
       }
     }
-    Object.assign(figures, { attempts: attempts.length, secretsLookedFor: secrets.length, readable, isolation: /local isolation: ([^·]*)$/.exec(banner)?.[1]?.trim() });
+    Object.assign(figures, { attempts: attempts.length, secretsLookedFor: secrets.length, readable, isolation: /local isolation: ([^·]*)/.exec(banner)?.[1]?.trim() });
     expect(readableBy).toEqual([]);
     expect(readable).toBe(0);
     expect(daemon.logs.foundCount()).toBe(0);

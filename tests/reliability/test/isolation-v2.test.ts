@@ -80,7 +80,7 @@ beforeAll(async () => {
     startTimeoutMs: 60_000,
   });
   api = new Api(daemon.url);
-  figures.isolation = /fs isolation: ([^·]*)$/.exec(daemon.banner)?.[1]?.trim();
+  figures.isolation = /fs isolation: ([^·]*)/.exec(daemon.banner)?.[1]?.trim();
 });
 
 afterAll(async () => {

@@ -13,6 +13,7 @@ import { unknownProviderHint } from './unknown-provider-hint';
 import { describeTarget } from '@runtimectl/store-postgres';
 import { createStore } from './create-store';
 import { describeLocalIsolation } from './local-isolation';
+import { describeSnapshotStores } from './snapshot-stores';
 import { loadInstallationId } from './installation-id';
 import { listenBeforeJoining } from './listen-before-joining';
 import { loadNodeId } from './node-id';
@@ -42,7 +43,7 @@ export interface RunningDaemon {
   reconciliation: ReconcileReport;
   /** This daemon's node id in the fleet (`fleet.node_id`, else the one kept in the state directory). */
   nodeId: string;
-  /** The one line printed at start: address, node id, providers, store, auth, the local provider's isolation. */
+  /** The one line printed at start: address, node id, providers, store, auth, the local provider's isolation, fs's snapshot store. */
   banner: string;
   /**
    * Stops accepting, lets in-flight requests finish (bounded by http.shutdown_timeout_ms), and
@@ -114,6 +115,8 @@ async function startLocked(config: ResolvedConfig, logger: Logger, lock: StateDi
   // The local provider's isolation probe runs while the store opens and reconciles.
   const isolationProbe = describeLocalIsolation(providers, config.bearerToken !== undefined);
   isolationProbe.catch(() => undefined);
+  const snapshotStoresProbe = describeSnapshotStores(providers);
+  snapshotStoresProbe.catch(() => undefined);
   const store = await createStore(config);
   const durable = config.store.kind !== 'memory';
   if (!durable) logger.warn(MEMORY_STORE_WARNING);
@@ -187,10 +190,12 @@ async function startLocked(config: ResolvedConfig, logger: Logger, lock: StateDi
   // a crash left at the providers, before the held requests are served.
   let reconciliation: ReconcileReport;
   let localIsolation: string | undefined;
+  let snapshotStores: string | undefined;
   try {
     reconciliation = await service.reconcile();
     logger.info({ reconciliation }, describeReconciliation(reconciliation));
     localIsolation = await isolationProbe;
+    snapshotStores = await snapshotStoresProbe;
   } catch (error) {
     gate.abandon();
     await app.close();
@@ -216,6 +221,7 @@ async function startLocked(config: ResolvedConfig, logger: Logger, lock: StateDi
     `store: ${storeLabel}`,
     `auth: ${config.bearerToken ? 'bearer' : 'off'}`,
     ...(localIsolation ? [localIsolation] : []),
+    ...(snapshotStores ? [snapshotStores] : []),
   ].join(' · ');
 
   let closing: Promise<void> | undefined;

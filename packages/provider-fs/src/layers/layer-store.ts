@@ -1,6 +1,9 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename } from 'node:fs/promises';
+import { mkdir, rename } from 'node:fs/promises';
+import { namesIn, readJsonIfPresent } from '../absent-files';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { OWNER_ONLY_DIRECTORY_MODE, removeTree } from '@runtimectl/provider-local';
 import { fsyncDirectory, writeFileDurably } from '../durable-files';
 
@@ -18,6 +21,14 @@ export interface LayerRecord {
 export const EMPTY_LAYER = 'empty';
 
 const LAYER_ID = /^(empty|l_[0-9a-f]{16})$/;
+
+/** A fresh layer id: short, so a deep chain fits one mount's options. */
+export const newLayerId = () => `l_${randomBytes(8).toString('hex')}`;
+
+/** Bound on copying a workspace's changes into a layer. */
+const COPY_TIMEOUT_MS = 10 * 60_000;
+
+const run = promisify(execFile);
 
 /**
  * Sealed layers under `<directory>/layers/<id>/`: `root` (the tree) and `layer.json` (its
@@ -52,28 +63,49 @@ export class LayerStore {
   /**
    * Seals `upper` (an overlay's upper directory, unmounted, on this store's file system) as a new
    * layer over `parent` by renaming it: nothing is read or copied. The record is written first,
-   * so a layer directory without its tree is one a crash interrupted (`incomplete`).
+   * so a layer directory without its tree is one a crash interrupted. `id`: one chosen
+   * beforehand (written ahead in the workspace's record).
    */
-  async sealByRename(upper: string, parent: string): Promise<LayerRecord> {
-    const below = await this.record(parent);
-    if (!below) throw new Error(`layer ${parent} does not exist`);
-    const record: LayerRecord = { id: `l_${randomBytes(8).toString('hex')}`, parent, depth: below.depth + 1, createdAt: new Date().toISOString() };
-    await mkdir(join(this.#layers, record.id), { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
-    await this.#writeRecord(record);
+  async sealByRename(upper: string, parent: string, id = newLayerId()): Promise<LayerRecord> {
+    const record = await this.#begin(parent, id);
     await rename(upper, this.absoluteRootOf(record.id));
     await fsyncDirectory(join(this.#layers, record.id));
+    return record;
+  }
+
+  /**
+   * Seals a copy of `upper` (of a mounted overlay, whose processes may run) as a new layer over
+   * `parent`: `cp -a`, whiteouts, opaque marks and hard links included, into a temporary name
+   * renamed into place once whole; the copy is made durable first.
+   */
+  async sealByCopy(upper: string, parent: string): Promise<LayerRecord> {
+    const record = await this.#begin(parent, newLayerId());
+    const copying = join(this.#layers, record.id, 'root.copying');
+    try {
+      await run('cp', ['-a', '--', `${upper}/.`, copying], { timeout: COPY_TIMEOUT_MS });
+      await run('sync', ['-f', copying], { timeout: COPY_TIMEOUT_MS }).catch(() => undefined);
+      await rename(copying, this.absoluteRootOf(record.id));
+      await fsyncDirectory(join(this.#layers, record.id));
+      return record;
+    } catch (error) {
+      await removeTree(join(this.#layers, record.id)).catch(() => undefined);
+      throw new Error(`could not copy the workspace's changes into a layer (${String((error as { stderr?: unknown }).stderr ?? '').trim().split('\n')[0] || 'cp failed'})`, { cause: error });
+    }
+  }
+
+  async #begin(parent: string, id: string): Promise<LayerRecord> {
+    const below = await this.record(parent);
+    if (!below) throw new Error(`layer ${parent} does not exist`);
+    const record: LayerRecord = { id, parent, depth: below.depth + 1, createdAt: new Date().toISOString() };
+    await mkdir(join(this.#layers, record.id), { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
+    await this.#writeRecord(record);
     return record;
   }
 
   /** The layer's record, or null when there is no such (whole) layer. */
   async record(id: string): Promise<LayerRecord | null> {
     if (!LAYER_ID.test(id)) return null;
-    try {
-      return JSON.parse(await readFile(join(this.#layers, id, 'layer.json'), 'utf8')) as LayerRecord;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw error;
-    }
+    return readJsonIfPresent<LayerRecord>(join(this.#layers, id, 'layer.json'));
   }
 
   /** The chain of layer `id`: itself, then every layer below it, down to the empty layer. */
@@ -90,12 +122,7 @@ export class LayerStore {
 
   /** Every layer id in the store. */
   async ids(): Promise<string[]> {
-    try {
-      return (await readdir(this.#layers)).filter((name) => LAYER_ID.test(name));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw error;
-    }
+    return (await namesIn(this.#layers)).filter((name) => LAYER_ID.test(name));
   }
 
   /** Removes layer `id` (garbage: nothing names it). Idempotent. */

@@ -1,0 +1,278 @@
+import { randomBytes } from 'node:crypto';
+import { chmod, chown, copyFile, lstat, mkdir, mkdtemp, rm, rmdir } from 'node:fs/promises';
+import { namesIn, readJsonIfPresent, removeFileIfPresent } from '../absent-files';
+import { dirname, join } from 'node:path';
+import { OWNER_ONLY_DIRECTORY_MODE, removeTree, type WorkspaceOwner } from '@runtimectl/provider-local';
+import { fsyncDirectory, replaceFile, writeFileDurably } from '../durable-files';
+import { EMPTY_LAYER, LayerStore, newLayerId } from './layer-store';
+import { isMountPoint } from './mount-table';
+import { mountOverlay, mountReadOnlyChain, unmount } from './overlay-mount';
+
+const SNAPSHOT_ID = /^snap_[0-9a-f]{32}$/;
+const WORKSPACE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/** A layered snapshot: its top layer (the chain below follows from the layers' records). */
+export interface LayeredSnapshotRecord {
+  snapshotId: string;
+  top: string;
+  createdAt: string;
+  name?: string;
+  labels: Record<string, string>;
+}
+
+/**
+ * A live workspace's record: the top of the chain its upper directory sits on, and while a seal
+ * by rename runs, the layer it is making (what start-up finishes or undoes after a crash).
+ */
+interface LiveState {
+  top: string;
+  sealing?: string;
+}
+
+/**
+ * The layers mode of the fs provider (docs/provider-fs-layers.md): snapshots are chains of
+ * sealed overlay layers, a live workspace is an overlay mount of its chain under its own upper
+ * directory (`<directory>/live/<workspace>/`). Checkout is a mount; a checkpoint of a workspace
+ * where nothing runs renames the upper directory into a new layer (nothing is copied), one with
+ * processes running copies the upper directory (`cp -a`: what changed since its last layer).
+ * Callers hold the store's lock (shared to checkpoint and check out, exclusive to collect).
+ */
+export class LayeredSnapshots {
+  readonly layers: LayerStore;
+
+  constructor(readonly directory: string) {
+    this.layers = new LayerStore(directory);
+  }
+
+  /** Mounts a fresh workspace (the empty chain) at `target`, a directory whose owner and mode the upper root takes. */
+  async create(name: string, target: string): Promise<void> {
+    await this.layers.ensureEmpty();
+    await this.#mountLive(name, target, EMPTY_LAYER, await lstat(target));
+  }
+
+  /** Mounts snapshot `snapshotId`'s chain at `target` under a new upper directory owned by `owner`. */
+  async checkout(snapshotId: string, name: string, target: string, owner: WorkspaceOwner | undefined): Promise<void> {
+    const record = await this.snapshot(snapshotId);
+    if (!record) throw new Error('the snapshot no longer exists');
+    const root = await lstat(this.layers.absoluteRootOf(record.top));
+    await this.#mountLive(name, target, record.top, { mode: root.mode, uid: owner?.uid ?? root.uid, gid: owner?.gid ?? root.gid });
+  }
+
+  /**
+   * Mounts workspace `name` again where it is not mounted (after a reboot, or a crash during a
+   * seal, which this finishes or undoes first). A no-op for a mounted workspace.
+   */
+  async ensureMounted(name: string, target: string): Promise<void> {
+    if (await isMountPoint(target)) return;
+    const state = await this.#state(name);
+    if (!state) throw new Error('the layered workspace has no record');
+    const live = this.#liveDir(name);
+    if (state.sealing !== undefined) {
+      const sealed = await this.layers.record(state.sealing);
+      const renamed = sealed !== null && (await exists(this.layers.absoluteRootOf(state.sealing)));
+      if (renamed) {
+        state.top = state.sealing;
+        await mkdir(join(live, 'upper'), { mode: (await lstat(this.layers.absoluteRootOf(state.top))).mode & 0o7777 });
+      } else if (sealed) await this.layers.remove(state.sealing);
+      delete state.sealing;
+      await this.#writeState(name, state);
+    }
+    await this.#mount(name, target, state.top);
+  }
+
+  /**
+   * Seals the workspace's writes as a new snapshot. `quiesced`: nothing holds the workspace (its
+   * sandbox stopped, no process running), so the upper directory is renamed into a layer and the
+   * workspace mounted again over it; otherwise the upper directory is copied into a new layer,
+   * and the mount left as it is.
+   */
+  async checkpoint(name: string, target: string, quiesced: boolean, meta: { name?: string; labels: Record<string, string> }): Promise<LayeredSnapshotRecord> {
+    const state = await this.#state(name);
+    if (!state) throw new Error('the layered workspace has no record');
+    const live = this.#liveDir(name);
+    let top: string | undefined;
+    if (quiesced) top = await this.#sealByRename(name, target, state.top);
+    top ??= (await this.layers.sealByCopy(join(live, 'upper'), state.top)).id;
+    const record: LayeredSnapshotRecord = {
+      snapshotId: `snap_${randomBytes(16).toString('hex')}`,
+      top,
+      createdAt: new Date().toISOString(),
+      ...(meta.name === undefined ? {} : { name: meta.name }),
+      labels: meta.labels,
+    };
+    await mkdir(join(this.directory, 'layered'), { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
+    await writeFileDurably(this.#snapshotPath(record.snapshotId), JSON.stringify(record));
+    return record;
+  }
+
+  /**
+   * Seals the upper directory by renaming it into a layer over `below`, and mounts the workspace
+   * again over that layer with an empty upper directory. The layer is written ahead in the
+   * workspace's record (a crash is finished or undone by `ensureMounted`). Undefined when the
+   * mount could not be taken away (something still holds it): the caller copies instead.
+   */
+  async #sealByRename(name: string, target: string, below: string): Promise<string | undefined> {
+    const live = this.#liveDir(name);
+    const root = await lstat(join(live, 'upper'));
+    const sealing = newLayerId();
+    await this.#writeState(name, { top: below, sealing });
+    try {
+      await unmount(target);
+    } catch {
+      await this.#writeState(name, { top: below });
+      return undefined;
+    }
+    const top = (await this.layers.sealByRename(join(live, 'upper'), below, sealing)).id;
+    await this.#writeState(name, { top });
+    await mkdir(join(live, 'upper'), { mode: root.mode & 0o7777 });
+    await chmod(join(live, 'upper'), root.mode & 0o7777);
+    await chown(join(live, 'upper'), root.uid, root.gid);
+    await this.#mount(name, target, top);
+    return top;
+  }
+
+  /** Whether workspace `name` is a layered one (it has a live record). */
+  async isLive(name: string): Promise<boolean> {
+    return WORKSPACE_NAME.test(name) && (await this.#state(name)) !== null;
+  }
+
+  /** Detaches a workspace's mount at `target` (lazily: its processes may still run; the tree goes with the last of them). */
+  async detach(target: string | null): Promise<void> {
+    if (target !== null && (await isMountPoint(target))) await unmount(target, { lazy: true });
+  }
+
+  /** Removes workspace `name`'s upper layer and record (detached, its processes gone). */
+  async release(name: string): Promise<void> {
+    await removeTree(this.#liveDir(name));
+  }
+
+  /** Keeps the stat index written for a snapshot's walk beside it: its checkouts start with it (their files are its files). */
+  async keepIndex(snapshotId: string, indexPath: string): Promise<void> {
+    await copyFile(indexPath, this.#snapshotPath(snapshotId).replace(/\.json$/, '.index'));
+  }
+
+  /** Seeds a checkout's stat index from its snapshot's, so its first checkpoint reads no file it did not change. */
+  async seedIndex(snapshotId: string, indexPath: string): Promise<void> {
+    await mkdir(dirname(indexPath), { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
+    await copyFile(this.#snapshotPath(snapshotId).replace(/\.json$/, '.index'), indexPath).catch(() => undefined);
+  }
+
+  /**
+   * Runs `read` on a read-only mount of the snapshot's tree (as its checkouts see it), then
+   * unmounts. Null when there is no such snapshot.
+   */
+  async withView<T>(snapshotId: string, read: (root: string) => Promise<T>): Promise<T | null> {
+    const record = await this.snapshot(snapshotId);
+    if (!record) return null;
+    const chain = await this.layers.chain(record.top);
+    await mkdir(join(this.directory, 'views'), { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
+    const view = await mkdtemp(join(this.directory, 'views', 'v-'));
+    try {
+      await mountReadOnlyChain(this.directory, chain.map((id) => this.layers.rootOf(id)), view);
+      try {
+        return await read(view);
+      } finally {
+        await unmount(view, { lazy: true });
+      }
+    } finally {
+      await rmdir(view).catch(() => undefined);
+    }
+  }
+
+  /** Removes the snapshot's record (its layers stay until `collect`). False when there was none. */
+  async deleteRecord(snapshotId: string): Promise<boolean> {
+    if (!SNAPSHOT_ID.test(snapshotId) || !(await removeFileIfPresent(this.#snapshotPath(snapshotId)))) return false;
+    await rm(this.#snapshotPath(snapshotId).replace(/\.json$/, '.index'), { force: true });
+    await fsyncDirectory(join(this.directory, 'layered'));
+    return true;
+  }
+
+  /**
+   * Removes every layer no snapshot and no live workspace needs (neither names it nor a layer
+   * above it), and the read-only views a crash left. With the store to itself.
+   */
+  async collect(): Promise<number> {
+    const needed = new Set<string>([EMPTY_LAYER]);
+    const tops = [...(await this.snapshots()).map((record) => record.top), ...(await this.#liveTops())];
+    for (const top of tops) for (const id of await this.layers.chain(top).catch(() => [top])) needed.add(id);
+    let removed = 0;
+    for (const id of await this.layers.ids()) {
+      if (needed.has(id)) continue;
+      await this.layers.remove(id);
+      removed++;
+    }
+    for (const view of await namesIn(join(this.directory, 'views'))) {
+      await unmount(join(this.directory, 'views', view), { lazy: true }).catch(() => undefined);
+      await rmdir(join(this.directory, 'views', view)).catch(() => undefined);
+    }
+    return removed;
+  }
+
+  /** The snapshot's record, or null. */
+  async snapshot(snapshotId: string): Promise<LayeredSnapshotRecord | null> {
+    if (!SNAPSHOT_ID.test(snapshotId)) return null;
+    return readJsonIfPresent<LayeredSnapshotRecord>(this.#snapshotPath(snapshotId));
+  }
+
+  /** Every layered snapshot's record that reads (a damaged one is left out). */
+  async snapshots(): Promise<LayeredSnapshotRecord[]> {
+    const records: LayeredSnapshotRecord[] = [];
+    for (const file of await namesIn(join(this.directory, 'layered'))) {
+      if (!file.endsWith('.json') || file.startsWith('.')) continue;
+      const record = await this.snapshot(file.slice(0, -'.json'.length)).catch(() => null);
+      if (record) records.push(record);
+    }
+    return records;
+  }
+
+  async #mountLive(name: string, target: string, top: string, root: { mode: number; uid: number; gid: number }): Promise<void> {
+    const live = this.#liveDir(name);
+    await mkdir(join(this.directory, 'live'), { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
+    await mkdir(live, { mode: OWNER_ONLY_DIRECTORY_MODE });
+    await mkdir(join(live, 'upper'));
+    await chmod(join(live, 'upper'), root.mode & 0o1777);
+    await chown(join(live, 'upper'), root.uid, root.gid);
+    await this.#writeState(name, { top });
+    await this.#mount(name, target, top);
+  }
+
+  async #mount(name: string, target: string, top: string): Promise<void> {
+    const live = this.#liveDir(name);
+    await rm(join(live, 'work'), { recursive: true, force: true });
+    await mkdir(join(live, 'work'));
+    const chain = await this.layers.chain(top);
+    await mountOverlay({ cwd: this.directory, lowers: chain.map((id) => this.layers.rootOf(id)), upper: join('live', name, 'upper'), work: join('live', name, 'work'), target });
+  }
+
+  #state(name: string): Promise<LiveState | null> {
+    return readJsonIfPresent<LiveState>(join(this.#liveDir(name), 'state.json'));
+  }
+
+  async #writeState(name: string, state: LiveState): Promise<void> {
+    await replaceFile(join(this.#liveDir(name), 'state.json'), JSON.stringify(state));
+    await fsyncDirectory(this.#liveDir(name));
+  }
+
+  async #liveTops(): Promise<string[]> {
+    const tops: string[] = [];
+    for (const name of await namesIn(join(this.directory, 'live'))) {
+      if (!WORKSPACE_NAME.test(name)) continue;
+      const state = await this.#state(name).catch(() => null);
+      if (state) tops.push(state.top, ...(state.sealing ? [state.sealing] : []));
+    }
+    return tops;
+  }
+
+  #liveDir(name: string): string {
+    if (!WORKSPACE_NAME.test(name)) throw new TypeError(`not a workspace name: ${name}`);
+    return join(this.directory, 'live', name);
+  }
+
+  #snapshotPath(snapshotId: string): string {
+    return join(this.directory, 'layered', `${snapshotId}.json`);
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return (await lstat(path).catch(() => null)) !== null;
+}

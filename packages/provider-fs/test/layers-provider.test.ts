@@ -1,0 +1,109 @@
+import { randomBytes } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ProviderBackend } from '@runtimectl/provider';
+import { createFsProvider, type FsProvider } from '../src/index';
+import { isMountPoint } from '../src/layers/mount-table';
+import { unmount } from '../src/layers/overlay-mount';
+import { useTemporaryDirectories } from './fs-fixture';
+
+const asRoot = process.getuid?.() === 0;
+const newBackendId = () => `bkd_${randomBytes(16).toString('hex')}`;
+const labels = (backendId: string) => ({ runtimectl_installation: 'inst', runtimectl_backend_id: backendId });
+const text = (bytes: Uint8Array) => Buffer.from(bytes).toString('utf8');
+
+describe.skipIf(!asRoot)('fs provider with the layers snapshot store', () => {
+  const temporary = useTemporaryDirectories();
+  const live: { provider: FsProvider; backendId: string; resource: ProviderBackend['resource'] }[] = [];
+  afterEach(async () => {
+    for (const { provider, backendId, resource } of live.splice(0)) await provider.release({ backendId, resource }).catch(() => undefined);
+  });
+
+  async function setup(isolation: 'auto' | 'none' = 'auto') {
+    const dir = await temporary('layers-provider');
+    const provider = createFsProvider({ root: join(dir, 'workspaces'), snapshots: join(dir, 'snapshots'), snapshotStore: 'layers', isolation });
+    const open = async (snapshotId?: string) => {
+      const backendId = newBackendId();
+      const request = { backendId, runtimeId: 'rt', options: {}, labels: labels(backendId) };
+      const backend = snapshotId ? await provider.checkout({ ...request, snapshotId }) : await provider.create(request);
+      live.push({ provider, backendId, resource: backend.resource });
+      return { backend, backendId, directory: await provider.local.workspaceDirectory(backend.resource) };
+    };
+    const run = async (backend: ProviderBackend, command: string) => {
+      const result = await backend.exec({ command, timeoutMs: 20_000, maxOutputBytes: 65_536 });
+      expect(result.exitCode, text(result.stderr)).toBe(0);
+      return text(result.stdout);
+    };
+    const layers = () => readdir(join(dir, 'snapshots', 'layers'));
+    return { dir, provider, open, run, layers };
+  }
+
+  it('says it is in force, and `auto` chooses it where overlayfs works', async () => {
+    const { provider, dir } = await setup();
+    expect(await provider.snapshotStoreMode()).toEqual({ mode: 'layers' });
+    const auto = createFsProvider({ root: join(dir, 'w2'), snapshots: join(dir, 's2'), snapshotStore: 'auto' });
+    expect(await auto.snapshotStoreMode()).toEqual({ mode: 'layers' });
+  });
+
+  it('a workspace is an overlay mount; a checkpoint with nothing running seals its writes by rename and stores no blob', async () => {
+    const { dir, provider, open, run, layers } = await setup();
+    const { backend, directory } = await open();
+    expect(await isMountPoint(directory)).toBe(true);
+    await run(backend, 'mkdir -p src && echo one > src/a.txt && echo two > b.txt');
+    const { snapshotId, manifest } = await provider.checkpoint(backend, { labels: {} });
+    expect(manifest?.map((entry) => entry.path).sort()).toEqual(['b.txt', 'src', 'src/a.txt']);
+    expect((await layers()).sort()).toHaveLength(2); // the empty layer and the sealed one
+    const upper = (await readdir(join(dir, 'snapshots', 'live'))).map((name) => join(dir, 'snapshots', 'live', name, 'upper'));
+    expect(await readdir(upper[0]!)).toEqual([]); // renamed into the layer: the new upper is empty
+    expect(await readdir(join(dir, 'snapshots')).then((names) => names.includes('blobs'))).toBe(false);
+    expect(await run(backend, 'cat src/a.txt b.txt')).toBe('one\ntwo\n');
+
+    const child = await open(snapshotId);
+    expect(await isMountPoint(child.directory)).toBe(true);
+    expect(await run(child.backend, 'cat src/a.txt && echo changed > src/a.txt && cat src/a.txt')).toBe('one\nchanged\n');
+    expect(await run(backend, 'cat src/a.txt')).toBe('one\n');
+    expect(text(await provider.readSnapshotFile(snapshotId, 'src/a.txt'))).toBe('one\n');
+  });
+
+  it('a checkpoint while a background job writes seals a copy and leaves the job running', async () => {
+    const { provider, open, run } = await setup();
+    const { backend } = await open();
+    await run(backend, 'echo kept > kept.txt; (while :; do date +%s%N >> log.txt; sleep 0.01; done) > /dev/null 2>&1 &');
+    const { snapshotId } = await provider.checkpoint(backend, { labels: {} });
+    expect(await backend.backgroundProcesses?.()).toBeGreaterThan(0);
+    const child = await open(snapshotId);
+    expect(await run(child.backend, 'cat kept.txt')).toBe('kept\n');
+    expect(Number(await run(child.backend, 'wc -l < log.txt'))).toBeGreaterThan(0);
+  });
+
+  it('releasing unmounts the workspace and removes its upper layer; deleting the snapshots collects their layers', async () => {
+    const { dir, provider, open, run, layers } = await setup();
+    const { backend, backendId, directory } = await open();
+    await run(backend, 'echo x > x');
+    const first = await provider.checkpoint(backend, { labels: {} });
+    await run(backend, 'echo y > y');
+    const second = await provider.checkpoint(backend, { labels: {} });
+    expect(await layers()).toHaveLength(3);
+    await provider.release({ backendId, resource: backend.resource });
+    live.splice(0);
+    expect(await isMountPoint(directory)).toBe(false);
+    expect(await readdir(join(dir, 'snapshots', 'live'))).toEqual([]);
+    expect(await provider.deleteSnapshot(second.snapshotId)).toEqual({ deleted: true });
+    expect(await layers()).toHaveLength(2); // the first snapshot still needs its layer
+    expect(await provider.deleteSnapshot(first.snapshotId)).toEqual({ deleted: true });
+    expect(await layers()).toEqual(['empty']);
+  });
+
+  it('attach mounts a workspace again whose mount is gone (a reboot), with what it had written', async () => {
+    const { provider, open, run } = await setup('none');
+    const { backend, backendId, directory } = await open();
+    await run(backend, 'echo before > f');
+    await unmount(directory);
+    expect(await isMountPoint(directory)).toBe(false);
+    const again = await provider.attach({ backendId, resource: backend.resource });
+    expect(await isMountPoint(directory)).toBe(true);
+    expect(await readFile(join(directory, 'f'), 'utf8')).toBe('before\n');
+    expect(await run(again, 'cat f')).toBe('before\n');
+  });
+});
