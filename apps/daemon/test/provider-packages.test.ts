@@ -1,15 +1,15 @@
-import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runtimedRefusal, startRuntimed, type RuntimedProcess } from './runtimed-process';
+import { temporaryDirectory } from './temporary-directory';
 
 const ACME = fileURLToPath(new URL('./fixtures/acme-provider', import.meta.url));
 
 // A third party's provider package, run by the built runtimed from configuration alone.
 describe('runtimed runs a provider package named by its configuration', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'runtimed-acme-'));
+  const dir = temporaryDirectory('runtimed-acme-');
   const config = join(dir, 'runtimed.toml');
   let daemon: RuntimedProcess;
 
@@ -46,7 +46,7 @@ describe('runtimed runs a provider package named by its configuration', () => {
 
 describe('runtimed refuses a provider package it cannot run', () => {
   it('stops with exit 2 and one line naming the key, before anything is written', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'runtimed-acme-'));
+    const dir = temporaryDirectory('runtimed-acme-');
     const config = join(dir, 'runtimed.toml');
     writeFileSync(config, '[providers.acme]\npackage = "@acme/not-installed"\n');
     const refusal = await runtimedRefusal(['--config', config]);

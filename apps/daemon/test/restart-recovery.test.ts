@@ -1,8 +1,7 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startRuntimed, type RuntimedProcess } from './runtimed-process';
+import { temporaryDirectory } from './temporary-directory';
 
 const running: RuntimedProcess[] = [];
 afterEach(async () => {
@@ -26,7 +25,7 @@ async function call(daemon: RuntimedProcess, path: string, body?: unknown, heade
 
 describe('restart recovery (SQLite store, local provider)', () => {
   it('every runtime, checkpoint, head, lineage link and binding is back after a restart, even after SIGKILL', async () => {
-    const stateDir = mkdtempSync(join(tmpdir(), 'runtimed-restart-'));
+    const stateDir = temporaryDirectory('runtimed-restart-');
     const first = await start(stateDir);
     await call(first, '/runtimes/open', { runtime_id: 'keeper', conversation_id: 'c', sender_id: 's', session_state: { turn: 7 } });
     await call(first, '/runtimes/write-file', { runtime_id: 'keeper', path: 'notes.txt', content_base64: Buffer.from('kept').toString('base64') });
@@ -55,7 +54,7 @@ describe('restart recovery (SQLite store, local provider)', () => {
   });
 
   it('a runtime whose workspace vanished while the daemon was down is marked failed, saying what was lost', async () => {
-    const stateDir = mkdtempSync(join(tmpdir(), 'runtimed-restart-'));
+    const stateDir = temporaryDirectory('runtimed-restart-');
     const first = await start(stateDir);
     await call(first, '/runtimes/open', { runtime_id: 'doomed', conversation_id: 'c', sender_id: 's' });
     await first.stop();
@@ -76,7 +75,7 @@ describe('restart recovery (SQLite store, local provider)', () => {
   });
 
   it('an Idempotency-Key response survives a restart: the retry after SIGKILL is replayed, not redone', async () => {
-    const stateDir = mkdtempSync(join(tmpdir(), 'runtimed-restart-'));
+    const stateDir = temporaryDirectory('runtimed-restart-');
     const first = await start(stateDir);
     const retryKey = { 'idempotency-key': 'open-once-0001' };
     const opened = await call(first, '/runtimes/open', { conversation_id: 'c', sender_id: 's' }, retryKey);
@@ -95,7 +94,7 @@ describe('restart recovery (SQLite store, memory provider)', () => {
     call(daemon, '/runtimes/write-file', { runtime_id: runtimeId, path: 'who.txt', content_base64: Buffer.from(text).toString('base64') });
 
   it("after a restart an old checkpoint's checkout answers 410, never another runtime's files, and a paused runtime fails once", async () => {
-    const stateDir = mkdtempSync(join(tmpdir(), 'runtimed-restart-'));
+    const stateDir = temporaryDirectory('runtimed-restart-');
     const first = await startRuntimed(['--provider', 'memory'], {}, stateDir);
     running.push(first);
     await call(first, '/runtimes/open', { runtime_id: 'a', conversation_id: 'c', sender_id: 's' });

@@ -1,27 +1,13 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServerProcess } from '@runtimectl/testkit/server-process';
-import { afterAll } from 'vitest';
-
-/**
- * State directories this helper made, removed once the test file is done (its own afterAll hooks,
- * which stop its daemons, run first). A daemon on a durable store leaves its sandboxes running
- * for its next start, and each sandbox's init lives until its workspace directory is gone: left
- * behind, every run of the suite added a dozen idle sandboxes to the machine.
- */
-const madeStateDirs: string[] = [];
-afterAll(() => {
-  for (const directory of madeStateDirs.splice(0)) rmSync(directory, { recursive: true, force: true });
-});
+import { temporaryDirectory } from './temporary-directory';
 
 /** A fresh state directory, removed after the test file. */
 export function freshStateDir(): string {
-  const directory = mkdtempSync(join(tmpdir(), 'runtimed-state-'));
-  madeStateDirs.push(directory);
-  return directory;
+  return temporaryDirectory('runtimed-state-');
 }
 
 export const RUNTIMED = fileURLToPath(new URL('../dist/main.js', import.meta.url));

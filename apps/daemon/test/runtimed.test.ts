@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runtimedRefusal, startRuntimed, type RuntimedProcess } from './runtimed-process';
+import { temporaryDirectory } from './temporary-directory';
 
 const running: RuntimedProcess[] = [];
 afterEach(async () => {
@@ -120,7 +120,7 @@ describe('runtimed', () => {
   });
 
   it('keeps its node id across a restart, names it in the banner, lists itself in /api/v1/nodes and answers /api/v1/ready', async () => {
-    const stateDir = mkdtempSync(join(tmpdir(), 'runtimed-state-'));
+    const stateDir = temporaryDirectory('runtimed-state-');
     // No isolation probe: these starts are about the node, and the probe is most of a start.
     const quick = ['--local-isolation', 'none'];
     const first = await startRuntimed(quick, {}, stateDir);
@@ -159,7 +159,7 @@ describe('runtimed', () => {
   });
 
   it('stops at start on an unknown config key or a bad value, naming it', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'runtimed-config-'));
+    const dir = temporaryDirectory('runtimed-config-');
     const file = join(dir, 'runtimed.toml');
     writeFileSync(file, '[http]\nport = 0\n[providers.local]\nshel = "/bin/bash"\n');
     const unknown = await runtimedRefusal(['--config', file]);

@@ -1,11 +1,11 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyWebhookSignature } from '@runtimectl/webhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runtimedRefusal, startRuntimed, type RuntimedProcess } from './runtimed-process';
+import { temporaryDirectory } from './temporary-directory';
 
 const SECRET = 'whsec_daemon_e2e_0123456789abcdef';
 
@@ -25,7 +25,7 @@ async function receiver() {
 }
 
 const configFile = (text: string) => {
-  const path = join(mkdtempSync(join(tmpdir(), 'runtimed-webhooks-')), 'runtimed.toml');
+  const path = join(temporaryDirectory('runtimed-webhooks-'), 'runtimed.toml');
   writeFileSync(path, text);
   return path;
 };

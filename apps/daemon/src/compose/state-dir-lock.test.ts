@@ -1,10 +1,10 @@
-import { chmodSync, mkdtempSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lockStateDir, StateDirInUseError, STATE_DIR_LOCK_FILE } from './state-dir-lock';
+import { temporaryDirectory } from '../../test/temporary-directory';
 
-const freshDir = () => join(mkdtempSync(join(tmpdir(), 'state-dir-lock-')), 'state');
+const freshDir = () => join(temporaryDirectory('state-dir-lock-'), 'state');
 
 describe('lockStateDir', () => {
   it('refuses a second holder, naming the first one pid, until the first lets go', async () => {

@@ -1,13 +1,13 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_KEYS, envNameOf } from './config-keys';
 import { ConfigError } from './config-error';
 import { loadConfig } from './load-config';
+import { temporaryDirectory } from '../../test/temporary-directory';
 
 const tempFile = (name: string, text: string) => {
-  const path = join(mkdtempSync(join(tmpdir(), 'runtimed-config-')), name);
+  const path = join(temporaryDirectory('runtimed-config-'), name);
   writeFileSync(path, text);
   return path;
 };

@@ -1,13 +1,13 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './load-config';
+import { temporaryDirectory } from '../../test/temporary-directory';
 
 const SECRET = 'whsec_config_0123456789abcdef';
 
 const fromToml = (text: string, env: NodeJS.ProcessEnv = {}) => {
-  const path = join(mkdtempSync(join(tmpdir(), 'runtimed-webhooks-')), 'config.toml');
+  const path = join(temporaryDirectory('runtimed-webhooks-'), 'config.toml');
   writeFileSync(path, text);
   return loadConfig({ env: { HOME: '/home/someone', ...env }, flags: {}, configPath: path });
 };

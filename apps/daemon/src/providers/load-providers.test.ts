@@ -1,5 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineProvider } from '@runtimectl/provider';
@@ -11,12 +10,13 @@ import { z } from 'zod';
 import { createProviders } from '../compose/create-providers';
 import { loadConfig } from '../config/load-config';
 import { loadProviders } from './load-providers';
+import { temporaryDirectory } from '../../test/temporary-directory';
 
 const ACME = fileURLToPath(new URL('../../test/fixtures/acme-provider', import.meta.url));
 
 /** A directory holding `runtimed.toml` with `text` (and whatever `prepare` puts beside it); the state directory inside it. */
 function configDir(text: string, prepare: (dir: string) => void = () => undefined): { path: string; dir: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'runtimed-providers-'));
+  const dir = temporaryDirectory('runtimed-providers-');
   prepare(dir);
   const path = join(dir, 'runtimed.toml');
   writeFileSync(path, `state_dir = "${join(dir, 'state')}"\n${text}`);
