@@ -150,7 +150,11 @@ export async function sweepSandboxGroups(places: readonly ControllerPlace[], old
       const group = join(directory, name);
       try {
         if ((await stat(group)).ctimeMs > cutoff) continue;
-        if ((await readFile(join(group, 'cgroup.procs'), 'utf8')).trim() !== '') continue;
+        // A split group's processes are in its children `init` and `jobs` (see SandboxCgroup).
+        const members = [...(await readdir(group, { withFileTypes: true }))].filter((entry) => entry.isDirectory()).map((entry) => join(group, entry.name));
+        const busy = await Promise.all([group, ...members].map(async (member) => (await readFile(join(member, 'cgroup.procs'), 'utf8')).trim() !== ''));
+        if (busy.some(Boolean)) continue;
+        for (const member of members) await rmdir(member);
         await rmdir(group);
         removed += 1;
       } catch {

@@ -37,7 +37,7 @@ export class HolderFile {
       const { name, places, limits } = record.cgroup;
       if (typeof name !== 'string' || !Array.isArray(places) || typeof limits !== 'object' || limits === null) return undefined;
       if (!places.every((place) => typeof place?.directory === 'string' && place.directory.startsWith('/'))) return undefined;
-      result.cgroup = { name, places, limits };
+      result.cgroup = { name, places, limits, ...(record.cgroup.split === true ? { split: true as const } : {}) };
     }
     return result;
   }

@@ -21,8 +21,8 @@ export interface SandboxRecord extends ProcessIdentity, SandboxNamespaces {
   targets?: string[];
   /** The sandbox's root on the host, when not the caller's own ids. */
   identity?: SandboxIdentity;
-  /** Its cgroup (name and where), when it has limits. */
-  cgroup?: { name: string; places: ControllerPlace[]; limits: SandboxLimits };
+  /** Its cgroup (name and where), when it has limits; `split` in those made since commands run in a child group of their own (see SandboxCgroup). */
+  cgroup?: { name: string; places: ControllerPlace[]; limits: SandboxLimits; split?: true };
 }
 
 /** A program and its arguments, ready for `spawn`. */
@@ -118,7 +118,7 @@ export class NamespaceSandbox {
       throw new Error(`namespace sandbox did not start: ${hostPid.message}: ${lastLine(stderr) || 'no output'}`);
     }
     child.unref();
-    await cgroup?.shelterInit(hostPid).catch(() => undefined);
+    await cgroup?.shelterInit(hostPid, await parentOf(hostPid), async () => ((await initsOwnHostPids(hostPid)) ?? []).map(Number)).catch(() => undefined);
     const identity = await identify(hostPid);
     if (!identity) throw new Error(`namespace sandbox did not start: its init exited: ${lastLine(stderr) || 'no output'}`);
     return new NamespaceSandbox({
@@ -127,7 +127,7 @@ export class NamespaceSandbox {
       layout: 2,
       targets: spec.binds.map((bind) => bind.target),
       ...(spec.identity ? { identity: spec.identity } : {}),
-      ...(cgroup && limits ? { cgroup: { name: cgroup.name, places: [...spec.cgroups!], limits } } : {}),
+      ...(cgroup && limits ? { cgroup: { name: cgroup.name, places: [...spec.cgroups!], limits, split: true as const } } : {}),
     });
   }
 
@@ -173,7 +173,8 @@ export class NamespaceSandbox {
    * they started can still change its files. 0 once the sandbox is gone. See countSandboxProcesses.
    */
   runningProcesses(): Promise<number> {
-    return countSandboxProcesses(this.record);
+    const cgroup = cgroupOf(this.record);
+    return countSandboxProcesses(this.record, cgroup && (() => cgroup.jobTasks()));
   }
 
   /** How to run `command` (argv) at `cwd` inside the sandbox (in its cgroup, when it has one, before it runs anything). */
@@ -202,6 +203,8 @@ export class NamespaceSandbox {
   async killAllButInit(withinMs: number): Promise<boolean> {
     const cgroup = cgroupOf(this.record);
     if (!cgroup) return true;
+    // The init, the `unshare` above it and its timer are in a group of their own.
+    if (cgroup.split) return cgroup.killAllExcept([], withinMs, 'jobs');
     // `unshare --kill-child` above the init: killing it would kill the init (and so the sandbox).
     const parent = await parentOf(this.record.pid);
     const init = parent === undefined ? [this.record.pid] : [this.record.pid, parent];
@@ -215,7 +218,7 @@ export class NamespaceSandbox {
 }
 
 function cgroupOf(record: SandboxRecord): SandboxCgroup | undefined {
-  return record.cgroup ? SandboxCgroup.at(record.cgroup.places, record.cgroup.name) : undefined;
+  return record.cgroup ? SandboxCgroup.at(record.cgroup.places, record.cgroup.name, record.cgroup.split === true) : undefined;
 }
 
 /**

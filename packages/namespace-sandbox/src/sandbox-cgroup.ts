@@ -24,26 +24,42 @@ function readNumberAfter(file: string, key: string): number {
   return match ? Number(match[1]) : 0;
 }
 
+/** The child groups of a split sandbox group: its init's, and everything its commands run. */
+const INIT_GROUP = 'init';
+const JOBS_GROUP = 'jobs';
+
 /**
  * One sandbox's cgroup: a group per hierarchy in use (cgroup v1 has one per controller, v2 one
- * for all), named after the sandbox. Every process the sandbox runs is put in it before it runs
- * anything (see `procsFiles`), so the limits hold for every command and background job alike.
+ * for all), named after the sandbox, where its limits are written. Every process the sandbox runs
+ * is put in it before it runs anything (see `procsFiles`), so the limits hold for every command
+ * and background job alike.
+ *
+ * A `split` group (every one made since the jobs count) holds no process itself: its init (with
+ * the host-side `unshare` above it and the init's timer) is in child `init`, and every command
+ * and what it leaves running in child `jobs`. So the kernel counts the jobs alone
+ * (`pids.current` of `jobs`: a task is charged when its fork begins and freed when it is reaped),
+ * an exact answer to "does anything still run?" that no listing of /proc can give (see
+ * `jobTasks`). Groups of sandboxes started before (not split) hold everything in one group.
  */
 export class SandboxCgroup {
   private constructor(
     readonly name: string,
     private readonly places: readonly ControllerPlace[],
+    readonly split: boolean,
   ) {}
 
   /** The group `name` under `places` (made by `create`, or found again after a restart). */
-  static at(places: readonly ControllerPlace[], name: string): SandboxCgroup {
+  static at(places: readonly ControllerPlace[], name: string, split = false): SandboxCgroup {
     if (!GROUP_NAME.test(name)) throw new TypeError(`not a sandbox group name: ${name}`);
-    return new SandboxCgroup(name, places);
+    return new SandboxCgroup(name, places, split);
   }
 
-  /** Makes the group and writes `limits` (unset kinds: no limit). Throws when a write is refused. */
+  /**
+   * Makes the group, split (see the class), and writes `limits` on it (unset kinds: no limit).
+   * Throws when a write is refused.
+   */
   static async create(places: readonly ControllerPlace[], name: string, limits: SandboxLimits): Promise<SandboxCgroup> {
-    const group = SandboxCgroup.at(places, name);
+    const group = SandboxCgroup.at(places, name, true);
     for (const directory of group.#directories()) await mkdir(directory, { recursive: true });
     const memory = group.#place('memory');
     if (limits.memoryBytes && memory) {
@@ -65,56 +81,103 @@ export class SandboxCgroup {
         await writeFile(join(group.#directory(cpu), 'cpu.max'), `${quota} ${CPU_PERIOD_US}`);
       }
     }
+    // On v2 a group's `pids.current` exists where its parent enables the controller (a group
+    // with controllers enabled for its children holds no process itself: `init` and `jobs` do).
+    if (pids?.version === 'v2') await writeFile(join(group.#directory(pids), 'cgroup.subtree_control'), '+pids');
+    for (const directory of group.#directories()) {
+      await mkdir(join(directory, INIT_GROUP));
+      await mkdir(join(directory, JOBS_GROUP));
+    }
     return group;
   }
 
-  /** The `cgroup.procs` files a process writes its pid into to enter the group (one per hierarchy). */
+  /**
+   * The `cgroup.procs` files a process writes its pid into to enter the group (one per
+   * hierarchy): what commands run in (`jobs` of a split group). The sandbox's setup enters there
+   * too, so its cgroup namespace, made then, has that group as its root: every command sees its
+   * cgroup as `/`. The init is moved out once it is ready (`shelterInit`).
+   */
   procsFiles(): string[] {
-    return this.#directories().map((directory) => join(directory, 'cgroup.procs'));
+    return this.#directories().map((directory) => join(this.#members(directory, 'jobs')[0]!, 'cgroup.procs'));
   }
 
   /**
-   * Takes the sandbox's init (host pid `pid`) out of the process limit, where its hierarchy
-   * allows (cgroup v1, where pids is a hierarchy of its own: the init goes to the parent group),
-   * and out of the OOM killer's reach (`oom_score_adj` -1000, as root). Its loop forks a `sleep`
-   * every 2 s, and a fork refused at the limit would end the shell, and with it every process of
-   * the sandbox. On cgroup v2 it stays under the limit (one hierarchy for all controllers).
+   * Moves the sandbox's init (host pid `pid`) out of the jobs: with the host-side `unshare`
+   * above it (`parent`) and the timer it runs (`own()`, read once it has moved: a timer forked
+   * after the move starts where the init is), into `init` of a split group. Where the hierarchy
+   * allows (cgroup v1, where pids is a hierarchy of its own) they go out of the process limit
+   * too, to the parent group: the init's loop forks a `sleep` every 2 s, and a fork refused at the
+   * limit would end the shell, and with it every process of the sandbox. On cgroup v2 they stay
+   * under the limit (one hierarchy for all controllers). The init is also taken out of the OOM
+   * killer's reach (`oom_score_adj` -1000, as root).
    */
-  async shelterInit(pid: number): Promise<void> {
-    const pids = this.#place('pids');
-    if (pids?.version === 'v1') await writeFile(join(pids.directory, 'cgroup.procs'), String(pid));
+  async shelterInit(pid: number, parent: number | undefined, own: () => Promise<readonly number[]>): Promise<void> {
+    const hierarchies = new Map(this.places.map((place) => [place.directory, place]));
+    for (const place of hierarchies.values()) {
+      const pidsV1 = place.controller === 'pids' && place.version === 'v1';
+      const target = join(pidsV1 ? place.directory : join(this.#directory(place), INIT_GROUP), 'cgroup.procs');
+      await writeFile(target, String(pid));
+      // Gone meanwhile (a timer that ended) or already there: nothing to move.
+      for (const other of [...(parent === undefined ? [] : [parent]), ...(await own())]) await writeFile(target, String(other)).catch(() => undefined);
+    }
     await writeFile(`/proc/${pid}/oom_score_adj`, '-1000').catch(() => undefined);
   }
 
-  /** How often the limits were hit since the group was made. */
-  async counters(): Promise<LimitCounters> {
-    const memory = this.#place('memory');
+  /**
+   * How many tasks (processes and threads, zombies not yet reaped, forks under way) the jobs
+   * group of a split group holds: 0 exactly when nothing a command started runs. undefined when
+   * it cannot be told (not split, or no pids controller).
+   */
+  async jobTasks(): Promise<number | undefined> {
     const pids = this.#place('pids');
-    return {
-      oomKills: memory ? readNumberAfter(join(this.#directory(memory), memory.version === 'v1' ? 'memory.oom_control' : 'memory.events'), 'oom_kill') : 0,
-      pidsRefusals: pids ? readNumberAfter(join(this.#directory(pids), 'pids.events'), 'max') : 0,
-    };
-  }
-
-  /** Host pids of the group's processes (from one hierarchy: every hierarchy holds the same ones). */
-  async processes(): Promise<number[]> {
-    const [first] = this.procsFiles();
-    if (!first) return [];
-    const text = await readFile(first, 'utf8').catch(() => '');
-    return text.split('\n').filter(Boolean).map(Number);
+    if (!this.split || !pids) return undefined;
+    try {
+      return Number((await readFile(join(this.#directory(pids), JOBS_GROUP, 'pids.current'), 'utf8')).trim());
+    } catch {
+      return undefined;
+    }
   }
 
   /**
-   * SIGKILLs every process of the group but those `keep` names at that moment (the sandbox's
-   * init, the host-side `unshare` it runs under, whose death would take the init with it, and the
-   * init's own timer, which it starts anew), again and again while new ones appear (a fork bomb
-   * forks while it is being killed), for at most `withinMs`. True when only those (or nothing)
-   * are left.
+   * How often the limits were hit since the group was made. Kernels differ in where they count a
+   * hit in a split group: at the group whose limit was hit (and its ancestors), or at the group of
+   * the task that hit it (its jobs group; older kernels' pids, cgroup v1); the larger is the count.
    */
-  async killAllExcept(keep: readonly number[] | (() => Promise<readonly number[]>), withinMs: number): Promise<boolean> {
+  async counters(): Promise<LimitCounters> {
+    const memory = this.#place('memory');
+    const pids = this.#place('pids');
+    const counted = (place: ControllerPlace, file: string, key: string) =>
+      Math.max(...[this.#directory(place), ...this.#members(this.#directory(place), 'jobs')].map((group) => readNumberAfter(join(group, file), key)));
+    return {
+      oomKills: memory ? counted(memory, memory.version === 'v1' ? 'memory.oom_control' : 'memory.events', 'oom_kill') : 0,
+      pidsRefusals: pids ? counted(pids, 'pids.events', 'max') : 0,
+    };
+  }
+
+  /**
+   * Host pids of the group's processes: every one (`all`), or only those of its jobs (`jobs`;
+   * all of them in a group that is not split), read from every hierarchy.
+   */
+  async processes(which: 'all' | 'jobs' = 'all'): Promise<number[]> {
+    const found = new Set<number>();
+    for (const directory of this.#directories()) {
+      for (const group of this.#members(directory, which)) {
+        const text = await readFile(join(group, 'cgroup.procs'), 'utf8').catch(() => '');
+        for (const pid of text.split('\n').filter(Boolean)) found.add(Number(pid));
+      }
+    }
+    return [...found];
+  }
+
+  /**
+   * SIGKILLs every process of the group (`which`: see `processes`) but those `keep` names at that
+   * moment, again and again while new ones appear (a fork bomb forks while it is being killed),
+   * for at most `withinMs`. True when only those (or nothing) are left.
+   */
+  async killAllExcept(keep: readonly number[] | (() => Promise<readonly number[]>), withinMs: number, which: 'all' | 'jobs' = 'all'): Promise<boolean> {
     const deadline = Date.now() + withinMs;
     for (;;) {
-      const [all, kept] = await Promise.all([this.processes(), typeof keep === 'function' ? keep() : keep]);
+      const [all, kept] = await Promise.all([this.processes(which), typeof keep === 'function' ? keep() : keep]);
       const others = all.filter((pid) => !kept.includes(pid));
       if (others.length === 0) return true;
       for (const pid of others) {
@@ -129,21 +192,29 @@ export class SandboxCgroup {
     }
   }
 
-  /** Removes the group once its processes are gone (waits up to `withinMs` for them). Idempotent. */
+  /** Removes the group (its children first) once its processes are gone (waits up to `withinMs` for them). Idempotent. */
   async remove(withinMs: number): Promise<void> {
     const deadline = Date.now() + withinMs;
     for (const directory of this.#directories()) {
-      for (;;) {
-        try {
-          await rmdir(directory);
-          break;
-        } catch (error) {
-          if (errorCode(error) === 'ENOENT') break;
-          if (errorCode(error) !== 'EBUSY' || Date.now() >= deadline) throw error;
-          await delay(POLL_MS);
+      for (const group of [...this.#members(directory, 'all').filter((member) => member !== directory), directory]) {
+        for (;;) {
+          try {
+            await rmdir(group);
+            break;
+          } catch (error) {
+            if (errorCode(error) === 'ENOENT') break;
+            if (errorCode(error) !== 'EBUSY' || Date.now() >= deadline) throw error;
+            await delay(POLL_MS);
+          }
         }
       }
     }
+  }
+
+  /** The groups under `directory` that hold processes: its children `init` and `jobs` when split, else itself. */
+  #members(directory: string, which: 'all' | 'jobs'): string[] {
+    if (!this.split) return [directory];
+    return which === 'jobs' ? [join(directory, JOBS_GROUP)] : [join(directory, INIT_GROUP), join(directory, JOBS_GROUP)];
   }
 
   #place(controller: ControllerPlace['controller']): ControllerPlace | undefined {

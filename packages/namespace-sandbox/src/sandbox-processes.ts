@@ -22,24 +22,33 @@ const sessionOf = (fields: string[]) => fields[3]!;
  * running (background jobs, `setsid` children, commands still running). Zombies (finished, not
  * yet reaped) do not count. 0 once the holder is gone: the kernel killed the namespace with it.
  *
- * Read without entering the sandbox, in time proportional to the sandbox's processes: the
- * namespace's own /proc (`/proc/<holder>/root/proc`) lists them; the init's own are its children
- * in its session (`/proc/<holder>/task/<holder>/children`, host view), which no command can join
- * since commands enter from outside through `nsenter`, each in a session of its own. The init's
- * own are read before and after the listing (it replaces its timer now and then) and a listed
- * process is looked at again before it is counted. A listing of /proc is no snapshot, so a 0 must
- * be confirmed: by the init's children (what a command left is reparented to it) and by further
- * scans that agree — a job hopping from process to process (each forks the next and exits) can
- * dodge one listing, and a count too low would lose its writes (test: "never counts 0 while a job
- * runs that hops"). The sound alternative, freezing the sandbox's cgroup while counting, needs a
- * freezer where the sandbox may have no cgroup at all. Where either read is not
- * possible (a kernel without `children` files), every host process is looked at instead
- * (countByHostScan).
+ * Whether it is 0 is the answer that matters (a caller stops the sandbox, or seals its files, on
+ * a 0), and a listing of /proc cannot give it soundly: a job hopping from process to process
+ * (each forks the next, then exits) can stay ahead of a listing. So where the sandbox's cgroup
+ * counts its jobs (`jobTasks`: `pids.current` of its jobs group, charged when a fork begins and
+ * freed when the task is reaped, one number read at once), that count decides: 0 there is 0. A
+ * count above 0 while no process is listed (a task between fork and exit, a zombie the init is
+ * about to reap) is looked at again a few times; one that stays is "something runs" (1).
+ *
+ * The number itself, and the answer where no cgroup counts (a sandbox without limits, or started
+ * before its jobs had a group of their own), come from the namespace's own /proc
+ * (`/proc/<holder>/root/proc`), read without entering the sandbox, in time proportional to its
+ * processes; the init's own are its children in its session
+ * (`/proc/<holder>/task/<holder>/children`, host view), which no command can join since commands
+ * enter from outside through `nsenter`, each in a session of its own. The init's own are read
+ * before and after the listing (it replaces its timer now and then) and a listed process is looked
+ * at again before it is counted. Without a cgroup count a 0 must be confirmed: by the init's
+ * children (what a command left is reparented to it) and by further scans that agree, which makes
+ * a hopping job's dodge rare, not impossible. Where either read is not possible (a kernel without
+ * `children` files), every host process is looked at instead (countByHostScan).
  */
-export async function countSandboxProcesses(holder: ProcessIdentity): Promise<number> {
+export async function countSandboxProcesses(holder: ProcessIdentity, jobTasks?: () => Promise<number | undefined>): Promise<number> {
+  if (!(await isRunning(holder))) return 0;
+  const counted = await jobTasks?.();
+  if (counted !== undefined) return countWithJobTasks(holder, counted, jobTasks!);
   let zeros = 0;
   for (let scan = 0; zeros <= ZERO_CONFIRMATIONS; scan += 1) {
-    if (!(await isRunning(holder))) return 0;
+    if (scan > 0 && !(await isRunning(holder))) return 0;
     // Processes kept forking and exiting under every listing: something runs.
     if (scan >= MAX_SCANS) return 1;
     const found = await scanOnce(holder);
@@ -53,6 +62,21 @@ export async function countSandboxProcesses(holder: ProcessIdentity): Promise<nu
   return 0;
 }
 
+/** The count where the kernel counts the jobs' tasks (`tasks`, read first): see countSandboxProcesses. */
+async function countWithJobTasks(holder: ProcessIdentity, tasks: number, jobTasks: () => Promise<number | undefined>): Promise<number> {
+  for (let look = 0; tasks > 0; look += 1) {
+    const found = (await scanOnce(holder)) ?? (await countByHostScan(holder));
+    if (found > 0) return found;
+    // Tasks the kernel counts but no listing shows: one forking or exiting, a zombie not reaped yet.
+    if (look >= TASK_LOOKS) return 1;
+    await new Promise((resolve) => setTimeout(resolve, look));
+    tasks = (await jobTasks()) ?? 1;
+  }
+  return 0;
+}
+
+/** Looks again at tasks the cgroup counts while no process is listed, before they count as one. */
+const TASK_LOOKS = 8;
 /** Scans after a first one found nothing that must find nothing too before the answer is 0. */
 const ZERO_CONFIRMATIONS = 5;
 /** Scans before the answer is "something runs" without a number. */

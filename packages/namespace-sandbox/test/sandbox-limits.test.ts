@@ -25,21 +25,52 @@ async function inside(sandbox: NamespaceSandbox, script: string): Promise<string
   return (await execFileAsync(file, args, { timeout: 20_000 }).catch((error: { stdout: string }) => error)).stdout;
 }
 
-async function groupProcesses(sandbox: NamespaceSandbox): Promise<number[]> {
+/** Host pids in the sandbox's group `member` (`init` or `jobs`) of its first hierarchy. */
+async function groupProcesses(sandbox: NamespaceSandbox, member: 'init' | 'jobs'): Promise<number[]> {
   const { name, places } = sandbox.record.cgroup!;
-  const text = await readFile(join(places[0]!.directory, name, 'cgroup.procs'), 'utf8');
+  const text = await readFile(join(places[0]!.directory, name, member, 'cgroup.procs'), 'utf8');
   return text.split('\n').filter(Boolean).map(Number);
 }
 
 describe.skipIf(!probe.available)('a sandbox with limits (its own cgroup)', () => {
-  it('holds its init and every command it runs, which sees its cgroup as /', async () => {
+  it('holds its init in a group of its own and every command it runs in its jobs group, which each command sees as /', async () => {
     const sandbox = await NamespaceSandbox.start(await spec());
     try {
-      expect(await groupProcesses(sandbox)).toContain(sandbox.record.pid);
+      expect(await groupProcesses(sandbox, 'init')).toContain(sandbox.record.pid);
+      expect(await groupProcesses(sandbox, 'jobs')).toEqual([]);
       expect(await inside(sandbox, 'cat /proc/self/cgroup | cut -d: -f3 | sort -u')).toBe('/\n');
       const pid = (await inside(sandbox, 'sleep 30 >/dev/null 2>&1 & echo $!')).trim();
       expect(Number(pid)).toBeGreaterThan(1);
-      expect((await groupProcesses(sandbox)).length).toBeGreaterThanOrEqual(3);
+      expect(await groupProcesses(sandbox, 'jobs')).toHaveLength(1);
+      expect(await groupProcesses(sandbox, 'init')).not.toContain(Number(pid));
+    } finally {
+      await sandbox.kill(5_000);
+    }
+  });
+
+  it('counts 0 from its start, the jobs a command left while they run, and 0 once they ended', async () => {
+    const sandbox = await NamespaceSandbox.start(await spec());
+    try {
+      expect(await sandbox.runningProcesses()).toBe(0);
+      await inside(sandbox, '(sleep 30; true) >/dev/null 2>&1 & setsid sleep 30 </dev/null >/dev/null 2>&1 & true');
+      expect(await sandbox.runningProcesses()).toBe(3);
+      expect(await sandbox.killAllButInit(5_000)).toBe(true);
+      const deadline = Date.now() + 5_000;
+      while ((await sandbox.runningProcesses()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await sandbox.runningProcesses()).toBe(0);
+    } finally {
+      await sandbox.kill(5_000);
+    }
+  });
+
+  it('counts a job that hops from process to process (each forks its successor, then exits) as running in every read: the kernel counts its jobs', async () => {
+    const sandbox = await NamespaceSandbox.start(await spec());
+    try {
+      // Thousands of hops a second: each process forks its successor and exits at once, with no exec between.
+      await inside(sandbox, `python3 -c 'import os\nwhile os.fork() == 0: pass\nos._exit(0)' >/dev/null 2>&1 &`);
+      const counts: number[] = [];
+      for (let read = 0; read < 300; read += 1) counts.push(await sandbox.runningProcesses());
+      expect(counts.filter((count) => count === 0).length, 'reads that missed the job, of 300').toBe(0);
     } finally {
       await sandbox.kill(5_000);
     }
@@ -54,10 +85,9 @@ describe.skipIf(!probe.available)('a sandbox with limits (its own cgroup)', () =
       expect(counters.pidsRefusals).toBeGreaterThan(0);
       expect(counters.oomKills).toBeGreaterThan(0);
       expect(await sandbox.killAllButInit(5_000)).toBe(true);
-      // Left: the init, the host-side `unshare` above it (outside the PID namespace) and maybe the init's own `sleep 2`.
-      const left = await groupProcesses(sandbox);
-      expect(left).toContain(sandbox.record.pid);
-      expect(left.length).toBeLessThanOrEqual(3);
+      // Left: nothing of the jobs; the init, with the host-side `unshare` above it (and its timer), in its own group.
+      expect(await groupProcesses(sandbox, 'jobs')).toEqual([]);
+      expect(await groupProcesses(sandbox, 'init')).toContain(sandbox.record.pid);
       expect(await sandbox.isRunning()).toBe(true);
       expect(await inside(sandbox, 'echo still')).toBe('still\n');
     } finally {

@@ -12,11 +12,11 @@ const FORK_BOMB = 'bomb() { bomb | bomb; }; bomb';
 /** One that leaves everything in the background (the command itself returns at once). */
 const BACKGROUND_FORK_BOMB = 'bomb() { bomb | bomb & }; bomb';
 
-/** Host pids of the processes in the cgroup of workspace `name`'s sandbox (from its holder record). */
+/** Host pids of the processes commands left in the cgroup of workspace `name`'s sandbox (its jobs group; from its holder record). */
 async function sandboxProcesses(root: string, name: string): Promise<number[]> {
   const record = JSON.parse(await readFile(join(root, '.ns', `${name}.json`), 'utf8')) as { cgroup: { name: string; places: { controller: string; directory: string }[] } };
   const pids = record.cgroup.places.find((place) => place.controller === 'pids')!;
-  const text = await readFile(join(pids.directory, record.cgroup.name, 'cgroup.procs'), 'utf8').catch(() => '');
+  const text = await readFile(join(pids.directory, record.cgroup.name, 'jobs', 'cgroup.procs'), 'utf8').catch(() => '');
   return text.split('\n').filter(Boolean).map(Number);
 }
 
@@ -42,7 +42,7 @@ describe.skipIf(!cgroups.places)('resource limits of a workspace\'s commands', (
     expect(result.exitCode === null || result.exitCode !== 0).toBe(true);
     expect(text(result.stderr)).toContain(`runtimectl: process limit of ${limits.pids} reached`);
     expect((await sandboxProcesses(root, request.backendId)).length).toBeLessThanOrEqual(limits.pids);
-    expect(await eventually(async () => (await sandboxProcesses(root, request.backendId)).length <= 2, 10_000)).toBe(true);
+    expect(await eventually(async () => (await sandboxProcesses(root, request.backendId)).length === 0, 10_000)).toBe(true);
     const after = await bomber.exec({ command: 'echo recovered', maxOutputBytes: 1024, timeoutMs: 20_000 });
     expect(text(after.stdout)).toBe('recovered\n');
   });
@@ -51,7 +51,7 @@ describe.skipIf(!cgroups.places)('resource limits of a workspace\'s commands', (
     const { provider, root } = await localProvider(temporary, { limits });
     const { backend, request } = await createBackend(provider);
     await backend.exec({ command: BACKGROUND_FORK_BOMB, maxOutputBytes: 64 * 1024, timeoutMs: 30_000 });
-    expect(await eventually(async () => (await sandboxProcesses(root, request.backendId)).length <= 2, 10_000)).toBe(true);
+    expect(await eventually(async () => (await sandboxProcesses(root, request.backendId)).length === 0, 10_000)).toBe(true);
     expect(text((await backend.exec({ command: 'echo recovered', maxOutputBytes: 1024, timeoutMs: 20_000 })).stdout)).toBe('recovered\n');
   });
 
