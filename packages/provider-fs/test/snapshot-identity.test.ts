@@ -21,7 +21,9 @@ async function treeOf(directory: string, relative = ''): Promise<string[]> {
 
 // Finding 1 of issue 31, through snapshots: a setuid bit a command set must not come back from a
 // checkout (or resume) on a file the daemon — root — wrote, and nothing restored may be root's.
-describe.skipIf(!asRoot)('fs snapshots and the sandbox identity (daemon as root)', () => {
+// Both snapshot stores: the layers store keeps a command's files as they were (layers are its
+// upper directories), so it must strip the same bits the copy store never records.
+describe.skipIf(!asRoot).each(['copy', 'layers'] as const)('fs snapshots (%s store) and the sandbox identity (daemon as root)', (snapshotStore) => {
   const temporary = useTemporaryDirectories();
   const live: { provider: FsProvider; backendId: string; resource: ProviderBackend['resource'] }[] = [];
   afterEach(async () => {
@@ -38,7 +40,7 @@ describe.skipIf(!asRoot)('fs snapshots and the sandbox identity (daemon as root)
 
   it('a checkout restores no setuid or setgid bit, and every path it writes belongs to the sandbox identity', async () => {
     const dir = await temporary('identity');
-    const provider = createFsProvider({ root: join(dir, 'workspaces'), snapshots: join(dir, 'snapshots') });
+    const provider = createFsProvider({ root: join(dir, 'workspaces'), snapshots: join(dir, 'snapshots'), snapshotStore });
     const { uid, gid } = (await provider.isolation()).identity!;
     const { backend: source } = await create(provider);
     const made = await source.exec({ ...exec, command: 'cp /bin/dash s && chmod 6755 s && mkdir -m 2775 shared && touch shared/f && chmod 1777 shared && ln -s s link' });
@@ -48,6 +50,7 @@ describe.skipIf(!asRoot)('fs snapshots and the sandbox identity (daemon as root)
     const { directory } = await create(provider, snapshot.snapshotId);
     expect((await lstat(join(directory, 's'))).mode & 0o7777).toBe(0o755);
     expect((await lstat(join(directory, 'shared'))).mode & 0o7777).toBe(0o1777);
+    expect(snapshot.manifest?.find((entry) => entry.path === 'shared')).toMatchObject({ mode: 0o1777 });
     for (const path of await treeOf(directory)) {
       const info = await lstat(join(directory, path));
       expect({ path, uid: info.uid, gid: info.gid }).toEqual({ path, uid, gid });

@@ -62,12 +62,14 @@ export class LayerStore {
 
   /**
    * Seals `upper` (an overlay's upper directory, unmounted, on this store's file system) as a new
-   * layer over `parent` by renaming it: nothing is read or copied. The record is written first,
+   * layer over `parent` by renaming it: nothing is copied (setuid and setgid bits are stripped
+   * first, see `stripSetIdBits`). The record is written first,
    * so a layer directory without its tree is one a crash interrupted. `id`: one chosen
    * beforehand (written ahead in the workspace's record).
    */
   async sealByRename(upper: string, parent: string, id = newLayerId()): Promise<LayerRecord> {
     const record = await this.#begin(parent, id);
+    await stripSetIdBits(upper);
     await rename(upper, this.absoluteRootOf(record.id));
     await fsyncDirectory(join(this.#layers, record.id));
     return record;
@@ -76,13 +78,15 @@ export class LayerStore {
   /**
    * Seals a copy of `upper` (of a mounted overlay, whose processes may run) as a new layer over
    * `parent`: `cp -a`, whiteouts, opaque marks and hard links included, into a temporary name
-   * renamed into place once whole; the copy is made durable first.
+   * renamed into place once whole (with no setuid or setgid bit, see `stripSetIdBits`); the copy
+   * is made durable first.
    */
   async sealByCopy(upper: string, parent: string): Promise<LayerRecord> {
     const record = await this.#begin(parent, newLayerId());
     const copying = join(this.#layers, record.id, 'root.copying');
     try {
       await run('cp', ['-a', '--', `${upper}/.`, copying], { timeout: COPY_TIMEOUT_MS });
+      await stripSetIdBits(copying);
       await run('sync', ['-f', copying], { timeout: COPY_TIMEOUT_MS }).catch(() => undefined);
       await rename(copying, this.absoluteRootOf(record.id));
       await fsyncDirectory(join(this.#layers, record.id));
@@ -134,4 +138,15 @@ export class LayerStore {
   async #writeRecord(record: LayerRecord): Promise<void> {
     await writeFileDurably(join(this.#layers, record.id, 'layer.json'), JSON.stringify(record));
   }
+}
+
+/**
+ * Clears every setuid and setgid bit in the tree at `root` (the root's own included), as the copy
+ * store never records one (`KEPT_MODE_BITS`): a bit a command set must not come back on a file of
+ * a checkout, whose files a daemon running as root may own. One `find`, which walks trees of any
+ * depth and names of any bytes; `-execdir` hands `chmod` names relative to their directory (and
+ * needs a PATH of absolute directories only, whatever the daemon's own).
+ */
+export async function stripSetIdBits(root: string): Promise<void> {
+  await run('find', [root, '-perm', '/6000', '!', '-type', 'l', '-execdir', 'chmod', 'ug-s', '--', '{}', '+'], { timeout: COPY_TIMEOUT_MS, env: { PATH: '/usr/bin:/bin' } });
 }
