@@ -69,7 +69,7 @@ describe.skipIf(!asRoot)('fs provider with the layers snapshot store', () => {
   it('a checkpoint while a background job writes seals a copy and leaves the job running', async () => {
     const { provider, open, run } = await setup();
     const { backend } = await open();
-    await run(backend, 'echo kept > kept.txt; (while :; do date +%s%N >> log.txt; sleep 0.01; done) > /dev/null 2>&1 &');
+    await run(backend, 'echo kept > kept.txt; (while :; do date +%s%N >> log.txt; sleep 0.01; done) > /dev/null 2>&1 & until [ -s log.txt ]; do sleep 0.01; done');
     const { snapshotId } = await provider.checkpoint(backend, { labels: {} });
     expect(await backend.backgroundProcesses?.()).toBeGreaterThan(0);
     const child = await open(snapshotId);
