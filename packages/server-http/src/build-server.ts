@@ -38,7 +38,11 @@ export interface ServerConfig {
   requestTimeoutMs?: number;
   /** Longest time to receive a request's headers (also from a new connection); ≤ requestTimeoutMs. Default 10 s. */
   headersTimeoutMs?: number;
-  /** How long an idle kept-alive connection stays open between requests. Default 5 s. */
+  /**
+   * How long an idle kept-alive connection stays open between requests. Default 65 s: longer than
+   * clients keep theirs (undici: 4 s, or the advertised timeout less 2 s), so they close first and
+   * never send a request on a connection the server is closing.
+   */
   keepAliveTimeoutMs?: number;
   /** Open connections at most; more are closed as they arrive. Default 4,096. */
   maxConnections?: number;

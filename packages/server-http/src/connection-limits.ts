@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 export const CONNECTION_DEFAULTS = Object.freeze({
   requestTimeoutMs: 30_000,
   headersTimeoutMs: 10_000,
-  keepAliveTimeoutMs: 5_000,
+  keepAliveTimeoutMs: 65_000,
   maxConnections: 4_096,
   maxConnectionsPerAddress: 256,
 });

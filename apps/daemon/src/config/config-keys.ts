@@ -22,7 +22,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { path: 'http.allowed_hosts', type: 'list', description: 'without auth, Host names served besides loopback ones (comma-separated; default none)' },
   { path: 'http.request_timeout_ms', type: 'integer', description: 'longest time to receive a whole request, headers and body (default 30000)' },
   { path: 'http.headers_timeout_ms', type: 'integer', description: 'longest time to receive request headers, at most request_timeout_ms (default 10000)' },
-  { path: 'http.keep_alive_timeout_ms', type: 'integer', description: 'how long an idle connection stays open between requests (default 5000)' },
+  { path: 'http.keep_alive_timeout_ms', type: 'integer', description: 'how long an idle connection stays open between requests (default 65000: longer than clients keep theirs)' },
   { path: 'http.max_connections', type: 'integer', description: 'open connections at most; more are closed on arrival (default 4096)' },
   { path: 'http.max_connections_per_address', type: 'integer', description: 'open connections at most from one source address (default 256)' },
   { path: 'http.max_event_streams', type: 'integer', description: 'GET /events streams open at most; more get 429 too_many_event_streams (default 128)' },

@@ -50,7 +50,7 @@ const HttpSchema = z
   /** Hostile callers: a trickled request is cut off, idle sockets closed, connections capped. */
   request_timeout_ms: z.int().min(100).max(3_600_000).default(30_000),
   headers_timeout_ms: z.int().min(100).max(3_600_000).default(10_000),
-  keep_alive_timeout_ms: z.int().min(100).max(3_600_000).default(5_000),
+  keep_alive_timeout_ms: z.int().min(100).max(3_600_000).default(65_000),
   max_connections: z.int().min(1).max(1_000_000).default(4_096),
   max_connections_per_address: z.int().min(1).max(1_000_000).default(256),
   /** Event streams (GET /events) last: capped in all and per address, ended after a lifetime, cut off when their reader stalls. */

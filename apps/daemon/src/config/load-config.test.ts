@@ -80,7 +80,7 @@ describe('loadConfig', () => {
     expect(load().http).toMatchObject({
       request_timeout_ms: 30_000,
       headers_timeout_ms: 10_000,
-      keep_alive_timeout_ms: 5_000,
+      keep_alive_timeout_ms: 65_000,
       max_connections: 4_096,
       max_connections_per_address: 256,
       max_event_streams: 128,
