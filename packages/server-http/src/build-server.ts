@@ -2,6 +2,7 @@ import type { RuntimeService, WebhookDirectory } from '@runtimectl/core';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import type { IdempotencyOptions } from './idempotency/idempotency-hooks';
+import { closeConnectionsNotInFlight } from './graceful-close';
 import { CONNECTION_DEFAULTS, connectionsCheckingIntervalMs, limitConnectionsPerAddress, type ConnectionLimits } from './connection-limits';
 import { withSecretRedaction } from './logging/log-redaction';
 import { RequestLogController } from './logging/request-log-controller';
@@ -112,6 +113,9 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   app.server.on('checkExpectation', answerUnmetExpectation);
   app.server.maxConnections = limits.maxConnections;
   limitConnectionsPerAddress(app.server, limits.maxConnectionsPerAddress);
+  // A closing server waits for the requests it is answering, not for idle or silent connections.
+  const closeIdleAndSilent = closeConnectionsNotInFlight(app.server);
+  app.addHook('preClose', async () => closeIdleAndSilent());
   app.register(runtimeApiPlugin, {
     service: options.service,
     version: options.config.version,
