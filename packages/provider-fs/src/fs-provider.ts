@@ -179,17 +179,26 @@ export class FsProvider implements BackendProviderV1 {
 
   /**
    * A layered checkpoint: sealed by rename when nothing runs in the workspace (its sandbox
-   * stopped), by copy otherwise; the manifest from a walk of the workspace that reads only the
-   * files changed since its last one (the stat index, kept with the snapshot for its checkouts).
+   * stopped), by copy otherwise. Its manifest is a delta — the sealed layer read, over the
+   * snapshot below it — so it costs what changed; a workspace whose record does not name that
+   * snapshot (made before deltas, or after a crash mid-seal) is walked whole instead (reading
+   * only the files changed since its last walk: the stat index). Either way the stat index is
+   * kept with the snapshot, for its checkouts.
    */
   async #checkpointLayers(backend: ProviderBackend, directory: string, name: string, meta: { name?: string; labels: Record<string, string> }, snapshotName: string | undefined): Promise<FsSnapshot> {
     return this.#store.shared(async () => {
       const quiesced = await this.#local.stopSandboxIfIdle(backend.resource);
-      const record = await this.#layered.checkpoint(name, directory, quiesced, meta);
+      const { record, below, base } = await this.#layered.checkpoint(name, directory, quiesced, meta);
+      // Layers keep FIFOs and sockets as they are: nothing was skipped.
+      const snapshot = { snapshotId: record.snapshotId, names: snapshotName === undefined ? [] : [snapshotName], skipped: [] };
+      if (base !== undefined) {
+        const { removed, changed, files } = await this.#layered.delta(record.top, below);
+        await this.#layered.keepIndex(record.snapshotId, await this.#store.patchIndex(name, { removed, files }));
+        return { ...snapshot, manifestDelta: { baseSnapshotId: base, removed, changed } };
+      }
       const { walk, indexPath } = await this.#store.describe(directory, name);
       await this.#layered.keepIndex(record.snapshotId, indexPath);
-      // Layers keep FIFOs and sockets as they are: nothing was skipped.
-      return { snapshotId: record.snapshotId, names: snapshotName === undefined ? [] : [snapshotName], skipped: [], manifest: contentManifestOf(walk.entries) };
+      return { ...snapshot, manifest: contentManifestOf(walk.entries) };
     });
   }
 

@@ -129,6 +129,14 @@ export class SnapshotStore {
     return { walk, indexPath };
   }
 
+  /** Patches `indexName`'s stat index with a sealed layer's change (see StatIndex.patch); resolves its path. */
+  async patchIndex(indexName: string, change: Parameters<typeof StatIndex.patch>[1]): Promise<string> {
+    const indexPath = this.#indexPath(indexName);
+    await mkdir(join(this.directory, 'index'), { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
+    await StatIndex.patch(indexPath, change);
+    return indexPath;
+  }
+
   /** Where `indexName`'s stat index lives (a layered checkout seeds its own from its snapshot's). */
   indexPathOf(indexName: string): string {
     return this.#indexPath(indexName);

@@ -51,7 +51,7 @@ describe.skipIf(!asRoot)('fs provider with the layers snapshot store', () => {
     const { backend, directory } = await open();
     expect(await isMountPoint(directory)).toBe(true);
     await run(backend, 'mkdir -p src && echo one > src/a.txt && echo two > b.txt');
-    const { snapshotId, manifest } = await provider.checkpoint(backend, { labels: {} });
+    const { snapshotId, manifestDelta: { changed: manifest } = { changed: [] } } = await provider.checkpoint(backend, { labels: {} });
     expect(manifest?.map((entry) => entry.path).sort()).toEqual(['b.txt', 'src', 'src/a.txt']);
     expect((await layers()).sort()).toHaveLength(2); // the empty layer and the sealed one
     const upper = (await readdir(join(dir, 'snapshots', 'live'))).map((name) => join(dir, 'snapshots', 'live', name, 'upper'));

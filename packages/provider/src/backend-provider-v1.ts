@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ManifestEntry } from './manifest-entry';
+import type { ManifestDelta, ManifestEntry } from './manifest-entry';
 import type { ReadBytesOptions } from './operation-types';
 import type { ProviderBackend } from './provider-backend';
 import type { RestoreVerificationDefault, SkippedPath, SnapshotKind } from './wire-types';
@@ -23,6 +23,14 @@ export interface ProviderSnapshot {
    * be what `manifest()` would answer for the same tree (provider conformance checks it).
    */
   manifest?: ManifestEntry[];
+  /**
+   * Optional, instead of `manifest`: what changed since an earlier snapshot (provider-fs layers:
+   * the sealed layer is the change). Core applies it to the manifest it recorded for the base
+   * snapshot — on the runtime's head checkpoint or one of its ancestors — so recording the new
+   * manifest costs what changed; when it has no such manifest it calls `manifest()` instead.
+   * Applied, it must be what `manifest()` would answer for the same tree.
+   */
+  manifestDelta?: ManifestDelta;
 }
 
 export interface BackendCreateRequest {

@@ -35,7 +35,7 @@ export type {
   ReadBytesOptions,
 } from './operation-types';
 export type { SnapshotKind, RestoreVerificationDefault, PathKind, SkippedPath, ProviderCapabilities } from './wire-types';
-export { type ManifestEntry, type ManifestEntryKind, IMPLIED_DIRECTORY_MODE } from './manifest-entry';
+export { type ManifestDelta, type ManifestEntry, type ManifestEntryKind, IMPLIED_DIRECTORY_MODE } from './manifest-entry';
 
 export { providerCapabilities } from './capabilities';
 export { WorkspacePaths } from './workspace-paths';

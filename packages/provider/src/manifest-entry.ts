@@ -25,3 +25,19 @@ export type ManifestEntryKind = 'file' | 'directory' | 'symlink';
 
 /** A manifest entry for a directory the provider did not list itself (a parent of a listed path). */
 export const IMPLIED_DIRECTORY_MODE = 0o755;
+
+/**
+ * What changed in a workspace since an earlier snapshot of it (`ProviderSnapshot.manifestDelta`),
+ * so a checkpoint's manifest costs what changed, not the workspace. Applied to the base
+ * snapshot's manifest it gives the new one: first every `removed` path goes, with everything
+ * under it (one that is not there is no error); then every `changed` entry is put in place, in
+ * path order — a file or symlink replaces whatever was at its path, a directory entry sets a
+ * directory's mode and keeps what it holds (or replaces a file or symlink with an empty
+ * directory). A changed path's parent directory is in the base manifest or in `changed`.
+ */
+export interface ManifestDelta {
+  /** The snapshot the delta applies to (made by this provider, of this backend's lineage); null: the empty workspace. */
+  baseSnapshotId: string | null;
+  removed: string[];
+  changed: ManifestEntry[];
+}

@@ -1,4 +1,4 @@
-import { ProviderTimeoutError, UnsupportedBackendError, type BackendProviderV1, type BackendResource, type ProviderSnapshot, type ProviderBackend, type ManifestEntry, type SkippedPath } from '@runtimectl/provider';
+import { ProviderTimeoutError, UnsupportedBackendError, type BackendProviderV1, type BackendResource, type ProviderSnapshot, type ProviderBackend, type ManifestDelta, type ManifestEntry, type SkippedPath } from '@runtimectl/provider';
 import type { ProviderRegistry } from '../provider/provider-registry';
 import type { BackendBinding, BackendCheckpointRef, ProviderIntent } from '../store/records';
 import { immutableCopy } from '../store/immutable-record';
@@ -41,6 +41,8 @@ export interface BackendCheckpointOutcome {
   skipped: SkippedPath[];
   /** The new snapshot's content manifest when the provider gave it (`ProviderSnapshot.manifest`); else null. */
   manifest: ManifestEntry[] | null;
+  /** What changed since an earlier snapshot, when the provider gave that instead (`ProviderSnapshot.manifestDelta`); else null. */
+  manifestDelta: ManifestDelta | null;
 }
 
 /**
@@ -173,7 +175,7 @@ export class BackendManager {
       const lease = clean.providerSnapshotId ? await this.options.guard.tryLease(clean.providerId, clean.providerSnapshotId) : async () => {};
       if (lease) {
         leases.hold(lease);
-        return { ref: clean, reused: true, skipped: [], manifest: null };
+        return { ref: clean, reused: true, skipped: [], manifest: null, manifestDelta: null };
       }
     }
     const backend = await this.backendOf(binding);
@@ -205,7 +207,7 @@ export class BackendManager {
       const lease = await this.options.guard.tryLease(ref.providerId, ref.providerSnapshotId);
       if (lease) leases.hold(lease);
     }
-    return { ref, reused: false, skipped: snapshot?.skipped ?? [], manifest: snapshot?.manifest ?? null };
+    return { ref, reused: false, skipped: snapshot?.skipped ?? [], manifest: snapshot?.manifest ?? null, manifestDelta: snapshot?.manifestDelta ?? null };
   }
 
   /** The snapshot ref this process last made of a live backend, if any. */

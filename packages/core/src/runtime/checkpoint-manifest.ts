@@ -4,7 +4,8 @@ import type { TrackedBackend } from '../backend/tracked-backend';
 import { buildTrees } from '../manifest/build-trees';
 import type { ManifestEntry } from '@runtimectl/provider';
 import type { TreeObject } from '../manifest/tree-object';
-import type { BackendBinding } from '../store/records';
+import type { BackendBinding, SessionRecord } from '../store/records';
+import { manifestFromDelta } from './manifest-from-delta';
 import { reusableRefOf } from './clean-state';
 import type { ServiceContext } from './service-context';
 
@@ -44,17 +45,20 @@ export async function reusedManifest(ctx: ServiceContext, binding: BackendBindin
 /**
  * A checkpoint's capture of a live backend (checkpoint and pause): the snapshot (or the clean
  * one, reused) and the workspace's manifest (reused with it; the one the new snapshot carries
- * when the provider gave it, so the workspace is walked once; else the backend's, walked now).
+ * when the provider gave it, so the workspace is walked once, or its delta applied to the base
+ * snapshot's manifest; else the backend's, walked now).
  */
 export async function captureBackend(
   ctx: ServiceContext,
-  runtimeId: string,
+  session: Pick<SessionRecord, 'runtimeId' | 'headCheckpointId'>,
   backend: TrackedBackend,
   binding: BackendBinding,
   name: string | undefined,
   leases: OperationLeases,
 ): Promise<BackendCheckpointOutcome & CheckpointManifest> {
-  const outcome = await ctx.backends.checkpoint(runtimeId, binding, name, leases, await reusableRefOf(ctx, binding));
+  const outcome = await ctx.backends.checkpoint(session.runtimeId, binding, name, leases, await reusableRefOf(ctx, binding));
   if (outcome.reused) return { ...outcome, ...(await reusedManifest(ctx, binding, backend)) };
+  const fromDelta = outcome.manifestDelta && (await manifestFromDelta(ctx, session.headCheckpointId, outcome.manifestDelta));
+  if (fromDelta) return { ...outcome, ...fromDelta };
   return { ...outcome, ...(outcome.manifest ? manifestOf(outcome.manifest) : await captureManifest(backend)) };
 }

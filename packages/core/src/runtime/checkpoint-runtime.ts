@@ -83,7 +83,7 @@ export async function checkpointRuntime(
       const { ref, reused, skipped, manifestRoot, treeObjects } =
         session.status === 'paused' && session.pausedCheckpointId
           ? await pausedCapture(ctx, session.pausedCheckpointId)
-          : await withLiveBackend(ctx, session, scope, (backend, binding) => captureBackend(ctx, session.runtimeId, backend, binding, request.name, leases));
+          : await withLiveBackend(ctx, session, scope, (backend, binding) => captureBackend(ctx, session, backend, binding, request.name, leases));
       const checkpoint = newCheckpointRecord(ctx, session, 'checkpoint', request, ref, manifestRoot);
       // Under the exclusive lease no operation wrote since the capture: the backend is clean as of
       // it, unless a process of its commands was running when it was taken.

@@ -39,7 +39,7 @@ export async function pauseRuntime(ctx: ServiceContext, request: RuntimePauseReq
     try {
       const { checkpoint, pausing, reused } = await withLiveBackend(ctx, session, scope, async (backend, binding) => {
         released = backendSnapshots(ctx, binding);
-        const { ref, reused, manifestRoot, treeObjects } = await captureBackend(ctx, session.runtimeId, backend, binding, request.name, leases);
+        const { ref, reused, manifestRoot, treeObjects } = await captureBackend(ctx, session, backend, binding, request.name, leases);
         const recorded = newCheckpointRecord(ctx, session, 'pause', request, ref, manifestRoot);
         // Clean as of the pause checkpoint (if taken at rest): should the release fail, the runtime goes on with it.
         const midPause: SessionRecord = {

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { OWNER_ONLY_DIRECTORY_MODE, removeTree, type WorkspaceOwner } from '@runtimectl/provider-local';
 import { fsyncDirectory, replaceFile, writeFileDurably } from '../durable-files';
 import { EMPTY_LAYER, LayerStore, newLayerId } from './layer-store';
+import { layerDelta, type LayerDelta } from './layer-delta';
 import { isMountPoint } from './mount-table';
 import { mountOverlay, mountReadOnlyChain, unmount } from './overlay-mount';
 
@@ -27,6 +28,19 @@ export interface LayeredSnapshotRecord {
 interface LiveState {
   top: string;
   sealing?: string;
+  /**
+   * The snapshot whose tree `top` is (null: the empty chain of a fresh workspace): the base of
+   * the manifest delta of the next layer sealed over it. Absent in records written before deltas.
+   */
+  base?: string | null;
+}
+
+/** A checkpoint's new snapshot, with what its manifest delta needs: the layer it was sealed over and that layer's snapshot. */
+export interface SealedCheckpoint {
+  record: LayeredSnapshotRecord;
+  below: string;
+  /** The snapshot whose tree `below` is (null: the empty chain); undefined when the workspace's record does not say. */
+  base: string | null | undefined;
 }
 
 /**
@@ -47,7 +61,7 @@ export class LayeredSnapshots {
   /** Mounts a fresh workspace (the empty chain) at `target`, a directory whose owner and mode the upper root takes. */
   async create(name: string, target: string): Promise<void> {
     await this.layers.ensureEmpty();
-    await this.#mountLive(name, target, EMPTY_LAYER, await lstat(target));
+    await this.#mountLive(name, target, { top: EMPTY_LAYER, base: null }, await lstat(target));
   }
 
   /** Mounts snapshot `snapshotId`'s chain at `target` under a new upper directory owned by `owner`. */
@@ -55,7 +69,7 @@ export class LayeredSnapshots {
     const record = await this.snapshot(snapshotId);
     if (!record) throw new Error('the snapshot no longer exists');
     const root = await lstat(this.layers.absoluteRootOf(record.top));
-    await this.#mountLive(name, target, record.top, { mode: root.mode, uid: owner?.uid ?? root.uid, gid: owner?.gid ?? root.gid });
+    await this.#mountLive(name, target, { top: record.top, base: snapshotId }, { mode: root.mode, uid: owner?.uid ?? root.uid, gid: owner?.gid ?? root.gid });
   }
 
   /**
@@ -72,6 +86,7 @@ export class LayeredSnapshots {
       const renamed = sealed !== null && (await exists(this.layers.absoluteRootOf(state.sealing)));
       if (renamed) {
         state.top = state.sealing;
+        delete state.base; // which snapshot the sealed layer became is not known: the next checkpoint walks
         await mkdir(join(live, 'upper'), { mode: (await lstat(this.layers.absoluteRootOf(state.top))).mode & 0o7777 });
       } else if (sealed) await this.layers.remove(state.sealing);
       delete state.sealing;
@@ -86,15 +101,16 @@ export class LayeredSnapshots {
    * workspace mounted again over it; otherwise the upper directory is copied into a new layer,
    * and the mount left as it is.
    */
-  async checkpoint(name: string, target: string, quiesced: boolean, meta: { name?: string; labels: Record<string, string> }): Promise<LayeredSnapshotRecord> {
+  async checkpoint(name: string, target: string, quiesced: boolean, meta: { name?: string; labels: Record<string, string> }): Promise<SealedCheckpoint> {
     const state = await this.#state(name);
     if (!state) throw new Error('the layered workspace has no record');
     const live = this.#liveDir(name);
+    const snapshotId = `snap_${randomBytes(16).toString('hex')}`;
     let top: string | undefined;
-    if (quiesced) top = await this.#sealByRename(name, target, state.top);
+    if (quiesced) top = await this.#sealByRename(name, target, state, snapshotId);
     top ??= (await this.layers.sealByCopy(join(live, 'upper'), state.top)).id;
     const record: LayeredSnapshotRecord = {
-      snapshotId: `snap_${randomBytes(16).toString('hex')}`,
+      snapshotId,
       top,
       createdAt: new Date().toISOString(),
       ...(meta.name === undefined ? {} : { name: meta.name }),
@@ -102,28 +118,36 @@ export class LayeredSnapshots {
     };
     await mkdir(join(this.directory, 'layered'), { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
     await writeFileDurably(this.#snapshotPath(record.snapshotId), JSON.stringify(record));
-    return record;
+    return { record, below: state.top, base: 'base' in state ? state.base : undefined };
+  }
+
+  /** The manifest delta of layer `top`, sealed over `below` (see layerDelta): reads the layer, and where it has a base, both chains' trees. */
+  async delta(top: string, below: string): Promise<LayerDelta> {
+    const layerRoot = this.layers.absoluteRootOf(top);
+    if (below === EMPTY_LAYER) return layerDelta(layerRoot, null);
+    return this.#withChainView(top, (newView) => this.#withChainView(below, (baseView) => layerDelta(layerRoot, { newView, baseView })));
   }
 
   /**
-   * Seals the upper directory by renaming it into a layer over `below`, and mounts the workspace
-   * again over that layer with an empty upper directory. The layer is written ahead in the
-   * workspace's record (a crash is finished or undone by `ensureMounted`). Undefined when the
+   * Seals the upper directory by renaming it into a layer over the workspace's top (the tree of
+   * snapshot `snapshotId` from now on), and mounts the workspace again over that layer with an
+   * empty upper directory. The layer is written ahead in the workspace's record (a crash is finished or undone by `ensureMounted`). Undefined when the
    * mount could not be taken away (something still holds it): the caller copies instead.
    */
-  async #sealByRename(name: string, target: string, below: string): Promise<string | undefined> {
+  async #sealByRename(name: string, target: string, state: LiveState, snapshotId: string): Promise<string | undefined> {
     const live = this.#liveDir(name);
     const root = await lstat(join(live, 'upper'));
+    const below = state.top;
     const sealing = newLayerId();
-    await this.#writeState(name, { top: below, sealing });
+    await this.#writeState(name, { ...state, sealing });
     try {
       await unmount(target);
     } catch {
-      await this.#writeState(name, { top: below });
+      await this.#writeState(name, state);
       return undefined;
     }
     const top = (await this.layers.sealByRename(join(live, 'upper'), below, sealing)).id;
-    await this.#writeState(name, { top });
+    await this.#writeState(name, { top, base: snapshotId });
     await mkdir(join(live, 'upper'), { mode: root.mode & 0o7777 });
     await chmod(join(live, 'upper'), root.mode & 0o7777);
     await chown(join(live, 'upper'), root.uid, root.gid);
@@ -164,7 +188,12 @@ export class LayeredSnapshots {
   async withView<T>(snapshotId: string, read: (root: string) => Promise<T>): Promise<T | null> {
     const record = await this.snapshot(snapshotId);
     if (!record) return null;
-    const chain = await this.layers.chain(record.top);
+    return this.#withChainView(record.top, read);
+  }
+
+  /** Runs `read` on a read-only mount of the chain topped by layer `top`, then unmounts. */
+  async #withChainView<T>(top: string, read: (root: string) => Promise<T>): Promise<T> {
+    const chain = await this.layers.chain(top);
     await mkdir(join(this.directory, 'views'), { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
     const view = await mkdtemp(join(this.directory, 'views', 'v-'));
     try {
@@ -225,15 +254,15 @@ export class LayeredSnapshots {
     return records;
   }
 
-  async #mountLive(name: string, target: string, top: string, root: { mode: number; uid: number; gid: number }): Promise<void> {
+  async #mountLive(name: string, target: string, state: LiveState, root: { mode: number; uid: number; gid: number }): Promise<void> {
     const live = this.#liveDir(name);
     await mkdir(join(this.directory, 'live'), { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
     await mkdir(live, { mode: OWNER_ONLY_DIRECTORY_MODE });
     await mkdir(join(live, 'upper'));
     await chmod(join(live, 'upper'), root.mode & 0o1777);
     await chown(join(live, 'upper'), root.uid, root.gid);
-    await this.#writeState(name, { top });
-    await this.#mount(name, target, top);
+    await this.#writeState(name, state);
+    await this.#mount(name, target, state.top);
   }
 
   async #mount(name: string, target: string, top: string): Promise<void> {

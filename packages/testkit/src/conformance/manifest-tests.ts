@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { expect, type TestContext } from 'vitest';
-import { buildTrees, type ManifestEntry, type ProviderBackend } from '@runtimectl/core';
+import { applyManifestDelta, buildTrees, type ManifestEntry, type ProviderBackend, type TreeObject } from '@runtimectl/core';
 import { conformanceArea } from './conformance-area';
 import type { ProviderConformanceOptions } from './conformance-options';
 import { utf8 } from './expect-helpers';
@@ -77,6 +77,46 @@ export function manifestTests(options: ProviderConformanceOptions): void {
         expect([...snapshot.manifest!].sort(byPath)).toStrictEqual((await backend.manifest!()).sort(byPath));
       } finally {
         await provider.deleteSnapshot?.(snapshot.snapshotId);
+      }
+    });
+
+    test("a snapshot that carries a manifest delta: applied to its base snapshot's manifest, it gives the backend's manifest at the checkpoint", async (context) => {
+      const { provider } = harness;
+      const { backend, request } = await harness.createBackend();
+      context.skip(!backend.manifest || !provider.checkpoint, `provider ${provider.providerId} has no manifest or no checkpoint`);
+      await writeTree(backend);
+      const first = await provider.checkpoint!(backend, { labels: harness.snapshotLabels(request) });
+      const trees = new Map<string, Uint8Array>();
+      const read = async (hashes: readonly string[]) => new Map(hashes.filter((hash) => trees.has(hash)).map((hash) => [hash, trees.get(hash)!]));
+      const keep = (objects: TreeObject[]) => objects.forEach((object) => trees.set(object.hash, object.body));
+      const snapshots = [first.snapshotId];
+      try {
+        context.skip(first.manifestDelta === undefined, `provider ${provider.providerId}'s snapshots carry no manifest delta: core records their whole manifest`);
+        const firstTrees = buildTrees(await backend.manifest!());
+        keep(firstTrees.objects);
+        expect(first.manifestDelta!.baseSnapshotId, 'the first snapshot of a new workspace: a delta from the empty one').toBeNull();
+        expect((await applyManifestDelta(null, first.manifestDelta!, read)).root).toBe(firstTrees.root);
+        // Every kind of change: a file rewritten, a directory removed whole and made again (an
+        // overlayfs opaque directory), a file turned into a directory and a directory into a
+        // file, a mode changed, a link added, a file replaced by a FIFO (never in a manifest).
+        const change = [
+          'printf changed > "manifest/src/main file.ts"',
+          'rm -r "manifest/src/empty dir" && mkdir "manifest/src/empty dir" && echo again > "manifest/src/empty dir/new"',
+          'rm manifest/data.bin && mkdir manifest/data.bin && echo inside > manifest/data.bin/file',
+          'chmod 700 manifest/src',
+          'ln -s README.md manifest/link',
+          'rm manifest/README.md && mkfifo manifest/README.md',
+        ].join(' && ');
+        const result = await backend.exec({ command: change, maxOutputBytes: 4096 });
+        expect(result.exitCode, new TextDecoder().decode(result.stderr)).toBe(0);
+        const second = await provider.checkpoint!(backend, { labels: harness.snapshotLabels(request) });
+        snapshots.push(second.snapshotId);
+        expect(second.manifestDelta, 'the second snapshot carries a delta too').toBeDefined();
+        expect(second.manifestDelta!.baseSnapshotId).toBe(first.snapshotId);
+        const applied = await applyManifestDelta(firstTrees.root, second.manifestDelta!, read);
+        expect(applied.root).toBe(buildTrees(await backend.manifest!()).root);
+      } finally {
+        for (const snapshotId of snapshots) await provider.deleteSnapshot?.(snapshotId);
       }
     });
 

@@ -1,0 +1,122 @@
+import { IMPLIED_DIRECTORY_MODE, type ManifestDelta, type ManifestEntry } from '@runtimectl/provider';
+import type { ManifestTrees } from './build-trees';
+import { MissingTreeObjectError, type TreeReader } from './diff-trees';
+import { decodeTree, encodeTree, type TreeChild, type TreeObject } from './tree-object';
+
+/**
+ * A directory of the manifest being edited: a stored tree (`hash`) not read yet, or read
+ * (`children`) and perhaps changed. Only changed directories are encoded again, so applying a
+ * delta reads and writes the trees on the changed paths, whatever the workspace's size.
+ */
+interface Directory {
+  mode: number;
+  hash: string | null;
+  children: Map<string, TreeChild | Directory> | null;
+  changed: boolean;
+}
+
+const isDirectory = (node: TreeChild | Directory): node is Directory => 'changed' in node;
+
+/**
+ * The manifest `delta` (see ManifestDelta) makes of the one whose root tree is `baseRoot` (null:
+ * the empty workspace), as Merkle trees: the new root and the tree objects it adds (those of the
+ * directories on changed paths, the root last; unchanged subtrees keep their stored objects).
+ * Throws `TypeError` on a malformed delta (a bad path, a path under a file, a path changed twice)
+ * and `MissingTreeObjectError` when a base tree it needs is not stored.
+ */
+export async function applyManifestDelta(baseRoot: string | null, delta: Pick<ManifestDelta, 'removed' | 'changed'>, read: TreeReader): Promise<ManifestTrees> {
+  const root: Directory = baseRoot === null ? emptyDirectory(IMPLIED_DIRECTORY_MODE) : { mode: IMPLIED_DIRECTORY_MODE, hash: baseRoot, children: null, changed: false };
+  const editor = new TreeEditor(read);
+  for (const path of delta.removed) {
+    const names = namesOf(path);
+    const parent = await editor.directoryAt(root, names.slice(0, -1), path, false);
+    if (parent?.children?.delete(names.at(-1)!)) editor.markChanged(root, names.slice(0, -1));
+  }
+  const changedPaths = new Set<string>();
+  for (const entry of [...delta.changed].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+    if (changedPaths.has(entry.path)) throw new TypeError(`${JSON.stringify(entry.path)} is changed twice`);
+    changedPaths.add(entry.path);
+    const names = namesOf(entry.path);
+    const parent = (await editor.directoryAt(root, names.slice(0, -1), entry.path, true)) as Directory;
+    const children = parent.children as Map<string, TreeChild | Directory>;
+    const name = names.at(-1)!;
+    const existing = children.get(name);
+    if (entry.kind === 'directory') {
+      if (existing && isDirectory(existing)) existing.mode = entry.mode;
+      else children.set(name, emptyDirectory(entry.mode));
+    } else {
+      children.set(name, childOf(name, entry));
+    }
+    editor.markChanged(root, names.slice(0, -1));
+  }
+  const objects: TreeObject[] = [];
+  return { root: encodeChanged(root, objects), objects };
+}
+
+class TreeEditor {
+  constructor(private readonly read: TreeReader) {}
+
+  /** The directory at `names` under `root`, its children read; missing ones made (implied mode) when `create`, else null. */
+  async directoryAt(root: Directory, names: string[], path: string, create: boolean): Promise<Directory | null> {
+    let directory = await this.#loaded(root);
+    for (const name of names) {
+      let next = directory.children!.get(name);
+      if (next === undefined) {
+        if (!create) return null;
+        next = emptyDirectory(IMPLIED_DIRECTORY_MODE);
+        directory.children!.set(name, next);
+      }
+      if (!isDirectory(next)) {
+        if (!create) return null;
+        throw new TypeError(`${JSON.stringify(path)} lies under a ${next.kind}`);
+      }
+      directory = await this.#loaded(next);
+    }
+    return directory;
+  }
+
+  /** Marks `root` and every directory down to `names` (read already: directoryAt went there) as changed. */
+  markChanged(root: Directory, names: string[]): void {
+    let directory: Directory | undefined = root;
+    for (let at = 0; directory; at++) {
+      directory.changed = true;
+      const next: TreeChild | Directory | undefined = at < names.length ? directory.children?.get(names[at]!) : undefined;
+      directory = next && isDirectory(next) ? next : undefined;
+    }
+  }
+
+  async #loaded(directory: Directory): Promise<Directory> {
+    if (directory.children) return directory;
+    const hash = directory.hash as string;
+    const body = (await this.read([hash])).get(hash);
+    if (!body) throw new MissingTreeObjectError(`tree object ${hash} is not stored`);
+    directory.children = new Map(decodeTree(body).map((child) => [child.name, child.kind === 'directory' ? { mode: child.mode, hash: child.hash, children: null, changed: false } : child]));
+    return directory;
+  }
+}
+
+function emptyDirectory(mode: number): Directory {
+  return { mode, hash: null, children: new Map(), changed: true };
+}
+
+function namesOf(path: string): string[] {
+  const names = path.split('/');
+  if (names.some((name) => name === '' || name === '.' || name === '..')) throw new TypeError(`${JSON.stringify(path)} is not a workspace-relative path`);
+  return names;
+}
+
+function childOf(name: string, entry: ManifestEntry): TreeChild {
+  return { name, kind: entry.kind, mode: entry.mode, size: entry.size, hash: entry.kind === 'file' ? entry.hash : null, target: entry.kind === 'symlink' ? entry.target : null };
+}
+
+/** Encodes `directory` when it changed (its changed subdirectories first); resolves its hash. */
+function encodeChanged(directory: Directory, objects: TreeObject[]): string {
+  if (!directory.changed) return directory.hash as string;
+  const children: TreeChild[] = [];
+  for (const [name, node] of directory.children!) {
+    children.push(isDirectory(node) ? { name, kind: 'directory', mode: node.mode, size: 0, hash: encodeChanged(node, objects), target: null } : node);
+  }
+  const object = encodeTree(children);
+  objects.push(object);
+  return object.hash;
+}

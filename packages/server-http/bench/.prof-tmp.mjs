@@ -1,0 +1,15 @@
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import autocannon from 'autocannon';
+import { operationSpecs, prepareRuntimes } from './runtimes.mjs';
+const child = spawn(process.execPath, ['--cpu-prof', '--cpu-prof-dir', '/tmp/prof', new URL('./api-server.mjs', import.meta.url).pathname], { stdio: ['ignore', 'pipe', 'inherit'] });
+const line = await new Promise((r) => createInterface({ input: child.stdout }).once('line', r));
+const url = JSON.parse(line).url;
+const ids = await prepareRuntimes(url, 50);
+const spec = operationSpecs(url, ids).checkpoint;
+const run = (duration) => new Promise((resolve, reject) => autocannon({ url: spec.url, method: 'POST', connections: 50, duration, requests: ids.map((_, i) => ({ method: 'POST', headers: spec.headers, body: spec.bodies[i] })) }, (e, r) => (e ? reject(e) : resolve(r))));
+await run(3);
+const r = await run(Number(process.argv[2] ?? 10));
+console.log('req/s', r.requests.average, 'p99', r.latency.p99, 'non2xx', r.non2xx);
+child.kill('SIGTERM');
+await new Promise((r) => child.once('exit', r));
