@@ -50,7 +50,7 @@ describe.skipIf(!asRoot).each(['copy', 'layers'] as const)('fs snapshots (%s sto
     const { directory } = await create(provider, snapshot.snapshotId);
     expect((await lstat(join(directory, 's'))).mode & 0o7777).toBe(0o755);
     expect((await lstat(join(directory, 'shared'))).mode & 0o7777).toBe(0o1777);
-    expect(snapshot.manifest?.find((entry) => entry.path === 'shared')).toMatchObject({ mode: 0o1777 });
+    expect((snapshot.manifest ?? snapshot.manifestDelta?.changed)?.find((entry) => entry.path === 'shared')).toMatchObject({ mode: 0o1777 });
     for (const path of await treeOf(directory)) {
       const info = await lstat(join(directory, path));
       expect({ path, uid: info.uid, gid: info.gid }).toEqual({ path, uid, gid });
