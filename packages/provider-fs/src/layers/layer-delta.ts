@@ -1,5 +1,5 @@
 import { closeSync, createReadStream, type BigIntStats } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fsPathOf, nameFromBytes, type ManifestEntry } from '@runtimectl/provider';
 import { openWalkedFile, walkWorkspaceTree } from '@runtimectl/provider-local';
@@ -52,7 +52,15 @@ export async function layerDelta(layerRoot: string, views: { newView: string; ba
     },
   });
   if (views !== null) {
+    // A directory of the layer may have been a symlink (or a file) in the base tree, or lie under
+    // one: never listed there, so a link a command made cannot make the walk read what it names.
+    const notInBase = new Set<string>();
     for (const directory of directories) {
+      const parent = directory.includes('/') ? directory.slice(0, directory.lastIndexOf('/')) : '';
+      if (directory !== '' && (notInBase.has(parent) || !(await isDirectoryIn(views.baseView, directory)))) {
+        notInBase.add(directory);
+        continue;
+      }
       const kept = new Set(await namesIn(views.newView, directory));
       for (const name of await namesIn(views.baseView, directory)) {
         if (!kept.has(name)) delta.removed.push(directory === '' ? name : `${directory}/${name}`);
@@ -60,6 +68,12 @@ export async function layerDelta(layerRoot: string, views: { newView: string; ba
     }
   }
   return delta;
+}
+
+/** Whether `directory` is a directory (not a link to one) in the tree at `root`; its parents are known to be. */
+async function isDirectoryIn(root: string, directory: string): Promise<boolean> {
+  const info = await lstat(fsPathOf(join(root, directory))).catch(() => null);
+  return info !== null && info.isDirectory();
 }
 
 /** The names in `directory` (workspace-relative) of the tree at `root`, as manifests spell them; none when it is not a directory there. */

@@ -85,6 +85,8 @@ export function manifestTests(options: ProviderConformanceOptions): void {
       const { backend, request } = await harness.createBackend();
       context.skip(!backend.manifest || !provider.checkpoint, `provider ${provider.providerId} has no manifest or no checkpoint`);
       await writeTree(backend);
+      // A link to the host's root, which the next snapshot turns into a directory: the delta must never list what the link names.
+      await backend.exec({ command: 'ln -s / manifest/escape', maxOutputBytes: 4096 });
       const first = await provider.checkpoint!(backend, { labels: harness.snapshotLabels(request) });
       const trees = new Map<string, Uint8Array>();
       const read = async (hashes: readonly string[]) => new Map(hashes.filter((hash) => trees.has(hash)).map((hash) => [hash, trees.get(hash)!]));
@@ -106,6 +108,7 @@ export function manifestTests(options: ProviderConformanceOptions): void {
           'chmod 700 manifest/src',
           'ln -s README.md manifest/link',
           'rm manifest/README.md && mkfifo manifest/README.md',
+          'rm manifest/escape && mkdir manifest/escape && echo inside > manifest/escape/f',
         ].join(' && ');
         const result = await backend.exec({ command: change, maxOutputBytes: 4096 });
         expect(result.exitCode, new TextDecoder().decode(result.stderr)).toBe(0);
@@ -113,6 +116,7 @@ export function manifestTests(options: ProviderConformanceOptions): void {
         snapshots.push(second.snapshotId);
         expect(second.manifestDelta, 'the second snapshot carries a delta too').toBeDefined();
         expect(second.manifestDelta!.baseSnapshotId).toBe(first.snapshotId);
+        expect(second.manifestDelta!.removed.filter((path) => path.startsWith('manifest/escape/')), 'names read through the link').toEqual([]);
         const applied = await applyManifestDelta(firstTrees.root, second.manifestDelta!, read);
         expect(applied.root).toBe(buildTrees(await backend.manifest!()).root);
       } finally {
