@@ -40,6 +40,11 @@ export class Hashing extends Transform {
 }
 
 /** The sha256 and length of all `source` yields, through `transforms` (a gunzip) first; nothing is kept. */
+/** The content hash of the file open at `fd`, read from its start (the descriptor stays open). */
+export async function hashOfDescriptor(fd: number): Promise<{ hash: ContentHash; size: number }> {
+  return digestOf(createReadStream('', { fd, start: 0, autoClose: false }));
+}
+
 export async function digestOf(source: Readable, ...transforms: Transform[]): Promise<{ hash: ContentHash; size: number }> {
   const hashing = new Hashing();
   await pipeline([source, ...transforms, hashing, new Writable({ write: (_chunk, _encoding, done) => done() })]);

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { digestOf } from './blob-batch';
+import { hashOfDescriptor } from './blob-batch';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { namesIn, readTextIfPresent, removeFileIfPresent } from './absent-files';
@@ -124,7 +123,7 @@ export class SnapshotStore {
     await mkdir(join(this.directory, 'index'), { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
     const index = await StatIndex.load(indexPath, this.#racyWindowNs);
     const startedAtNs = BigInt(Date.now()) * 1_000_000n;
-    const walk = await walkWorkspace(root, { put: (fd) => digestOf(createReadStream('', { fd, start: 0, autoClose: false })) }, index);
+    const walk = await walkWorkspace(root, { put: hashOfDescriptor }, index);
     await index.save(indexPath, startedAtNs);
     return { walk, indexPath };
   }

@@ -1,9 +1,9 @@
-import { closeSync, createReadStream, type BigIntStats } from 'node:fs';
+import { closeSync, type BigIntStats } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fsPathOf, nameFromBytes, type ManifestEntry } from '@runtimectl/provider';
 import { openWalkedFile, walkWorkspaceTree } from '@runtimectl/provider-local';
-import { digestOf } from '../blob-batch';
+import { hashOfDescriptor } from '../blob-batch';
 import type { ContentHash } from '../blob-store';
 
 /** A file of a sealed layer, hashed: what the stat index records of it. */
@@ -43,7 +43,7 @@ export async function layerDelta(layerRoot: string, views: { newView: string; ba
       const { fd, size } = openWalkedFile(entry);
       let hash: ContentHash;
       try {
-        hash = (await digestOf(createReadStream('', { fd, start: 0, autoClose: false }))).hash;
+        hash = (await hashOfDescriptor(fd)).hash;
       } finally {
         closeSync(fd);
       }
