@@ -86,7 +86,7 @@ describe('BackendManager', () => {
     const first = await manager.checkpoint('a', binding, undefined, new OperationLeases(), null);
     expect(first.reused).toBe(false);
     const second = await manager.checkpoint('a', binding, undefined, new OperationLeases(), first.ref);
-    expect(second).toEqual({ ref: first.ref, reused: true, skipped: [], manifest: null });
+    expect(second).toEqual({ ref: first.ref, reused: true, skipped: [], manifest: null, manifestDelta: null });
     expect(provider.calls.checkpoint).toBe(1);
   });
 

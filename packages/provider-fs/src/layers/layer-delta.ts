@@ -1,9 +1,9 @@
 import { closeSync, type BigIntStats } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { fsPathOf, nameFromBytes, type ManifestEntry } from '@runtimectl/provider';
 import { openWalkedFile, walkWorkspaceTree } from '@runtimectl/provider-local';
 import { hashOfDescriptor } from '../blob-batch';
+import { DirectoryCursor } from '../directory-cursor';
 import type { ContentHash } from '../blob-store';
 
 /** A file of a sealed layer, hashed: what the stat index records of it. */
@@ -52,34 +52,46 @@ export async function layerDelta(layerRoot: string, views: { newView: string; ba
     },
   });
   if (views !== null) {
-    // A directory of the layer may have been a symlink (or a file) in the base tree, or lie under
-    // one: never listed there, so a link a command made cannot make the walk read what it names.
-    const notInBase = new Set<string>();
-    for (const directory of directories) {
-      const parent = directory.includes('/') ? directory.slice(0, directory.lastIndexOf('/')) : '';
-      if (directory !== '' && (notInBase.has(parent) || !(await isDirectoryIn(views.baseView, directory)))) {
-        notInBase.add(directory);
-        continue;
+    // Listed through directories held open: short paths, however deep the tree (past PATH_MAX).
+    const base = new DirectoryCursor(views.baseView);
+    const next = new DirectoryCursor(views.newView);
+    try {
+      // A directory of the layer may have been a symlink (or a file) in the base tree, or lie
+      // under one: never listed there, so a link a command made cannot make the walk read what it names.
+      const notInBase = new Set<string>();
+      for (const directory of directories) {
+        const parent = directory.includes('/') ? directory.slice(0, directory.lastIndexOf('/')) : '';
+        if (directory !== '' && (notInBase.has(parent) || !(await isDirectory(base.pathOf(directory))))) {
+          notInBase.add(directory);
+          continue;
+        }
+        const kept = new Set(await namesIn(directory === '' ? fsPathOf(views.newView) : next.pathOf(directory)));
+        for (const name of await namesIn(directory === '' ? fsPathOf(views.baseView) : base.pathOf(directory))) {
+          if (!kept.has(name)) delta.removed.push(directory === '' ? name : `${directory}/${name}`);
+        }
       }
-      const kept = new Set(await namesIn(views.newView, directory));
-      for (const name of await namesIn(views.baseView, directory)) {
-        if (!kept.has(name)) delta.removed.push(directory === '' ? name : `${directory}/${name}`);
-      }
+    } finally {
+      base.close();
+      next.close();
     }
   }
   return delta;
 }
 
-/** Whether `directory` is a directory (not a link to one) in the tree at `root`; its parents are known to be. */
-async function isDirectoryIn(root: string, directory: string): Promise<boolean> {
-  const info = await lstat(fsPathOf(join(root, directory))).catch(() => null);
-  return info !== null && info.isDirectory();
+/** Whether `path` is a directory, not a link to one. */
+async function isDirectory(path: string | Buffer): Promise<boolean> {
+  try {
+    return (await lstat(path)).isDirectory();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
 }
 
-/** The names in `directory` (workspace-relative) of the tree at `root`, as manifests spell them; none when it is not a directory there. */
-async function namesIn(root: string, directory: string): Promise<string[]> {
+/** The names in the directory at `path`, as manifests spell them; none when it is not a directory. */
+async function namesIn(path: string | Buffer): Promise<string[]> {
   try {
-    return (await readdir(fsPathOf(directory === '' ? root : join(root, directory)), { encoding: 'buffer' })).map((bytes) => nameFromBytes(bytes));
+    return (await readdir(path, { encoding: 'buffer' })).map((bytes) => nameFromBytes(bytes));
   } catch (error) {
     if (['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '')) return [];
     throw error;
