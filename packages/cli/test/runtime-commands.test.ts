@@ -213,14 +213,14 @@ describe.concurrent('write and cat', () => {
 });
 
 describe.concurrent('providers, health, close', () => {
-  it('providers lists capabilities as a table (SNAPSHOT says of what: filesystem or memory; VERIFY whether restores are verified by default) and as the API response', async () => {
+  it('providers lists capabilities as a table (SNAPSHOT says of what: filesystem or memory; VERIFY whether restores are verified by default; IN FORCE what each chose for this machine) and as the API response', async () => {
     const human = await runCli(['providers'], shared.at);
     expect(human.stdout.split('\n')).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/^PROVIDER\s+CHECKPOINT\s+SNAPSHOT\s+CHECKOUT\s+PAUSE\s+DELETE-SNAPSHOT\s+VERIFY$/),
-        expect.stringMatching(/^local\s+yes\s+no\s+no\s+no\s+no\s+-$/),
-        expect.stringMatching(/^fs\s+yes\s+filesystem\s+yes\s+yes\s+yes\s+default$/),
-        expect.stringMatching(/^memory\s+yes\s+filesystem\s+yes\s+yes\s+yes\s+opt-in$/),
+        expect.stringMatching(/^PROVIDER\s+CHECKPOINT\s+SNAPSHOT\s+CHECKOUT\s+PAUSE\s+DELETE-SNAPSHOT\s+VERIFY\s+IN FORCE$/),
+        expect.stringMatching(/^local\s+yes\s+no\s+no\s+no\s+no\s+-\s+isolation=(namespace|none) network=\w+$/),
+        expect.stringMatching(/^fs\s+yes\s+filesystem\s+yes\s+yes\s+yes\s+default\s+snapshot_store=copy isolation=(namespace|none) network=\w+$/),
+        expect.stringMatching(/^memory\s+yes\s+filesystem\s+yes\s+yes\s+yes\s+opt-in\s+-$/),
       ]),
     );
     const json = expectShape(ProviderListResultSchema, await runCliJson(['providers'], shared.at));

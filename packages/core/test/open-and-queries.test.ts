@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MIN_IDLE_PAUSE_AFTER_MS, ProviderRegistry, providerCapabilities, RuntimeOpenRequestSchema, RuntimeUpdateRequestSchema } from '@runtimectl/core';
+import { MemoryRuntimeStore, MIN_IDLE_PAUSE_AFTER_MS, ProviderListResultSchema, ProviderRegistry, providerCapabilities, RuntimeOpenRequestSchema, RuntimeService, RuntimeUpdateRequestSchema } from '@runtimectl/core';
 import { createMemoryProvider } from '@runtimectl/testkit';
 import { createHarness, rejectionOf } from './harness';
 
@@ -175,12 +175,30 @@ describe('open, get, list and update', () => {
     await blocked;
   });
 
-  it('reports each provider with capabilities derived from its methods: checkpoint everywhere, snapshot where it has one', () => {
+  it('reports each provider with capabilities derived from its methods: checkpoint everywhere, snapshot where it has one', async () => {
     const h = createHarness();
-    expect(h.service.providers().providers).toEqual([
-      { provider: 'memory', capabilities: { checkpoint: true, snapshot: true, checkout: true, delete_snapshot: true, pause: true, snapshot_kind: 'filesystem', restore_verification: 'opt_in' } },
-      { provider: 'nosnap', capabilities: { checkpoint: true, snapshot: false, checkout: false, delete_snapshot: false, pause: false, snapshot_kind: null, restore_verification: null } },
+    expect((await h.service.providers()).providers).toEqual([
+      { provider: 'memory', capabilities: { checkpoint: true, snapshot: true, checkout: true, delete_snapshot: true, pause: true, snapshot_kind: 'filesystem', restore_verification: 'opt_in' }, in_force: {} },
+      { provider: 'nosnap', capabilities: { checkpoint: true, snapshot: false, checkout: false, delete_snapshot: false, pause: false, snapshot_kind: null, restore_verification: null }, in_force: {} },
     ]);
+  });
+
+  it('shows the settings each provider chose for this machine (in_force), without host paths, and null when it could not say', async () => {
+    const choosing = Object.assign(createMemoryProvider({ providerId: 'choosing' }), {
+      settingsInForce: async () => ({ snapshot_store: { value: 'copy', reason: "mount of /var/lib/runtimectl/probe failed: EPERM ('/tmp/x y')" }, isolation: { value: 'namespace' } }),
+    });
+    const failing = Object.assign(createMemoryProvider({ providerId: 'failing' }), {
+      settingsInForce: async () => {
+        throw new Error('probe crashed at /srv/secret');
+      },
+    });
+    const service = new RuntimeService({ store: new MemoryRuntimeStore(), providers: [choosing, failing], defaultProvider: 'choosing' });
+    const listed = (await service.providers()).providers;
+    expect(listed.map((entry) => [entry.provider, entry.in_force])).toEqual([
+      ['choosing', { snapshot_store: { value: 'copy', reason: "mount of <path> failed: EPERM ('<path> y')" }, isolation: { value: 'namespace' } }],
+      ['failing', null],
+    ]);
+    expect(ProviderListResultSchema.parse({ providers: listed })).toEqual({ providers: listed });
   });
 
   it('snapshot_kind is what the provider declares (memory: processes too), filesystem when it declares nothing (the lesser promise), null without snapshots', () => {

@@ -204,9 +204,9 @@ describe('whether a restore is verified (the runtime’s `verify`, else the daem
     return { runtimeId: runtime.runtime_id, outcome: await service.checkout({ checkpoint_id }).then(() => 'created', (error: { code: string }) => error.code) };
   }
 
-  it('GET /providers says each provider’s default; one that declares none is opt-in', () => {
-    const declared = lossyService('default').service.providers().providers[0]!.capabilities;
-    const undeclared = lossyService(undefined).service.providers().providers[0]!.capabilities;
+  it('GET /providers says each provider’s default; one that declares none is opt-in', async () => {
+    const declared = (await lossyService('default').service.providers()).providers[0]!.capabilities;
+    const undeclared = (await lossyService(undefined).service.providers()).providers[0]!.capabilities;
     expect(declared.restore_verification).toBe('default');
     expect(undeclared.restore_verification).toBe('opt_in');
   });

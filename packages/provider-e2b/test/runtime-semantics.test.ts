@@ -16,8 +16,8 @@ const text = (value: string) => Buffer.from(value).toString('base64');
 const codeOf = async (work: Promise<unknown>) => (await runtimectlErrorOf(work)).code;
 
 describe('snapshot calls at E2B', () => {
-  it('declares memory snapshots: an E2B snapshot holds the sandbox\'s memory and processes, not only its files', () => {
-    expect(service().providers().providers[0]?.capabilities).toMatchObject({ snapshot: true, snapshot_kind: 'memory', restore_verification: 'opt_in' });
+  it('declares memory snapshots: an E2B snapshot holds the sandbox\'s memory and processes, not only its files', async () => {
+    expect((await service().providers()).providers[0]?.capabilities).toMatchObject({ snapshot: true, snapshot_kind: 'memory', restore_verification: 'opt_in' });
   });
 
   it('checkpoints of a clean runtime make no snapshot call: N checkpoints, 1 snapshot', async () => {

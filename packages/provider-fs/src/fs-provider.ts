@@ -10,6 +10,7 @@ import {
   type BackendSnapshotRequest,
   type OwnedResources,
   type ProviderBackend,
+  type ProviderSettingInForce,
   type ProviderSnapshot,
   type ReadBytesOptions,
 } from '@runtimectl/provider';
@@ -116,6 +117,15 @@ export class FsProvider implements BackendProviderV1 {
   /** The isolation its commands get: the composed local provider's (see `LocalProvider.isolation`). */
   isolation(): Promise<IsolationInForce> {
     return this.#local.isolation();
+  }
+
+  /** What `GET /providers` shows: the snapshot store (with why `auto` kept copies), then the local provider's isolation and network. */
+  async settingsInForce(): Promise<Record<string, ProviderSettingInForce>> {
+    const store = await this.snapshotStoreMode();
+    return {
+      snapshot_store: store.mode === 'copy' && store.reason !== undefined ? { value: 'copy', reason: store.reason } : { value: store.mode },
+      ...(await this.#local.settingsInForce()),
+    };
   }
 
   async create(request: BackendCreateRequest): Promise<ProviderBackend> {

@@ -39,9 +39,12 @@ describe.skipIf(!asRoot)('fs provider with the layers snapshot store', () => {
     return { dir, provider, open, run, layers };
   }
 
-  it('says it is in force, and `auto` chooses it where overlayfs works', async () => {
+  it('says it is in force (on the start line and in GET /providers), and `auto` chooses it where overlayfs works', async () => {
     const { provider, dir } = await setup();
     expect(await provider.snapshotStoreMode()).toEqual({ mode: 'layers' });
+    const settings = await provider.settingsInForce();
+    expect(settings.snapshot_store).toEqual({ value: 'layers' });
+    expect(settings.isolation).toEqual({ value: (await provider.isolation()).mode, ...((await provider.isolation()).reason ? { reason: (await provider.isolation()).reason } : {}) });
     const auto = createFsProvider({ root: join(dir, 'w2'), snapshots: join(dir, 's2'), snapshotStore: 'auto' });
     expect(await auto.snapshotStoreMode()).toEqual({ mode: 'layers' });
   });

@@ -9,6 +9,7 @@ import {
   type BackendProviderV1,
   type OwnedResources,
   type ProviderBackend,
+  type ProviderSettingInForce,
 } from '@runtimectl/provider';
 import { checkLimits, type SandboxIdentityRequest, type SandboxLimits, type SandboxNetwork } from '@runtimectl/namespace-sandbox';
 import { checkConfiguredEnvironment } from './exec/command-environment';
@@ -160,6 +161,15 @@ export class LocalProvider implements BackendProviderV1 {
    */
   isolation(): Promise<IsolationInForce> {
     return this.#sandboxes.inForce();
+  }
+
+  /** What `GET /providers` shows: the isolation and the network commands get, each with why when not what was asked. */
+  async settingsInForce(): Promise<Record<string, ProviderSettingInForce>> {
+    const inForce = await this.isolation();
+    return {
+      isolation: inForce.reason === undefined ? { value: inForce.mode } : { value: inForce.mode, reason: inForce.reason },
+      network: inForce.networkReason === undefined ? { value: inForce.network } : { value: inForce.network, reason: inForce.networkReason },
+    };
   }
 
   /** Creates the backend's workspace directory, named after `backendId`. */

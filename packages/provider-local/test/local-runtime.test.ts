@@ -35,8 +35,8 @@ describe('local runtimes through core', () => {
       has_provider_snapshot: false,
       name: 'before refactor',
     });
-    expect(service.providers().providers).toEqual([
-      { provider: 'local', capabilities: { checkpoint: true, snapshot: false, checkout: false, delete_snapshot: false, pause: false, snapshot_kind: null, restore_verification: null } },
+    expect((await service.providers()).providers).toEqual([
+      { provider: 'local', capabilities: { checkpoint: true, snapshot: false, checkout: false, delete_snapshot: false, pause: false, snapshot_kind: null, restore_verification: null }, in_force: expect.any(Object) },
     ]);
   });
 

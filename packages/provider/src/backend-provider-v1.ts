@@ -33,6 +33,12 @@ export interface ProviderSnapshot {
   manifestDelta?: ManifestDelta;
 }
 
+/** A setting a provider chose for this machine: its value, and why when it is not what was asked. */
+export interface ProviderSettingInForce {
+  value: string;
+  reason?: string;
+}
+
 export interface BackendCreateRequest {
   /** Core's id for the backend (`bkd_<32hex>`); providers may use it to name resources. */
   backendId: string;
@@ -143,6 +149,15 @@ export interface BackendProviderV1 {
    * `ProviderSnapshotNotFoundError` when the snapshot is gone.
    */
   readSnapshotFile?(snapshotId: string, path: string, options?: ReadBytesOptions): Promise<Uint8Array>;
+
+  /**
+   * Optional: the settings this provider chose for this machine (after probing it), by name —
+   * provider-fs: `snapshot_store` (`layers` or `copy`) and `isolation` (`namespace` or `none`).
+   * `GET /api/v1/providers` shows them (`in_force`), so an operator sees what is in force without
+   * the start line. A `reason` says why a setting is not what was asked; every API caller sees
+   * it, so it names no host path and no secret (core removes absolute paths all the same).
+   */
+  settingsInForce?(): Promise<Record<string, ProviderSettingInForce>>;
 
   /**
    * Lists the live backends and snapshots labelled with `installationId` (the `labels` given to

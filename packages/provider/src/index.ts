@@ -19,6 +19,7 @@ export type {
   BackendAttachRequest,
   BackendSnapshotRequest,
   OwnedResources,
+  ProviderSettingInForce,
   ProviderSnapshot,
 } from './backend-provider-v1';
 export type { ProviderBackend } from './provider-backend';

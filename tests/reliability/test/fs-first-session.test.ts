@@ -31,6 +31,9 @@ describe('the fs provider over HTTP (the default provider)', () => {
     expect(daemon.banner).toContain('providers: local, fs (default)');
     const fs = (await client.providers()).providers.find((entry) => entry.provider === 'fs');
     expect(fs?.capabilities).toMatchObject({ checkout: true, pause: true, snapshot_kind: 'filesystem' });
+    // What the start line says is in force, GET /providers says too (the default store: copy).
+    expect(fs?.in_force?.snapshot_store).toEqual({ value: 'copy' });
+    expect(daemon.banner).toContain(`fs isolation: ${fs?.in_force?.isolation?.value}`);
 
     const { runtime } = await client.open({ runtime_id: 'demo', conversation_id: 'c1', sender_id: 'me' });
     const id = runtime.runtime_id;

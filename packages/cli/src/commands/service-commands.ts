@@ -14,8 +14,8 @@ export function registerProvidersCommand(program: Command, io: CliIo): void {
       ctx.emit(result, {
         human: ({ providers }) =>
           formatTable(
-            ['PROVIDER', 'CHECKPOINT', 'SNAPSHOT', 'CHECKOUT', 'PAUSE', 'DELETE-SNAPSHOT', 'VERIFY'],
-            providers.map(({ provider, capabilities }) => [
+            ['PROVIDER', 'CHECKPOINT', 'SNAPSHOT', 'CHECKOUT', 'PAUSE', 'DELETE-SNAPSHOT', 'VERIFY', 'IN FORCE'],
+            providers.map(({ provider, capabilities, in_force }) => [
               provider,
               yesNo(capabilities.checkpoint),
               capabilities.snapshot_kind ? ctx.colors.green(capabilities.snapshot_kind) : yesNo(capabilities.snapshot),
@@ -24,6 +24,8 @@ export function registerProvidersCommand(program: Command, io: CliIo): void {
               yesNo(capabilities.delete_snapshot),
               // Whether checkout and resume verify the restored workspace unless a runtime says otherwise.
               capabilities.restore_verification === 'default' ? ctx.colors.green('default') : capabilities.restore_verification === 'opt_in' ? 'opt-in' : ctx.colors.dim('-'),
+              // The settings it chose for this machine (reasons: --json).
+              in_force && Object.keys(in_force).length > 0 ? Object.entries(in_force).map(([name, { value }]) => `${name}=${value}`).join(' ') : ctx.colors.dim('-'),
             ]),
             ctx.colors,
           ),

@@ -1,4 +1,5 @@
 import { EventSignal } from '../store/event-signal';
+import { providerSettingsInForce } from './provider-settings';
 import { listEvents } from './event-queries';
 import { BackendManager } from '../backend/backend-manager';
 import { ProviderCalls, type ProviderCallEvent, type ProviderCallSink } from '../backend/provider-calls';
@@ -203,12 +204,15 @@ export class RuntimeService {
     this.#policies = new PolicySchedule(this.#ctx.retention.intervalMs, () => this.applyPolicies());
   }
 
-  providers(): wire.ProviderListResult {
+  async providers(): Promise<wire.ProviderListResult> {
     return {
-      providers: this.#ctx.registry.list().map((provider) => ({
-        provider: provider.providerId,
-        capabilities: providerCapabilities(provider),
-      })),
+      providers: await Promise.all(
+        this.#ctx.registry.list().map(async (provider) => ({
+          provider: provider.providerId,
+          capabilities: providerCapabilities(provider),
+          in_force: await providerSettingsInForce(provider),
+        })),
+      ),
     };
   }
 

@@ -30,8 +30,21 @@ export const ProviderCapabilitiesSchema = z.object({
   restore_verification: RestoreVerificationDefaultSchema.nullable(),
 }) satisfies z.ZodType<ProviderCapabilities>;
 
+/** A setting a provider chose for this machine (`settingsInForce`): its value, and why when it is not what was asked. */
+export const ProviderSettingInForceSchema = z.object({ value: z.string(), reason: z.string().optional() });
+
 export const ProviderListResultSchema = z.object({
-  providers: z.array(z.object({ provider: z.string(), capabilities: ProviderCapabilitiesSchema })),
+  providers: z.array(
+    z.object({
+      provider: z.string(),
+      capabilities: ProviderCapabilitiesSchema,
+      /**
+       * The settings the provider chose for this machine, by name (provider-fs: `snapshot_store`,
+       * `isolation`); empty when it has none to tell; null when it could not say.
+       */
+      in_force: z.record(z.string(), ProviderSettingInForceSchema).nullable(),
+    }),
+  ),
 });
 export type ProviderListResult = z.infer<typeof ProviderListResultSchema>;
 

@@ -19,7 +19,7 @@ export function capabilityTests(options: ProviderConformanceOptions): void {
 
     test('core lists the capabilities its methods and declarations give: snapshot_kind with snapshots only, restore_verification with checkout only', async () => {
       const provider = harness.provider;
-      const listed = harness.createService().providers().providers.find((entry) => entry.provider === provider.providerId)?.capabilities;
+      const listed = (await harness.createService().providers()).providers.find((entry) => entry.provider === provider.providerId)?.capabilities;
       expect(ProviderCapabilitiesSchema.parse(listed)).toEqual(providerCapabilities(provider));
       expect(listed!.snapshot_kind).toBe(provider.checkpoint ? (provider.snapshotKind ?? 'filesystem') : null);
       expect(listed!.restore_verification).toBe(provider.checkout ? (provider.restoreVerification ?? 'opt_in') : null);

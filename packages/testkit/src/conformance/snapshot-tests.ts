@@ -116,7 +116,7 @@ export function snapshotTests(options: ProviderConformanceOptions): void {
 
     test('the listed capabilities say checkpoint works and whether it keeps a restorable snapshot', async () => {
       const { service, runtimeId } = await openRuntime();
-      const listed = service.providers().providers.find((entry) => entry.provider === harness.provider.providerId);
+      const listed = (await service.providers()).providers.find((entry) => entry.provider === harness.provider.providerId);
       const checkpoint = await service.checkpoint({ runtime_id: runtimeId });
       const { has_provider_snapshot } = await service.getCheckpoint(checkpoint.checkpoint_id);
       expect(listed?.capabilities).toMatchObject({ checkpoint: true, snapshot: has_provider_snapshot });
