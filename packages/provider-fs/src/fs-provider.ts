@@ -198,11 +198,11 @@ export class FsProvider implements BackendProviderV1 {
   async #checkpointLayers(backend: ProviderBackend, directory: string, name: string, meta: { name?: string; labels: Record<string, string> }, snapshotName: string | undefined): Promise<FsSnapshot> {
     return this.#store.shared(async () => {
       const quiesced = await this.#local.stopSandboxIfIdle(backend.resource);
-      const { record, below, base } = await this.#layered.checkpoint(name, directory, quiesced, meta);
+      const { record, below, base, sealedTreeAt } = await this.#layered.checkpoint(name, directory, quiesced, meta);
       // Layers keep FIFOs and sockets as they are: nothing was skipped.
       const snapshot = { snapshotId: record.snapshotId, names: snapshotName === undefined ? [] : [snapshotName], skipped: [] };
       if (base !== undefined) {
-        const { removed, changed, files } = await this.#layered.delta(record.top, below);
+        const { removed, changed, files } = await this.#layered.delta(record.top, below, sealedTreeAt);
         await this.#layered.keepIndex(record.snapshotId, await this.#store.patchIndex(name, { removed, files }));
         return { ...snapshot, manifestDelta: { baseSnapshotId: base, removed, changed } };
       }

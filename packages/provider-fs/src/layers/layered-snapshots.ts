@@ -41,6 +41,12 @@ export interface SealedCheckpoint {
   below: string;
   /** The snapshot whose tree `below` is (null: the empty chain); undefined when the workspace's record does not say. */
   base: string | null | undefined;
+  /**
+   * Where the new snapshot's tree can be read as it is without mounting it: the workspace, when
+   * sealed by rename (mounted again over the new layer with an empty upper, nothing running in
+   * it, the runtime's lock held); undefined when sealed by copy (its processes may be writing).
+   */
+  sealedTreeAt: string | undefined;
 }
 
 /**
@@ -108,6 +114,7 @@ export class LayeredSnapshots {
     const snapshotId = `snap_${randomBytes(16).toString('hex')}`;
     let top: string | undefined;
     if (quiesced) top = await this.#sealByRename(name, target, state, snapshotId);
+    const sealedTreeAt = top === undefined ? undefined : target;
     top ??= (await this.layers.sealByCopy(join(live, 'upper'), state.top)).id;
     const record: LayeredSnapshotRecord = {
       snapshotId,
@@ -118,14 +125,18 @@ export class LayeredSnapshots {
     };
     await mkdir(join(this.directory, 'layered'), { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
     await writeFileDurably(this.#snapshotPath(record.snapshotId), JSON.stringify(record));
-    return { record, below: state.top, base: 'base' in state ? state.base : undefined };
+    return { record, below: state.top, base: 'base' in state ? state.base : undefined, sealedTreeAt };
   }
 
-  /** The manifest delta of layer `top`, sealed over `below` (see layerDelta): reads the layer, and where it has a base, both chains' trees. */
-  async delta(top: string, below: string): Promise<LayerDelta> {
+  /**
+   * The manifest delta of layer `top`, sealed over `below` (see layerDelta): reads the layer, and
+   * where it has a base, both chains' trees — the new one at `sealedTreeAt` when given (no mount).
+   */
+  async delta(top: string, below: string, sealedTreeAt?: string): Promise<LayerDelta> {
     const layerRoot = this.layers.absoluteRootOf(top);
     if (below === EMPTY_LAYER) return layerDelta(layerRoot, null);
-    return this.#withChainView(top, (newView) => this.#withChainView(below, (baseView) => layerDelta(layerRoot, { newView, baseView })));
+    const withNewTree = <T>(read: (root: string) => Promise<T>) => (sealedTreeAt === undefined ? this.#withChainView(top, read) : read(sealedTreeAt));
+    return withNewTree((newView) => this.#withChainView(below, (baseView) => layerDelta(layerRoot, { newView, baseView })));
   }
 
   /**
