@@ -34,7 +34,10 @@ class FleetClient extends Api {
     try {
       return await super.request(method, path, options);
     } catch (error) {
-      return { status: 0, headers: new Headers(), text: `no answer: ${(error as Error).message}`, json: undefined };
+      // fetch's own message is "fetch failed": the cause says what happened to the connection.
+      const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
+      const why = cause ? ` (${[cause.code, cause.message].filter(Boolean).join(': ')})` : '';
+      return { status: 0, headers: new Headers(), text: `no answer: ${(error as Error).message}${why}`, json: undefined };
     }
   }
 }
@@ -62,14 +65,25 @@ afterAll(async () => {
 /** Acknowledged work that is not visible: runtimes, checkpoints, and the last write of each file when it was acknowledged. */
 async function acknowledgedWorkProblems(pool: WorkloadPool, records: OperationRecord[]): Promise<string[]> {
   const problems: string[] = [];
+  // These are reads, safe to send again: a connection the balancer or a node lost under one is no
+  // loss of acknowledged work (soak s8 run 2: one read got "fetch failed" and read as "gone").
+  // Three tries a second apart; what still gets no answer is reported with its cause.
+  const read = async (send: () => Promise<Reply>): Promise<Reply> => {
+    let reply = await send();
+    for (let attempt = 1; attempt < 3 && reply.status === 0; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      reply = await send();
+    }
+    return reply;
+  };
   const statusOf = new Map<string, string>();
   for (const runtimeId of pool.runtimes) {
-    const reply = await api.get(`/api/v1/runtimes/${encodeURIComponent(runtimeId)}`);
+    const reply = await read(() => api.get(`/api/v1/runtimes/${encodeURIComponent(runtimeId)}`));
     if (reply.status !== 200) problems.push(`acknowledged runtime ${runtimeId} is gone: ${reply.status} ${reply.text.slice(0, 200)}`);
     else statusOf.set(runtimeId, (reply.json as { runtime: { status: string } }).runtime.status);
   }
   for (const { checkpointId, runtimeId } of pool.checkpoints) {
-    const reply = await api.get(`/api/v1/checkpoints/${checkpointId}`);
+    const reply = await read(() => api.get(`/api/v1/checkpoints/${checkpointId}`));
     if (reply.status !== 200) problems.push(`acknowledged checkpoint ${checkpointId} is gone: ${reply.status} ${reply.text.slice(0, 200)}`);
     else if ((reply.json as { runtime_id: string }).runtime_id !== runtimeId) problems.push(`checkpoint ${checkpointId} moved to ${(reply.json as { runtime_id: string }).runtime_id}`);
   }
@@ -88,7 +102,7 @@ async function acknowledgedWorkProblems(pool: WorkloadPool, records: OperationRe
     const previous = lastWrite.get(key);
     if (!previous || previous.startedAt < record.startedAt) lastWrite.set(key, record);
   }
-  const readBack = (record: OperationRecord) => api.post('/api/v1/runtimes/read-file', { runtime_id: record.target, path: record.written!.path });
+  const readBack = (record: OperationRecord) => read(() => api.post('/api/v1/runtimes/read-file', { runtime_id: record.target, path: record.written!.path }));
   for (const record of lastWrite.values()) {
     if (record.outcome !== 'ok' || statusOf.get(record.target!) !== 'idle') continue;
     let reply = await readBack(record);
