@@ -28,8 +28,8 @@ describe('every route answers its happy path', () => {
   it('GET /api/v1/providers says checkpoint works on every provider and which ones keep a restorable snapshot, and of what (files, or memory and processes)', async () => {
     const providers = await api.get('/api/v1/providers');
     expect(providers.body.providers).toEqual([
-      { provider: 'memory', capabilities: { checkpoint: true, snapshot: true, checkout: true, delete_snapshot: true, pause: true, snapshot_kind: 'filesystem', restore_verification: 'opt_in' } },
-      { provider: 'nosnap', capabilities: { checkpoint: true, snapshot: false, checkout: false, delete_snapshot: false, pause: false, snapshot_kind: null, restore_verification: null } },
+      { provider: 'memory', capabilities: { checkpoint: true, snapshot: true, checkout: true, delete_snapshot: true, pause: true, snapshot_kind: 'filesystem', restore_verification: 'opt_in' }, in_force: {} },
+      { provider: 'nosnap', capabilities: { checkpoint: true, snapshot: false, checkout: false, delete_snapshot: false, pause: false, snapshot_kind: null, restore_verification: null }, in_force: {} },
     ]);
   });
 
