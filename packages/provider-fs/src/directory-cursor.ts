@@ -48,3 +48,13 @@ export class DirectoryCursor {
     return this.#open[this.#open.length - 1]!;
   }
 }
+
+/** Runs `use` with a cursor at `root`, closed whatever happens. */
+export async function withCursor<T>(root: string, use: (cursor: DirectoryCursor) => Promise<T>): Promise<T> {
+  const cursor = new DirectoryCursor(root);
+  try {
+    return await use(cursor);
+  } finally {
+    cursor.close();
+  }
+}

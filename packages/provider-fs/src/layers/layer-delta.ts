@@ -3,7 +3,7 @@ import { lstat, readdir } from 'node:fs/promises';
 import { fsPathOf, nameFromBytes, type ManifestEntry } from '@runtimectl/provider';
 import { openWalkedFile, walkWorkspaceTree } from '@runtimectl/provider-local';
 import { hashOfDescriptor } from '../blob-batch';
-import { DirectoryCursor } from '../directory-cursor';
+import { withCursor } from '../directory-cursor';
 import type { ContentHash } from '../blob-store';
 
 /** A file of a sealed layer, hashed: what the stat index records of it. */
@@ -51,11 +51,18 @@ export async function layerDelta(layerRoot: string, views: { newView: string; ba
       delta.changed.push({ path: entry.path, kind: 'file', mode: entry.mode, size, target: null, hash });
     },
   });
-  if (views !== null) {
-    // Listed through directories held open: short paths, however deep the tree (past PATH_MAX).
-    const base = new DirectoryCursor(views.baseView);
-    const next = new DirectoryCursor(views.newView);
-    try {
+  if (views !== null) delta.removed = delta.removed.concat(await removedIn(directories, views));
+  return delta;
+}
+
+/**
+ * The paths below the layer's `directories` that the base tree shows and the new tree does not,
+ * listed through directories held open: short paths, however deep the tree (past PATH_MAX).
+ */
+async function removedIn(directories: string[], views: { newView: string; baseView: string }): Promise<string[]> {
+  const removed: string[] = [];
+  await withCursor(views.baseView, (base) =>
+    withCursor(views.newView, async (next) => {
       // A directory of the layer may have been a symlink (or a file) in the base tree, or lie
       // under one: never listed there, so a link a command made cannot make the walk read what it names.
       const notInBase = new Set<string>();
@@ -67,15 +74,12 @@ export async function layerDelta(layerRoot: string, views: { newView: string; ba
         }
         const kept = new Set(await namesIn(directory === '' ? fsPathOf(views.newView) : next.pathOf(directory)));
         for (const name of await namesIn(directory === '' ? fsPathOf(views.baseView) : base.pathOf(directory))) {
-          if (!kept.has(name)) delta.removed.push(directory === '' ? name : `${directory}/${name}`);
+          if (!kept.has(name)) removed.push(directory === '' ? name : `${directory}/${name}`);
         }
       }
-    } finally {
-      base.close();
-      next.close();
-    }
-  }
-  return delta;
+    }),
+  );
+  return removed;
 }
 
 /** Whether `path` is a directory, not a link to one. */
