@@ -14,7 +14,6 @@
 //   node bench/fs-provider.bench.mjs [--json out.json]
 // Environment: BENCH_ROUNDS (default 3), BENCH_DIR (parent of the scratch directory; default the
 // OS temporary directory — put it on the disk you want measured).
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -24,6 +23,7 @@ import { parseArgs } from 'node:util';
 import { createFsProvider } from '../dist/index.js';
 import { diskUsage } from './disk-usage.mjs';
 import { contentFloor, durablePackFloor, walkFloor } from './floors.mjs';
+import { log, median, run, timedAfterSync } from './timing.mjs';
 import { changeOneMiBFile, makeWorkspace } from './workspace.mjs';
 
 const { values: args } = parseArgs({ options: { json: { type: 'string' } } });
@@ -31,27 +31,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CHECKPOINTS_FOR_DISK = 10;
 const TARGETS = { firstCheckpointVsTar: 1.5, changedCheckpointVsFirst: 0.05, checkoutVsCp: 1.5, diskFactor: 1.1, diskExtraBytes: 10 * 2 ** 20 };
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
-
-function run(command, argv) {
-  const result = spawnSync(command, argv, { stdio: ['ignore', 'ignore', 'pipe'] });
-  if (result.status !== 0) throw new Error(`${command} ${argv.join(' ')}: ${result.stderr?.toString() || `exit ${result.status}`}`);
-}
-
-/** Milliseconds `fn` takes, after a `sync` so dirty pages of earlier steps are not its cost. */
-async function timed(fn) {
-  run('sync', []);
-  const startedAt = performance.now();
-  await fn();
-  return performance.now() - startedAt;
-}
-
 const scratch = await mkdtemp(join(process.env.BENCH_DIR ?? tmpdir(), 'runtimectl-fs-bench-'));
-const log = (line) => process.stderr.write(`${line}\n`);
 try {
   const root = join(scratch, 'workspaces');
   const provider = (snapshots) => createFsProvider({ root, snapshots: join(scratch, snapshots), isolation: 'none', workspaceQuotaBytes: 0 });
@@ -84,25 +64,25 @@ try {
       },
       checkpoints: async () => {
         let first;
-        samples.firstCheckpoint.push(await timed(async () => (first = await fs.checkpoint(attached, { labels: {} }))));
+        samples.firstCheckpoint.push((await timedAfterSync(async () => (first = await fs.checkpoint(attached, { labels: {} })))).ms);
         snapshotId = first.snapshotId;
         await changeOneMiBFile(workspace, made.oneMiB[change++ % made.oneMiB.length]);
-        samples.changedCheckpoint.push(await timed(() => fs.checkpoint(attached, { labels: {} })));
+        samples.changedCheckpoint.push((await timedAfterSync(() => fs.checkpoint(attached, { labels: {} }))).ms);
       },
       floors: async () => {
-        samples.walkFloor.push(await timed(() => walkFloor(workspace)));
-        samples.contentFloor.push(await timed(() => contentFloor(workspace)));
-        samples.durablePackFloor.push(await timed(() => durablePackFloor(workspace, join(scratch, 'floor.pack'))));
+        samples.walkFloor.push((await timedAfterSync(() => walkFloor(workspace))).ms);
+        samples.contentFloor.push((await timedAfterSync(() => contentFloor(workspace))).ms);
+        samples.durablePackFloor.push((await timedAfterSync(() => durablePackFloor(workspace, join(scratch, 'floor.pack')))).ms);
       },
       cp: async () => {
         const copy = join(scratch, 'copy');
-        samples.cp.push(await timed(() => run('cp', ['-a', workspace, copy])));
+        samples.cp.push((await timedAfterSync(() => run('cp', ['-a', workspace, copy]))).ms);
         await rm(copy, { recursive: true });
       },
       checkout: async () => {
         const request = { backendId: `bkd_${randomBytes(16).toString('hex')}`, runtimeId: 'checkout', options: {}, labels: {}, snapshotId };
         let checkedOut;
-        samples.checkout.push(await timed(async () => (checkedOut = await fs.checkout(request))));
+        samples.checkout.push((await timedAfterSync(async () => (checkedOut = await fs.checkout(request)))).ms);
         await fs.release({ backendId: request.backendId, resource: checkedOut.resource });
       },
     };

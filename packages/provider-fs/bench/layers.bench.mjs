@@ -9,7 +9,6 @@
 // test: `pnpm --filter @runtimectl/provider-fs bench:layers` after building the package.
 //   node bench/layers.bench.mjs [--json out.json]
 // Environment: BENCH_ROUNDS (default 3), BENCH_DIR (parent of the scratch directory).
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -17,27 +16,14 @@ import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createFsProvider } from '../dist/index.js';
+import { log, median, run, timedAfterSync } from './timing.mjs';
 import { changeOneMiBFile, makeWorkspace } from './workspace.mjs';
 
 const { values: args } = parseArgs({ options: { json: { type: 'string' } } });
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const newBackendId = () => `bkd_${randomBytes(16).toString('hex')}`;
 
-function run(command, argv) {
-  const result = spawnSync(command, argv, { stdio: ['ignore', 'ignore', 'pipe'] });
-  if (result.status !== 0) throw new Error(`${command} ${argv.join(' ')}: ${result.stderr?.toString() || `exit ${result.status}`}`);
-}
-
-async function timed(fn) {
-  run('sync', []);
-  const startedAt = performance.now();
-  const result = await fn();
-  return { ms: performance.now() - startedAt, result };
-}
-
 const scratch = await mkdtemp(join(process.env.BENCH_DIR ?? tmpdir(), 'runtimectl-layers-bench-'));
-const log = (line) => process.stderr.write(`${line}\n`);
 const stores = {};
 const sources = {};
 try {
@@ -62,17 +48,17 @@ try {
   let change = 0;
   for (let round = 0; round < ROUNDS; round++) {
     const copyTarget = join(scratch, 'cp-a');
-    samples.cp.push((await timed(() => run('cp', ['-a', sources.copy.root, copyTarget]))).ms);
+    samples.cp.push((await timedAfterSync(() => run('cp', ['-a', sources.copy.root, copyTarget]))).ms);
     await rm(copyTarget, { recursive: true });
     for (const mode of round % 2 ? ['layers', 'copy'] : ['copy', 'layers']) {
       const fs = stores[mode];
       const request = { backendId: newBackendId(), runtimeId: `checkout-${mode}`, options: {}, labels: {}, snapshotId: sources[mode].snapshotId };
-      const checkout = await timed(() => fs.checkout(request));
+      const checkout = await timedAfterSync(() => fs.checkout(request));
       samples[mode].checkout.push(checkout.ms);
       const attached = await fs.attach({ backendId: request.backendId, resource: checkout.result.resource });
-      samples[mode].first.push((await timed(() => fs.checkpoint(attached, { labels: {} }))).ms);
+      samples[mode].first.push((await timedAfterSync(() => fs.checkpoint(attached, { labels: {} }))).ms);
       await changeOneMiBFile(checkout.result.workspaceRoot, workspaceShape.oneMiB[change++ % workspaceShape.oneMiB.length]);
-      samples[mode].changed.push((await timed(() => fs.checkpoint(attached, { labels: {} }))).ms);
+      samples[mode].changed.push((await timedAfterSync(() => fs.checkpoint(attached, { labels: {} }))).ms);
       await fs.release({ backendId: request.backendId, resource: checkout.result.resource });
     }
     log(`round ${round + 1}/${ROUNDS}: cp -a ${samples.cp.at(-1).toFixed(0)} ms; ` +

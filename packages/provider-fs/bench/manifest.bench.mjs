@@ -19,22 +19,12 @@ import { buildTrees, MemoryRuntimeStore, RuntimeService } from '@runtimectl/core
 import { workspaceManifest } from '@runtimectl/provider-local';
 import { createMemoryProvider } from '@runtimectl/testkit';
 import { createFsProvider } from '../dist/index.js';
+import { log, median, timed } from './timing.mjs';
 import { changeOneMiBFile, makeWorkspace, WORKSPACE } from './workspace.mjs';
 
 const { values: args } = parseArgs({ options: { json: { type: 'string' } } });
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const DIFFS = Number(process.env.BENCH_DIFFS ?? 200);
-const log = (line) => process.stderr.write(`${line}\n`);
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
-const timed = async (fn) => {
-  const startedAt = performance.now();
-  const value = await fn();
-  return { ms: performance.now() - startedAt, value };
-};
 
 async function manifestCost(scratch) {
   const samples = { checkpoint: [], manifest: [], secondWalk: [], rehashAll: [] };
@@ -51,7 +41,7 @@ async function manifestCost(scratch) {
     await changeOneMiBFile(backend.workspaceRoot, made.oneMiB[0]);
     const checkpoint = await timed(() => fs.checkpoint(backend, { labels: {} }));
     samples.checkpoint.push(checkpoint.ms);
-    samples.manifest.push((await timed(async () => buildTrees(checkpoint.value.manifest))).ms);
+    samples.manifest.push((await timed(async () => buildTrees(checkpoint.result.manifest))).ms);
     samples.secondWalk.push((await timed(async () => buildTrees(await backend.manifest()))).ms);
     samples.rehashAll.push((await timed(async () => buildTrees(await workspaceManifest(backend.workspaceRoot)))).ms);
     await fs.release({ backendId, resource: backend.resource });
