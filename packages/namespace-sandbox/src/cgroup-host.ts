@@ -1,9 +1,14 @@
 import { mkdir, readdir, readFile, rmdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-/** The controllers sandbox limits use. */
-export type Controller = 'memory' | 'pids' | 'cpu';
+/**
+ * The controllers sandbox limits use, and cgroup v1's freezer (pausing a sandbox's jobs while a
+ * checkpoint copies their files: see SandboxCgroup.freezeJobs). cgroup v2 freezes any group
+ * (`cgroup.freeze`) without a controller.
+ */
+export type Controller = 'memory' | 'pids' | 'cpu' | 'freezer';
 const CONTROLLERS: readonly Controller[] = ['memory', 'pids', 'cpu'];
+const V1_CONTROLLERS: readonly Controller[] = [...CONTROLLERS, 'freezer'];
 
 /** The directory under which each controller's sandbox groups are made, and its hierarchy's version. */
 export interface ControllerPlace {
@@ -57,7 +62,7 @@ const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code;
 /**
  * Finds, for memory, pids and cpu, a hierarchy this process can make groups in: cgroup v2 where
  * its own group has the controller (delegated to it, or as root), else the v1 hierarchy mounted
- * for it. Groups go under `<own group>/runtimectl-sandboxes`, so limits of whatever contains this
+ * for it (and then v1's freezer too, where it is mounted). Groups go under `<own group>/runtimectl-sandboxes`, so limits of whatever contains this
  * process (a container, a systemd unit) still apply to its sandboxes. On v2, handing controllers
  * down needs a group without processes: this process moves itself into `<own>/runtimectl-daemon`
  * first when its own group refuses (EBUSY). Each parent group is created and checked writable;
@@ -90,7 +95,9 @@ export async function findCgroupHost(): Promise<CgroupHost> {
       }
     }
   }
-  for (const controller of CONTROLLERS.filter((name) => !v2Available.includes(name))) {
+  // The freezer is looked for in v1 only where v2 holds no limit (a v2 group freezes by itself).
+  const v1Wanted = V1_CONTROLLERS.filter((name) => !v2Available.includes(name) && (name !== 'freezer' || v2Available.length === 0));
+  for (const controller of v1Wanted) {
     const mount = allMounts.find((candidate) => candidate.type === 'cgroup' && candidate.options.includes(controller));
     const path = [...own].find(([names]) => names.split(',').includes(controller))?.[1];
     if (!mount || path === undefined) continue;
@@ -102,7 +109,7 @@ export async function findCgroupHost(): Promise<CgroupHost> {
       problems.push(`cgroup v1 ${controller} at ${directory}: ${errorCode(error) ?? (error as Error).message}`);
     }
   }
-  if (places.length === 0) {
+  if (!places.some((place) => CONTROLLERS.includes(place.controller))) {
     return { places: undefined, reason: problems.length > 0 ? problems.join('; ') : 'no memory, pids or cpu cgroup controller is mounted' };
   }
   const versions = [...new Set(places.map((place) => place.version))];

@@ -1,6 +1,6 @@
 export { findCgroupHost, sweepSandboxGroups, type CgroupHost, type ControllerPlace } from './cgroup-host';
 export { HolderFile } from './holder-file';
-export { NamespaceSandbox, type Launch, type SandboxRecord } from './namespace-sandbox';
+export { JobsNotFrozenError, NamespaceSandbox, type Launch, type SandboxRecord } from './namespace-sandbox';
 export { probeNamespaceSandbox, type NamespaceProbe, type ProbeSpec } from './probe';
 export { type ProcessIdentity } from './process-start';
 export { DEFAULT_SANDBOX_ID, resolveSandboxIdentity, type ResolvedSandboxIdentity, type SandboxIdentity, type SandboxIdentityRequest } from './sandbox-identity';

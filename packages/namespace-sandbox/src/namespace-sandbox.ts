@@ -41,6 +41,8 @@ const DEFAULT_READY_WITHIN_MS = 60_000;
 const POLL_MS = 10;
 /** How long a killed sandbox's cgroup may take to empty before it is removed. */
 const CGROUP_EMPTY_WITHIN_MS = 5_000;
+/** How long freezing a sandbox's jobs may take (a task inside a slow system call delays it). */
+const FREEZE_WITHIN_MS = 2_000;
 /** Setups running at once in this process (one per core, at least two); more wait their turn. */
 const START_SLOTS = new StartSlots(Math.max(2, availableParallelism()));
 
@@ -131,9 +133,14 @@ export class NamespaceSandbox {
     });
   }
 
-  /** The sandbox `record` names when its holder still runs, else undefined. */
+  /**
+   * The sandbox `record` names when its holder still runs, else undefined. Its jobs are thawed:
+   * a daemon killed inside `whileJobsFrozen` left them frozen, with nobody else to thaw them.
+   */
   static async adopt(record: SandboxRecord): Promise<NamespaceSandbox | undefined> {
-    return (await isRunning(record)) ? new NamespaceSandbox(record) : undefined;
+    if (!(await isRunning(record))) return undefined;
+    await cgroupOf(record)?.thawJobs();
+    return new NamespaceSandbox(record);
   }
 
   /**
@@ -143,6 +150,10 @@ export class NamespaceSandbox {
    */
   static async kill(record: SandboxRecord, withinMs: number): Promise<boolean> {
     const deadline = Date.now() + withinMs;
+    const cgroup = cgroupOf(record);
+    // A frozen task does not die until it is thawed, and the holder, the init of their PID
+    // namespace, does not finish dying before they have.
+    await cgroup?.thawJobs();
     if (await isRunning(record)) {
       try {
         process.kill(record.pid, 'SIGKILL');
@@ -154,7 +165,6 @@ export class NamespaceSandbox {
         await delay(POLL_MS);
       }
     }
-    const cgroup = cgroupOf(record);
     if (!cgroup) return true;
     const left = Math.max(0, deadline - Date.now());
     if (!(await cgroup.killAllExcept([], left))) return false;
@@ -175,6 +185,28 @@ export class NamespaceSandbox {
   runningProcesses(): Promise<number> {
     const cgroup = cgroupOf(this.record);
     return countSandboxProcesses(this.record, cgroup && (() => cgroup.jobTasks()));
+  }
+
+  /** Whether `whileJobsFrozen` can pause its jobs (a cgroup with a freezer: see SandboxCgroup.freezable). */
+  get freezable(): boolean {
+    return cgroupOf(this.record)?.freezable ?? false;
+  }
+
+  /**
+   * Runs `work` with every job of the sandbox frozen (see SandboxCgroup.freezeJobs), as `docker
+   * commit` pauses a container: what they wrote stays as it is until `work` ends, and they go on
+   * afterwards, none the wiser. Throws `JobsNotFrozenError`, without running `work`, when they
+   * cannot be frozen (not freezable) or were not within `withinMs`.
+   */
+  async whileJobsFrozen<T>(work: () => Promise<T>, withinMs = FREEZE_WITHIN_MS): Promise<T> {
+    const cgroup = cgroupOf(this.record);
+    if (!cgroup?.freezable) throw new JobsNotFrozenError('the sandbox has no cgroup freezer');
+    if (!(await cgroup.freezeJobs(withinMs))) throw new JobsNotFrozenError(`its processes did not all stop within ${withinMs} ms`);
+    try {
+      return await work();
+    } finally {
+      await cgroup.thawJobs();
+    }
   }
 
   /** How to run `command` (argv) at `cwd` inside the sandbox (in its cgroup, when it has one, before it runs anything). */
@@ -215,6 +247,11 @@ export class NamespaceSandbox {
   kill(withinMs: number): Promise<boolean> {
     return NamespaceSandbox.kill(this.record, withinMs);
   }
+}
+
+/** A sandbox's jobs could not be frozen (see `NamespaceSandbox.whileJobsFrozen`). */
+export class JobsNotFrozenError extends Error {
+  override readonly name = 'JobsNotFrozenError';
 }
 
 function cgroupOf(record: SandboxRecord): SandboxCgroup | undefined {

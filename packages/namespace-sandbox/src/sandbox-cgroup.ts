@@ -7,6 +7,8 @@ import type { LimitCounters, SandboxLimits } from './sandbox-limits';
 
 const CPU_PERIOD_US = 100_000;
 const POLL_MS = 20;
+/** Freezing takes the kernel microseconds to milliseconds: polled often. */
+const FREEZE_POLL_MS = 2;
 /** A group's name: what the caller chose (letters, digits, `.`, `_`, `-`). */
 const GROUP_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
@@ -136,6 +138,51 @@ export class SandboxCgroup {
     } catch {
       return undefined;
     }
+  }
+
+  /** Whether its jobs can be frozen: a split group with v1's freezer, or on cgroup v2. */
+  get freezable(): boolean {
+    return this.split && this.#freezeFiles() !== undefined;
+  }
+
+  /**
+   * Freezes every process of the jobs group (what commands started; the init runs on): the
+   * kernel stops each at its next return to user space, so none is inside a write once this
+   * resolves. Waits until the kernel reports the group frozen; false (and thawed again) when it
+   * is not within `withinMs` (a task stuck in the kernel), or the group cannot be frozen.
+   */
+  async freezeJobs(withinMs: number): Promise<boolean> {
+    const files = this.split ? this.#freezeFiles() : undefined;
+    if (!files) return false;
+    const deadline = Date.now() + withinMs;
+    await writeFile(files.control, files.freeze);
+    for (;;) {
+      if (files.isFrozen(await readFile(files.state, 'utf8').catch(() => ''))) return true;
+      if (Date.now() >= deadline) {
+        await this.thawJobs();
+        return false;
+      }
+      await delay(FREEZE_POLL_MS);
+    }
+  }
+
+  /** Lets the jobs group run again (a no-op when it is not frozen, or cannot be). */
+  async thawJobs(): Promise<void> {
+    const files = this.split ? this.#freezeFiles() : undefined;
+    if (files) await writeFile(files.control, files.thaw).catch(() => undefined);
+  }
+
+  /** The jobs group's freezer files: v1's freezer hierarchy, else any v2 group (`cgroup.freeze`). */
+  #freezeFiles(): { control: string; state: string; freeze: string; thaw: string; isFrozen: (state: string) => boolean } | undefined {
+    const v1 = this.#place('freezer');
+    if (v1) {
+      const state = join(this.#directory(v1), JOBS_GROUP, 'freezer.state');
+      return { control: state, state, freeze: 'FROZEN', thaw: 'THAWED', isFrozen: (text) => text.trim() === 'FROZEN' };
+    }
+    const v2 = this.places.find((place) => place.version === 'v2');
+    if (!v2) return undefined;
+    const jobs = join(this.#directory(v2), JOBS_GROUP);
+    return { control: join(jobs, 'cgroup.freeze'), state: join(jobs, 'cgroup.events'), freeze: '1', thaw: '0', isFrozen: (text) => /^frozen 1$/m.test(text) };
   }
 
   /**

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -30,6 +30,23 @@ async function groupProcesses(sandbox: NamespaceSandbox, member: 'init' | 'jobs'
   const { name, places } = sandbox.record.cgroup!;
   const text = await readFile(join(places[0]!.directory, name, member, 'cgroup.procs'), 'utf8');
   return text.split('\n').filter(Boolean).map(Number);
+}
+
+async function waitFor(condition: () => Promise<boolean>, withinMs = 10_000): Promise<void> {
+  const deadline = Date.now() + withinMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Freezes the sandbox's jobs group with the kernel's own interface, as whileJobsFrozen does, and leaves it frozen. */
+async function freezeByHand(sandbox: NamespaceSandbox): Promise<void> {
+  const { name, places } = sandbox.record.cgroup!;
+  const v1 = places.find((place) => place.controller === 'freezer');
+  const v2 = places.find((place) => place.version === 'v2');
+  if (v1) await writeFile(join(v1.directory, name, 'jobs', 'freezer.state'), 'FROZEN');
+  else await writeFile(join(v2!.directory, name, 'jobs', 'cgroup.freeze'), '1');
 }
 
 describe.skipIf(!probe.available)('a sandbox with limits (its own cgroup)', () => {
@@ -93,6 +110,56 @@ describe.skipIf(!probe.available)('a sandbox with limits (its own cgroup)', () =
     } finally {
       await sandbox.kill(5_000);
     }
+  });
+
+  it('pauses every job while frozen (a writer does not advance) and lets them go on once thawed', async () => {
+    const started = await spec();
+    const sandbox = await NamespaceSandbox.start(started);
+    const count = () => readFile(join(started.binds[0]!.source, 'count'), 'utf8');
+    try {
+      expect(sandbox.freezable).toBe(true);
+      await inside(sandbox, 'i=0; while :; do i=$((i+1)); echo $i > /work/count; done >/dev/null 2>&1 &');
+      await waitFor(async () => Number(await count()) > 100);
+      const seen = await sandbox.whileJobsFrozen(async () => {
+        const first = await count();
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return [first, await count()];
+      });
+      expect(seen[1]).toBe(seen[0]);
+      await waitFor(async () => Number(await count()) > Number(seen[0]) + 100);
+    } finally {
+      await sandbox.kill(5_000);
+    }
+  });
+
+  it('thaws the jobs of a sandbox adopted again (its daemon was killed while they were frozen)', async () => {
+    const started = await spec();
+    const sandbox = await NamespaceSandbox.start(started);
+    const count = () => readFile(join(started.binds[0]!.source, 'count'), 'utf8');
+    try {
+      await inside(sandbox, 'i=0; while :; do i=$((i+1)); echo $i > /work/count; done >/dev/null 2>&1 &');
+      await waitFor(async () => Number(await count()) > 100);
+      // As a daemon killed inside whileJobsFrozen leaves them: frozen, and nobody to thaw them.
+      await freezeByHand(sandbox);
+      const frozenAt = await count();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await count()).toBe(frozenAt);
+
+      const adopted = await NamespaceSandbox.adopt(sandbox.record);
+      expect(adopted).toBeDefined();
+      await waitFor(async () => (await count()) !== frozenAt);
+    } finally {
+      await sandbox.kill(5_000);
+    }
+  });
+
+  it('is killed whole while its jobs are frozen (a frozen task dies only once thawed)', async () => {
+    const sandbox = await NamespaceSandbox.start(await spec());
+    await inside(sandbox, 'sleep 60 >/dev/null 2>&1 & sleep 60 >/dev/null 2>&1 &');
+    await freezeByHand(sandbox);
+    expect(await sandbox.kill(5_000)).toBe(true);
+    const { name, places } = sandbox.record.cgroup!;
+    for (const place of places) expect(await readdir(place.directory)).not.toContain(name);
   });
 
   it('removes its group when killed; a group left by a sandbox that ended by itself is swept', async () => {
