@@ -18,6 +18,9 @@ export interface ControllerPlace {
   directory: string;
 }
 
+/** Whether sandbox groups under `places` can freeze their jobs: v1's freezer is among them, or they are on cgroup v2. */
+export const canFreeze = (places: readonly ControllerPlace[]): boolean => places.some((place) => place.controller === 'freezer' || place.version === 'v2');
+
 /** Where this process may make cgroups for sandboxes, or why it may not. */
 export type CgroupHost = { places: ControllerPlace[]; version: string } | { places: undefined; reason: string };
 

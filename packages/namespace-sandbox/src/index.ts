@@ -1,4 +1,4 @@
-export { findCgroupHost, sweepSandboxGroups, type CgroupHost, type ControllerPlace } from './cgroup-host';
+export { canFreeze, findCgroupHost, sweepSandboxGroups, type CgroupHost, type ControllerPlace } from './cgroup-host';
 export { HolderFile } from './holder-file';
 export { JobsNotFrozenError, NamespaceSandbox, type Launch, type SandboxRecord } from './namespace-sandbox';
 export { probeNamespaceSandbox, type NamespaceProbe, type ProbeSpec } from './probe';

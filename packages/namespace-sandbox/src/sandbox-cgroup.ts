@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { access, mkdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { ControllerPlace } from './cgroup-host';
+import { canFreeze, type ControllerPlace } from './cgroup-host';
 import type { LimitCounters, SandboxLimits } from './sandbox-limits';
 
 const CPU_PERIOD_US = 100_000;
@@ -142,7 +142,7 @@ export class SandboxCgroup {
 
   /** Whether its jobs can be frozen: a split group with v1's freezer, or on cgroup v2. */
   get freezable(): boolean {
-    return this.split && this.#freezeFiles() !== undefined;
+    return this.split && canFreeze(this.places);
   }
 
   /**

@@ -124,6 +124,8 @@ export class FsProvider implements BackendProviderV1 {
     const store = await this.snapshotStoreMode();
     return {
       snapshot_store: store.mode === 'copy' && store.reason !== undefined ? { value: 'copy', reason: store.reason } : { value: store.mode },
+      // What a layered checkpoint does to processes still running (the copy store re-reads what changes under its walk).
+      ...(store.mode === 'layers' ? { jobs_at_checkpoint: await this.#local.jobsAtCheckpoint() } : {}),
       ...(await this.#local.settingsInForce()),
     };
   }
@@ -183,6 +185,7 @@ export class FsProvider implements BackendProviderV1 {
       };
     } catch (error) {
       if (error instanceof WorkspaceChangedError) throw new ProviderError(PROVIDER_ID, 'checkpoint', error.message, error);
+      if (error instanceof ProviderError) throw error;
       throw new ProviderError(PROVIDER_ID, 'checkpoint', 'could not write the snapshot', error);
     }
   }
@@ -198,7 +201,9 @@ export class FsProvider implements BackendProviderV1 {
   async #checkpointLayers(backend: ProviderBackend, directory: string, name: string, meta: { name?: string; labels: Record<string, string> }, snapshotName: string | undefined): Promise<FsSnapshot> {
     return this.#store.shared(async () => {
       const quiesced = await this.#local.stopSandboxIfIdle(backend.resource);
-      const { record, below, base, sealedTreeAt } = await this.#layered.checkpoint(name, directory, quiesced, meta);
+      const seal = () => this.#layered.checkpoint(name, directory, quiesced, meta);
+      // Jobs still running are frozen while their upper directory is copied: the layer is one moment of their writes.
+      const { record, below, base, sealedTreeAt } = quiesced ? await seal() : await this.#local.whileJobsFrozen(backend.resource, 'checkpoint', seal);
       // Layers keep FIFOs and sockets as they are: nothing was skipped.
       const snapshot = { snapshotId: record.snapshotId, names: snapshotName === undefined ? [] : [snapshotName], skipped: [] };
       if (base !== undefined) {

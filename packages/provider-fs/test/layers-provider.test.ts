@@ -39,7 +39,7 @@ describe.skipIf(!asRoot)('fs provider with the layers snapshot store', () => {
     return { dir, provider, open, run, layers };
   }
 
-  it('says it is in force (on the start line and in GET /providers), and `auto` chooses it where overlayfs works', async () => {
+  it('says it is in force (on the start line and in GET /providers) with what it does to running jobs, and `auto` chooses it where overlayfs works', async () => {
     const { provider, dir } = await setup();
     expect(await provider.snapshotStoreMode()).toEqual({ mode: 'layers' });
     const settings = await provider.settingsInForce();
@@ -47,6 +47,8 @@ describe.skipIf(!asRoot)('fs provider with the layers snapshot store', () => {
     expect(settings.isolation).toEqual({ value: (await provider.isolation()).mode, ...((await provider.isolation()).reason ? { reason: (await provider.isolation()).reason } : {}) });
     const auto = createFsProvider({ root: join(dir, 'w2'), snapshots: join(dir, 's2'), snapshotStore: 'auto' });
     expect(await auto.snapshotStoreMode()).toEqual({ mode: 'layers' });
+    const hostProcesses = createFsProvider({ root: join(dir, 'w3'), snapshots: join(dir, 's3'), snapshotStore: 'layers', isolation: 'none' });
+    expect((await hostProcesses.settingsInForce()).jobs_at_checkpoint).toEqual({ value: 'not frozen', reason: expect.stringContaining('isolation none') });
   });
 
   it('a workspace is an overlay mount; a checkpoint with nothing running seals its writes by rename and stores no blob', async () => {
@@ -78,6 +80,25 @@ describe.skipIf(!asRoot)('fs provider with the layers snapshot store', () => {
     const child = await open(snapshotId);
     expect(await run(child.backend, 'cat kept.txt')).toBe('kept\n');
     expect(Number(await run(child.backend, 'wc -l < log.txt'))).toBeGreaterThan(0);
+  });
+
+  it('a checkpoint while a job writes throughout is one moment of its writes: its processes are frozen while the layer is copied, and go on after', async () => {
+    const { provider, open, run } = await setup();
+    const { backend } = await open();
+    expect((await provider.settingsInForce()).jobs_at_checkpoint).toEqual({ value: 'frozen' });
+    // The job writes its counter i to p00, p01 … p49 in turn, as fast as it can: at any one moment
+    // the files read i down to some point and i − 1 after it (one may be caught empty, between its
+    // truncation and its write). A copy made while the job runs reads them at different moments.
+    await run(backend, 'for f in $(seq 1 100); do head -c 65536 /dev/zero > filler-$f; done; files=$(seq -f p%02g 0 49); (i=0; while :; do i=$((i+1)); for f in $files; do echo $i > $f; done; done) >/dev/null 2>&1 & until [ -s p49 ]; do sleep 0.01; done');
+    for (let round = 1; round <= 4; round++) {
+      const { snapshotId } = await provider.checkpoint(backend, { labels: {} });
+      const child = await open(snapshotId);
+      const values = (await run(child.backend, 'for f in $(seq -w 0 49); do printf "%s," "$(cat p$f)"; done')).split(',').slice(0, 50).filter(Boolean).map(Number);
+      const oneMoment = values.every((value, index) => index === 0 || value <= values[index - 1]!) && Math.max(...values) - Math.min(...values) <= 1;
+      expect(oneMoment, `checkpoint ${round}: p00…p49 = ${values.join(' ')}`).toBe(true);
+    }
+    const before = Number(await run(backend, 'cat p49'));
+    await run(backend, `until [ "$(cat p49)" -gt ${before + 10} ] 2>/dev/null; do sleep 0.01; done`);
   });
 
   it('releasing unmounts the workspace and removes its upper layer; deleting the snapshots collects their layers', async () => {

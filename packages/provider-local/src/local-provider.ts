@@ -239,6 +239,21 @@ export class LocalProvider implements BackendProviderV1 {
   }
 
   /**
+   * Runs `work` with the processes the workspace's commands left running frozen, for a provider
+   * composing this one that copies what they write (provider-fs seals a layered workspace's upper
+   * directory by copying it while jobs run): see WorkspaceSandboxes.whileJobsFrozen.
+   */
+  whileJobsFrozen<T>(resource: BackendResource, operation: string, work: () => Promise<T>): Promise<T> {
+    const name = workspaceNameIn(resource);
+    return name ? this.#sandboxes.whileJobsFrozen(name, operation, work) : work();
+  }
+
+  /** Whether `whileJobsFrozen` freezes anything here, and why not (see WorkspaceSandboxes.jobsAtCheckpoint). */
+  jobsAtCheckpoint(): Promise<{ value: 'frozen' } | { value: 'not frozen'; reason: string }> {
+    return this.#sandboxes.jobsAtCheckpoint();
+  }
+
+  /**
    * Stops the workspace's sandbox when nothing its commands started still runs in it, and
    * answers whether it did (true also when there was none). False with isolation `none`, where
    * host processes cannot be counted exactly. For a provider composing this one that must know

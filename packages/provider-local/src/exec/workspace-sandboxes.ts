@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { HolderFile, NamespaceSandbox, type Launch, type ProbeSpec, type SandboxIdentity, type SandboxRecord } from '@runtimectl/namespace-sandbox';
+import { canFreeze, HolderFile, JobsNotFrozenError, NamespaceSandbox, type Launch, type ProbeSpec, type SandboxIdentity, type SandboxRecord } from '@runtimectl/namespace-sandbox';
 import { ProviderError } from '@runtimectl/provider';
 import { ownWorkspace } from '../sandbox-ownership';
 import { decideIsolation, type IsolationDecision, type IsolationInForce, type IsolationRequest } from './isolation-decision';
@@ -103,11 +103,46 @@ export class WorkspaceSandboxes {
    */
   async runningProcesses(name: string): Promise<number | null> {
     if ((await this.inForce()).mode === 'none') return null;
+    const sandbox = await this.#existing(name);
+    return sandbox ? sandbox.runningProcesses() : 0;
+  }
+
+  /**
+   * Whether `whileJobsFrozen` freezes what commands left running: `frozen`, or `not frozen` and
+   * why (isolation `none`: host processes, no cgroup to freeze; or sandboxes without a cgroup freezer).
+   */
+  async jobsAtCheckpoint(): Promise<{ value: 'frozen' } | { value: 'not frozen'; reason: string }> {
+    const { inForce, spec } = await this.#decided();
+    if (inForce.mode === 'none') return { value: 'not frozen', reason: 'isolation none: commands are host processes, in no cgroup of their own' };
+    if (spec?.cgroups && canFreeze(spec.cgroups)) return { value: 'frozen' };
+    return { value: 'not frozen', reason: inForce.limitsReason ?? 'no cgroup freezer on this machine' };
+  }
+
+  /**
+   * Runs `work` with everything workspace `name`'s commands left running frozen (see
+   * NamespaceSandbox.whileJobsFrozen), so that what it reads of their files stays as it is; as it
+   * is when nothing can run (no sandbox) or nothing can freeze (see `jobsAtCheckpoint`; a sandbox
+   * started before freezing existed). ProviderError naming `operation` when the jobs did not all
+   * stop in time: `work` did not run.
+   */
+  async whileJobsFrozen<T>(name: string, operation: string, work: () => Promise<T>): Promise<T> {
+    if ((await this.inForce()).mode === 'none') return work();
+    const sandbox = await this.#existing(name);
+    if (!sandbox?.freezable) return work();
+    try {
+      return await sandbox.whileJobsFrozen(work);
+    } catch (error) {
+      if (!(error instanceof JobsNotFrozenError)) throw error;
+      throw new ProviderError(this.providerId, operation, `the runtime's running processes could not be paused (${error.message}); nothing was taken`, error);
+    }
+  }
+
+  /** Workspace `name`'s sandbox when one runs (this daemon's, or one recorded by a daemon before it), never starting one. */
+  async #existing(name: string): Promise<NamespaceSandbox | undefined> {
     const known = await this.#running.get(name)?.catch(() => undefined);
-    if (known) return known.runningProcesses();
+    if (known) return known;
     const recorded = await (await this.#file(name)).read();
-    const adopted = recorded && (await NamespaceSandbox.adopt(recorded));
-    return adopted ? adopted.runningProcesses() : 0;
+    return (recorded && (await NamespaceSandbox.adopt(recorded))) || undefined;
   }
 
   /** Kills workspace `name`'s sandbox, this daemon's or a recorded one of a daemon before it. */
