@@ -20,6 +20,13 @@ export const fsProviderDefinition = defineProvider({
       .enum(['copy', 'layers', 'auto'])
       .default('copy')
       .describe('copy (a copy per checkout), layers (overlay mounts: checkout is a mount; root on Linux) or auto (layers where a probe mount works)'),
+    flatten_past_layers: z
+      .number()
+      .int()
+      .min(2)
+      .max(100)
+      .default(16)
+      .describe('layers: a checkpoint whose chain of layers is longer is flattened into one layer after it answers (default 16; a mount takes about 130 at most)'),
   }),
   create(settings, context) {
     const { providerId: _fixed, ...local } = hostWorkspaceProviderSettings(settings, context);
@@ -28,6 +35,7 @@ export const fsProviderDefinition = defineProvider({
       snapshots: resolve(settings.snapshots ?? resolve(context.stateDir, 'snapshots')),
       compress: settings.compress,
       snapshotStore: settings.snapshot_store,
+      flattenPastLayers: settings.flatten_past_layers,
     });
     context.telemetry.watchWorkspaceUsage(() => provider.local.workspaceUsage());
     return provider;

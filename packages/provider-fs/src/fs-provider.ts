@@ -40,6 +40,12 @@ export interface FsProviderSettings extends Omit<LocalProviderSettings, 'provide
    * mount works, else copy). Default `copy` while the layers mode is being completed (issue 34).
    */
   snapshotStore?: SnapshotStoreChoice;
+  /**
+   * Layers mode: a checkpoint whose chain of layers grows longer than this is flattened after it
+   * answered (its tree copied once into one layer; docs/provider-fs-layers.md), so mounts and
+   * lookups stay bounded. Default 16.
+   */
+  flattenPastLayers?: number;
 }
 
 export type SnapshotStoreChoice = 'copy' | 'layers' | 'auto';
@@ -53,6 +59,8 @@ export interface FsSnapshot extends ProviderSnapshot {
 }
 
 const PROVIDER_ID = 'fs';
+/** Chains of up to 16 layers are mounted as they are; a longer one is flattened. */
+const DEFAULT_FLATTEN_PAST_LAYERS = 16;
 
 /**
  * The fs provider: the local provider (the same workspaces, jail, commands, quota and isolation,
@@ -75,10 +83,16 @@ export class FsProvider implements BackendProviderV1 {
   readonly #layered: LayeredSnapshots;
   readonly #choice: SnapshotStoreChoice;
   #mode: Promise<SnapshotStoreInForce> | undefined;
+  readonly #flattenPast: number;
+  /** The flattens started so far, one after the other; what the last one that failed threw. */
+  #flattening: Promise<void> = Promise.resolve();
+  #flattenFailure: Error | undefined;
 
   constructor(settings: FsProviderSettings) {
     if (typeof settings.snapshots !== 'string' || settings.snapshots === '') throw new TypeError('createFsProvider needs a snapshots directory');
-    const { snapshots, compress, racyWindowNs, snapshotStore, ...local } = settings;
+    const { snapshots, compress, racyWindowNs, snapshotStore, flattenPastLayers, ...local } = settings;
+    this.#flattenPast = flattenPastLayers ?? DEFAULT_FLATTEN_PAST_LAYERS;
+    if (!Number.isInteger(this.#flattenPast) || this.#flattenPast < 2) throw new TypeError('createFsProvider: flattenPastLayers is an integer of at least 2');
     this.#choice = snapshotStore ?? 'copy';
     if (!['copy', 'layers', 'auto'].includes(this.#choice)) throw new TypeError('createFsProvider: snapshotStore is copy, layers or auto');
     // A backend's manifest reads only the files changed since its last checkpoint (the stat index).
@@ -174,7 +188,11 @@ export class FsProvider implements BackendProviderV1 {
     const name = indexNameOf(backend.resource) as string;
     const meta = { ...(request.name === undefined ? {} : { name: request.name }), labels: request.labels };
     try {
-      if (await this.#layered.isLive(name)) return await this.#checkpointLayers(backend, directory, name, meta, request.name);
+      if (await this.#layered.isLive(name)) {
+        const { snapshot, top } = await this.#checkpointLayers(backend, directory, name, meta, request.name);
+        this.#flattenLater(top);
+        return snapshot;
+      }
       const result = await this.#store.checkpoint(directory, name, meta);
       return {
         snapshotId: result.snapshotId,
@@ -196,9 +214,9 @@ export class FsProvider implements BackendProviderV1 {
    * snapshot below it — so it costs what changed; a workspace whose record does not name that
    * snapshot (made before deltas, or after a crash mid-seal) is walked whole instead (reading
    * only the files changed since its last walk: the stat index). Either way the stat index is
-   * kept with the snapshot, for its checkouts.
+   * kept with the snapshot, for its checkouts. Answers its sealed layer too (`top`).
    */
-  async #checkpointLayers(backend: ProviderBackend, directory: string, name: string, meta: { name?: string; labels: Record<string, string> }, snapshotName: string | undefined): Promise<FsSnapshot> {
+  async #checkpointLayers(backend: ProviderBackend, directory: string, name: string, meta: { name?: string; labels: Record<string, string> }, snapshotName: string | undefined): Promise<{ snapshot: FsSnapshot; top: string }> {
     return this.#store.shared(async () => {
       const quiesced = await this.#local.stopSandboxIfIdle(backend.resource);
       const seal = () => this.#layered.checkpoint(name, directory, quiesced, meta);
@@ -209,12 +227,34 @@ export class FsProvider implements BackendProviderV1 {
       if (base !== undefined) {
         const { removed, changed, files } = await this.#layered.delta(record.top, below, sealedTreeAt);
         await this.#layered.keepIndex(record.snapshotId, await this.#store.patchIndex(name, { removed, files }));
-        return { ...snapshot, manifestDelta: { baseSnapshotId: base, removed, changed } };
+        return { snapshot: { ...snapshot, manifestDelta: { baseSnapshotId: base, removed, changed } }, top: record.top };
       }
       const { walk, indexPath } = await this.#store.describe(directory, name);
       await this.#layered.keepIndex(record.snapshotId, indexPath);
-      return { ...snapshot, manifest: contentManifestOf(walk.entries) };
+      return { snapshot: { ...snapshot, manifest: contentManifestOf(walk.entries) }, top: record.top };
     });
+  }
+
+  /**
+   * Flattens layer `top` once the checkpoint that sealed it has answered, when its chain is
+   * longer than `flattenPastLayers` (one flatten at a time, each under the store's shared lock,
+   * as a checkpoint). A failed flatten leaves the chain as it was (the next checkpoint's tries
+   * again) and is kept for `flattened()`.
+   */
+  #flattenLater(top: string): void {
+    this.#flattening = this.#flattening.then(async () => {
+      try {
+        await this.#store.shared(() => this.#layered.flattenIfLonger(top, this.#flattenPast));
+      } catch (error) {
+        this.#flattenFailure = error instanceof Error ? error : new Error(String(error));
+      }
+    });
+  }
+
+  /** Resolves once every flatten started so far has ended, with what the last failed one threw (undefined: none failed). */
+  async flattened(): Promise<Error | undefined> {
+    await this.#flattening;
+    return this.#flattenFailure;
   }
 
   async checkout(request: BackendCheckoutRequest): Promise<ProviderBackend> {

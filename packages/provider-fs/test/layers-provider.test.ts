@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProviderBackend } from '@runtimectl/provider';
 import { createFsProvider, type FsProvider } from '../src/index';
+import { LayerStore } from '../src/layers/layer-store';
 import { isMountPoint } from '../src/layers/mount-table';
 import { unmount } from '../src/layers/overlay-mount';
 import { useTemporaryDirectories } from './fs-fixture';
@@ -20,9 +21,9 @@ describe.skipIf(!asRoot)('fs provider with the layers snapshot store', () => {
     for (const { provider, backendId, resource } of live.splice(0)) await provider.release({ backendId, resource }).catch(() => undefined);
   });
 
-  async function setup(isolation: 'auto' | 'none' = 'auto') {
+  async function setup(isolation: 'auto' | 'none' = 'auto', flattenPastLayers?: number) {
     const dir = await temporary('layers-provider');
-    const provider = createFsProvider({ root: join(dir, 'workspaces'), snapshots: join(dir, 'snapshots'), snapshotStore: 'layers', isolation });
+    const provider = createFsProvider({ root: join(dir, 'workspaces'), snapshots: join(dir, 'snapshots'), snapshotStore: 'layers', isolation, ...(flattenPastLayers ? { flattenPastLayers } : {}) });
     const open = async (snapshotId?: string) => {
       const backendId = newBackendId();
       const request = { backendId, runtimeId: 'rt', options: {}, labels: labels(backendId) };
@@ -117,6 +118,30 @@ describe.skipIf(!asRoot)('fs provider with the layers snapshot store', () => {
     expect(await layers()).toHaveLength(2); // the first snapshot still needs its layer
     expect(await provider.deleteSnapshot(first.snapshotId)).toEqual({ deleted: true });
     expect(await layers()).toEqual(['empty']);
+  });
+
+  it('a chain longer than the bound is flattened after its checkpoint answers: every chain stays short, every checkpoint checks out as it was, and the layers a live workspace is mounted on stay', async () => {
+    const { dir, provider, open, run } = await setup('auto', 3);
+    const store = new LayerStore(join(dir, 'snapshots'));
+    const topOf = async (snapshotId: string) => (JSON.parse(await readFile(join(dir, 'snapshots', 'layered', `${snapshotId}.json`), 'utf8')) as { top: string }).top;
+    const { backend } = await open();
+    const snapshots: string[] = [];
+    for (let i = 1; i <= 7; i++) {
+      await run(backend, `echo ${i} > f${i}; echo ${i} > last${i === 4 ? '; rm f2' : ''}`);
+      snapshots.push((await provider.checkpoint(backend, { labels: {} })).snapshotId);
+      expect(await provider.flattened()).toBeUndefined();
+    }
+    for (const [index, snapshotId] of snapshots.entries()) {
+      expect((await store.chain(await topOf(snapshotId))).length, `checkpoint ${index + 1}'s chain`).toBeLessThanOrEqual(3);
+      const child = await open(snapshotId);
+      const files = Array.from({ length: index + 1 }, (_, n) => `f${n + 1}`).filter((file) => index < 3 || file !== 'f2');
+      expect(await run(child.backend, 'cat last; ls f* | tr "\\n" " "'), `checkpoint ${index + 1}`).toBe(`${index + 1}\n${files.join(' ')} `);
+      await provider.release({ backendId: child.backendId, resource: child.backend.resource });
+    }
+    // Nothing names the layers below a flattened one any more, but the live workspace is still
+    // mounted on the chain it had: collecting keeps them.
+    for (const snapshotId of snapshots) await provider.deleteSnapshot(snapshotId);
+    expect(await run(backend, 'cat f1 f7 last')).toBe('1\n7\n7\n');
   });
 
   it('attach mounts a workspace again whose mount is gone (a reboot), with what it had written', async () => {

@@ -12,9 +12,14 @@ export interface LayerRecord {
   id: string;
   /** The layer below; null only for the empty layer every chain ends with. */
   parent: string | null;
-  /** How many layers are below it. */
+  /** How many layers are below it in its lineage (its chain may be shorter: see `flattenedAs`). */
   depth: number;
   createdAt: string;
+  /**
+   * A layer over the empty one holding this layer's whole tree (its chain merged, copied once):
+   * chains through this layer go through that one instead, so they stay short (see `chain`).
+   */
+  flattenedAs?: string;
 }
 
 /** The layer at the bottom of every chain: nothing. A fresh workspace's chain is this alone. */
@@ -77,15 +82,35 @@ export class LayerStore {
 
   /**
    * Seals a copy of `upper` (of a mounted overlay, whose processes may run) as a new layer over
-   * `parent`: `cp -a`, whiteouts, opaque marks and hard links included, into a temporary name
-   * renamed into place once whole (with no setuid or setgid bit, see `stripSetIdBits`); the copy
-   * is made durable first.
+   * `parent`: `cp -a`, whiteouts, opaque marks and hard links included (see `#sealCopyOf`).
    */
   async sealByCopy(upper: string, parent: string): Promise<LayerRecord> {
-    const record = await this.#begin(parent, newLayerId());
+    return this.#sealCopyOf(upper, await this.#begin(parent, newLayerId()), "the workspace's changes");
+  }
+
+  /**
+   * Flattens layer `id`: copies `tree` (a read-only mount of its chain: its whole tree, merged)
+   * into a new layer over the empty one, then records it as `id`'s `flattenedAs`, so every chain
+   * through `id` is two layers long from then on. A crash before that record leaves a layer that
+   * nothing names (collected). Resolves the new layer's record.
+   */
+  async flatten(id: string, tree: string): Promise<LayerRecord> {
+    const flattened = await this.#sealCopyOf(tree, await this.#begin(EMPTY_LAYER, newLayerId()), 'a chain of layers');
+    const record = await this.record(id);
+    if (!record) throw new Error(`layer ${id} does not exist`);
+    await this.#writeRecord({ ...record, flattenedAs: flattened.id });
+    return flattened;
+  }
+
+  /**
+   * Copies `tree` into the layer `record` began (`cp -a` into a temporary name renamed into
+   * place once whole, made durable first, with no setuid or setgid bit: see `stripSetIdBits`).
+   * On failure the layer is removed and the error names `what` was copied.
+   */
+  async #sealCopyOf(tree: string, record: LayerRecord, what: string): Promise<LayerRecord> {
     const copying = join(this.#layers, record.id, 'root.copying');
     try {
-      await run('cp', ['-a', '--', `${upper}/.`, copying], { timeout: COPY_TIMEOUT_MS });
+      await run('cp', ['-a', '--', `${tree}/.`, copying], { timeout: COPY_TIMEOUT_MS });
       await stripSetIdBits(copying);
       await run('sync', ['-f', copying], { timeout: COPY_TIMEOUT_MS }).catch(() => undefined);
       await rename(copying, this.absoluteRootOf(record.id));
@@ -93,7 +118,7 @@ export class LayerStore {
       return record;
     } catch (error) {
       await removeTree(join(this.#layers, record.id)).catch(() => undefined);
-      throw new Error(`could not copy the workspace's changes into a layer (${String((error as { stderr?: unknown }).stderr ?? '').trim().split('\n')[0] || 'cp failed'})`, { cause: error });
+      throw new Error(`could not copy ${what} into a layer (${String((error as { stderr?: unknown }).stderr ?? '').trim().split('\n')[0] || 'cp failed'})`, { cause: error });
     }
   }
 
@@ -112,16 +137,33 @@ export class LayerStore {
     return readJsonIfPresent<LayerRecord>(join(this.#layers, id, 'layer.json'));
   }
 
-  /** The chain of layer `id`: itself, then every layer below it, down to the empty layer. */
+  /**
+   * The chain of layer `id`, top first, as it is mounted: each layer, then the one below it, down
+   * to the empty layer — except that a layer that was flattened (and everything below it) is
+   * replaced by the layer that holds its whole tree (`flattenedAs`, over the empty layer).
+   */
   async chain(id: string): Promise<string[]> {
-    const chain: string[] = [];
+    return (await this.#walk(id)).mounted;
+  }
+
+  /** Every layer chain `id` needs: those it mounts, and those whose records lead to them (a flattened layer's). */
+  async needed(id: string): Promise<string[]> {
+    const { mounted, read } = await this.#walk(id);
+    return [...read, ...mounted];
+  }
+
+  async #walk(id: string): Promise<{ mounted: string[]; read: string[] }> {
+    const mounted: string[] = [];
+    const read: string[] = [];
     for (let at: string | null = id; at !== null; ) {
       const record: LayerRecord | null = await this.record(at);
       if (!record) throw new Error(`layer ${at} of the chain of ${id} is missing`);
-      chain.push(record.id);
-      at = record.parent;
+      read.push(record.id);
+      const flattened = record.flattenedAs === undefined ? null : await this.record(record.flattenedAs);
+      mounted.push(flattened?.id ?? record.id);
+      at = flattened ? flattened.parent : record.parent;
     }
-    return chain;
+    return { mounted, read };
   }
 
   /** Every layer id in the store. */

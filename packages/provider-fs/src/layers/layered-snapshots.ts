@@ -33,6 +33,8 @@ interface LiveState {
    * the manifest delta of the next layer sealed over it. Absent in records written before deltas.
    */
   base?: string | null;
+  /** The chain the workspace is mounted on (written before it is mounted): kept by `collect` even once `top`'s chain is flattened. */
+  mounted?: string[];
 }
 
 /** A checkpoint's new snapshot, with what its manifest delta needs: the layer it was sealed over and that layer's snapshot. */
@@ -166,6 +168,17 @@ export class LayeredSnapshots {
     return top;
   }
 
+  /**
+   * Flattens layer `top` when its chain is longer than `longest` layers (see LayerStore.flatten:
+   * its tree, read through a read-only mount of the chain, copied once into a layer over the
+   * empty one). True when it did.
+   */
+  async flattenIfLonger(top: string, longest: number): Promise<boolean> {
+    if ((await this.layers.chain(top)).length <= longest) return false;
+    await this.#withChainView(top, (tree) => this.layers.flatten(top, tree));
+    return true;
+  }
+
   /** Whether workspace `name` is a layered one (it has a live record). */
   async isLive(name: string): Promise<boolean> {
     return WORKSPACE_NAME.test(name) && (await this.#state(name)) !== null;
@@ -234,7 +247,7 @@ export class LayeredSnapshots {
   async collect(): Promise<number> {
     const needed = new Set<string>([EMPTY_LAYER]);
     const tops = [...(await this.snapshots()).map((record) => record.top), ...(await this.#liveTops())];
-    for (const top of tops) for (const id of await this.layers.chain(top).catch(() => [top])) needed.add(id);
+    for (const top of tops) for (const id of await this.layers.needed(top).catch(() => [top])) needed.add(id);
     let removed = 0;
     for (const id of await this.layers.ids()) {
       if (needed.has(id)) continue;
@@ -281,6 +294,9 @@ export class LayeredSnapshots {
     await rm(join(live, 'work'), { recursive: true, force: true });
     await mkdir(join(live, 'work'));
     const chain = await this.layers.chain(top);
+    // Not made durable: it matters while the mount lasts, and a power loss takes both.
+    const state = await this.#state(name);
+    if (state) await replaceFile(join(live, 'state.json'), JSON.stringify({ ...state, mounted: chain }));
     await mountOverlay({ cwd: this.directory, lowers: chain.map((id) => this.layers.rootOf(id)), upper: join('live', name, 'upper'), work: join('live', name, 'work'), target });
   }
 
@@ -298,7 +314,7 @@ export class LayeredSnapshots {
     for (const name of await namesIn(join(this.directory, 'live'))) {
       if (!WORKSPACE_NAME.test(name)) continue;
       const state = await this.#state(name).catch(() => null);
-      if (state) tops.push(state.top, ...(state.sealing ? [state.sealing] : []));
+      if (state) tops.push(state.top, ...(state.sealing ? [state.sealing] : []), ...(state.mounted ?? []));
     }
     return tops;
   }
