@@ -96,7 +96,13 @@ export class FsProvider implements BackendProviderV1 {
     this.#choice = snapshotStore ?? 'copy';
     if (!['copy', 'layers', 'auto'].includes(this.#choice)) throw new TypeError('createFsProvider: snapshotStore is copy, layers or auto');
     // A backend's manifest reads only the files changed since its last checkpoint (the stat index).
-    this.#local = createLocalProvider({ ...local, providerId: PROVIDER_ID, knownHashes: (name) => this.#store.knownHashes(name) });
+    this.#local = createLocalProvider({
+      ...local,
+      providerId: PROVIDER_ID,
+      knownHashes: (name) => this.#store.knownHashes(name),
+      // A layered workspace's quota counts what it wrote over its checkpoint, not what it was checked out with.
+      quotaTree: async (name) => ((await this.#layered.isLive(name)) ? this.#layered.upperOf(name) : undefined),
+    });
     this.#store = new SnapshotStore(resolve(snapshots), {
       ...(compress === undefined ? {} : { compress }),
       ...(racyWindowNs === undefined ? {} : { racyWindowNs }),

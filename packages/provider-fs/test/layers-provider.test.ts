@@ -21,9 +21,9 @@ describe.skipIf(!asRoot)('fs provider with the layers snapshot store', () => {
     for (const { provider, backendId, resource } of live.splice(0)) await provider.release({ backendId, resource }).catch(() => undefined);
   });
 
-  async function setup(isolation: 'auto' | 'none' = 'auto', flattenPastLayers?: number) {
+  async function setup(isolation: 'auto' | 'none' = 'auto', settings: { flattenPastLayers?: number; workspaceQuotaBytes?: number } = {}) {
     const dir = await temporary('layers-provider');
-    const provider = createFsProvider({ root: join(dir, 'workspaces'), snapshots: join(dir, 'snapshots'), snapshotStore: 'layers', isolation, ...(flattenPastLayers ? { flattenPastLayers } : {}) });
+    const provider = createFsProvider({ root: join(dir, 'workspaces'), snapshots: join(dir, 'snapshots'), snapshotStore: 'layers', isolation, ...settings });
     const open = async (snapshotId?: string) => {
       const backendId = newBackendId();
       const request = { backendId, runtimeId: 'rt', options: {}, labels: labels(backendId) };
@@ -121,7 +121,7 @@ describe.skipIf(!asRoot)('fs provider with the layers snapshot store', () => {
   });
 
   it('a chain longer than the bound is flattened after its checkpoint answers: every chain stays short, every checkpoint checks out as it was, and the layers a live workspace is mounted on stay', async () => {
-    const { dir, provider, open, run } = await setup('auto', 3);
+    const { dir, provider, open, run } = await setup('auto', { flattenPastLayers: 3 });
     const store = new LayerStore(join(dir, 'snapshots'));
     const topOf = async (snapshotId: string) => (JSON.parse(await readFile(join(dir, 'snapshots', 'layered', `${snapshotId}.json`), 'utf8')) as { top: string }).top;
     const { backend } = await open();
@@ -142,6 +142,22 @@ describe.skipIf(!asRoot)('fs provider with the layers snapshot store', () => {
     // mounted on the chain it had: collecting keeps them.
     for (const snapshotId of snapshots) await provider.deleteSnapshot(snapshotId);
     expect(await run(backend, 'cat f1 f7 last')).toBe('1\n7\n7\n');
+  });
+
+  it('the workspace quota counts what a workspace wrote over its checkpoint (its upper layer), per child of a checkout', async () => {
+    const MiB = 2 ** 20;
+    const { provider, open, run } = await setup('auto', { workspaceQuotaBytes: 2 * MiB });
+    const { backend } = await open();
+    await backend.writeBytes('base.bin', new Uint8Array(1.5 * MiB).fill(1));
+    const { snapshotId } = await provider.checkpoint(backend, { labels: {} });
+    const children = [await open(snapshotId), await open(snapshotId)];
+    for (const child of children) {
+      // 1.5 MiB below it and 1 MiB written: over 2 MiB if the checkpoint's files counted.
+      await child.backend.writeBytes('own.bin', new Uint8Array(MiB).fill(2));
+      await run(child.backend, 'head -c 524288 /dev/zero > more.bin');
+      const refused = await child.backend.writeBytes('too-much.bin', new Uint8Array(MiB)).then(() => null, (error: { code?: string }) => error);
+      expect(refused?.code).toBe('workspace_quota_exceeded');
+    }
   });
 
   it('attach mounts a workspace again whose mount is gone (a reboot), with what it had written', async () => {

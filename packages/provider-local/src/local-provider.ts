@@ -1,5 +1,5 @@
 import { mkdir, realpath, rm, stat, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import {
   BackendGoneError,
   ProviderError,
@@ -52,6 +52,13 @@ export interface LocalProviderSettings {
   workspaceQuotaBytes?: number;
   /** Told of quota refusals (for metrics; the provider itself has none). */
   quotaObserver?: WorkspaceQuotaObserver;
+  /**
+   * For a provider composing this one: the host directory whose usage counts against workspace
+   * `name`'s quota instead of the workspace itself (undefined: the workspace). provider-fs gives
+   * a layered workspace's upper directory: what it wrote over its checkpoint, not the
+   * checkpoint's files it was checked out with.
+   */
+  quotaTree?: (workspaceName: string) => Promise<string | undefined>;
   /**
    * Where commands run. `namespace`: each workspace's commands in its own user, mount and PID
    * namespaces, seeing the workspace, the system's tools read-only, a private /tmp and /proc —
@@ -144,7 +151,7 @@ export class LocalProvider implements BackendProviderV1 {
       shell: settings.shell ?? '/bin/sh',
       env: checkConfiguredEnvironment(settings.env ?? {}),
       killGraceMs: KILL_GRACE_MS,
-      ...(quotaBytes > 0 ? { quota: new WorkspaceQuota(quotaBytes, settings.quotaObserver) } : {}),
+      ...(quotaBytes > 0 ? { quota: new WorkspaceQuota(quotaBytes, settings.quotaObserver, quotaTreeOf(settings.quotaTree)) } : {}),
       sandboxes: this.#sandboxes,
       ...(settings.knownHashes ? { knownHashes: settings.knownHashes } : {}),
     };
@@ -340,4 +347,9 @@ function networkMode(network: SandboxNetwork | boolean | undefined): SandboxNetw
 /** Creates the local provider. Throws `TypeError` for a missing root, `InvalidRequestError` for a bad `env`. */
 export function createLocalProvider(settings: LocalProviderSettings): LocalProvider {
   return new LocalProvider(settings);
+}
+
+/** The tree measured for a workspace's quota: `quotaTree`'s answer for its name, else the workspace. */
+function quotaTreeOf(quotaTree: LocalProviderSettings['quotaTree']): ((root: string) => Promise<string>) | undefined {
+  return quotaTree && (async (root) => (await quotaTree(basename(root))) ?? root);
 }

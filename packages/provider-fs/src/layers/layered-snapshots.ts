@@ -179,6 +179,11 @@ export class LayeredSnapshots {
     return true;
   }
 
+  /** Workspace `name`'s upper directory: what it wrote over its chain. */
+  upperOf(name: string): string {
+    return join(this.#liveDir(name), 'upper');
+  }
+
   /** Whether workspace `name` is a layered one (it has a live record). */
   async isLive(name: string): Promise<boolean> {
     return WORKSPACE_NAME.test(name) && (await this.#state(name)) !== null;

@@ -27,6 +27,8 @@ export class WorkspaceQuota {
     /** Bytes a workspace may occupy; never 0 (no quota means no WorkspaceQuota). */
     readonly quotaBytes: number,
     private readonly observer: WorkspaceQuotaObserver = {},
+    /** The tree measured for workspace `root` (default: itself; see LocalProviderSettings.quotaTree). */
+    private readonly treeOf: (root: string) => Promise<string> = async (root) => root,
   ) {}
 
   /**
@@ -38,7 +40,8 @@ export class WorkspaceQuota {
     if (!fresh && last && Date.now() - last.atMs < MEASUREMENT_TTL_MS) return last.bytes;
     let measuring = this.#measuring.get(root);
     if (!measuring) {
-      measuring = measureTreeBytes(root)
+      measuring = this.treeOf(root)
+        .then(measureTreeBytes)
         .then(
           (bytes) => {
             this.#measured.set(root, { bytes, atMs: Date.now() });
