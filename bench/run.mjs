@@ -24,6 +24,7 @@ import { measureLocalProvider } from './src/sections/local-provider.mjs';
 import { measureFleet } from './src/sections/fleet.mjs';
 import { measureEventStream } from './src/sections/event-stream.mjs';
 import { measureFsProvider } from './src/sections/fs-provider.mjs';
+import { measureFsLayers } from './src/sections/fs-layers.mjs';
 import { measureRetention } from './src/sections/retention.mjs';
 import { measureManifests } from './src/sections/manifests.mjs';
 import { measureVerifyRestores } from './src/sections/verify-restores.mjs';
@@ -38,6 +39,7 @@ const SECTION_RUNNERS = {
   memory: { title: 'Resident memory of `runtimed`', run: measureMemory },
   local: { title: 'Local provider against raw Node (packages/provider-local/bench)', run: measureLocalProvider },
   fs: { title: 'fs provider snapshots against tar and cp (packages/provider-fs/bench)', run: measureFsProvider },
+  'fs-layers': { title: 'fs provider, layers store (issue 34): checkout and checkpoints against cp -a, git and tar (packages/provider-fs/bench/layers.bench.mjs)', run: measureFsLayers },
   events: { title: 'Event stream: SSE delivery of the event log under load (issue 23)', run: measureEventStream },
   retention: { title: 'Retention: a pass over 100,000 checkpoints, and clean checkpoints while passes run (issue 23)', run: measureRetention },
   fleet: { title: 'A fleet of 3 nodes on one PostgreSQL against one node (E2B emulator)', run: measureFleet },

@@ -2,7 +2,7 @@
 // the same measurements with fewer and shorter rounds (under two minutes on a 2-core machine).
 import { parseArgs } from 'node:util';
 
-export const SECTIONS = ['http-clean', 'http-operations', 'e2b', 'store', 'store-postgres', 'memory', 'local', 'fs', 'events', 'retention', 'startup', 'fleet', 'manifests', 'verify-restores'];
+export const SECTIONS = ['http-clean', 'http-operations', 'e2b', 'store', 'store-postgres', 'memory', 'local', 'fs', 'fs-layers', 'events', 'retention', 'startup', 'fleet', 'manifests', 'verify-restores'];
 
 const PROFILES = {
   full: {
@@ -14,6 +14,7 @@ const PROFILES = {
     memory: { steps: 5, perStep: 1000 },
     local: { fileRounds: 9, execRounds: 60 },
     fs: { rounds: 3 },
+    fsLayers: { rounds: 3 },
     manifests: { rounds: 3, diffs: 200 },
     verifyRestores: { rounds: 5, files: 10_000, mib: 200 },
     events: { rounds: 3, durationSec: 5 },
@@ -31,6 +32,7 @@ const PROFILES = {
     memory: { steps: 3, perStep: 200 },
     local: { fileRounds: 3, execRounds: 20 },
     fs: { rounds: 1 },
+    fsLayers: { rounds: 1 },
     manifests: { rounds: 1, diffs: 50 },
     // A fifth of the workspace: writing 200 MiB through the emulator alone takes minutes.
     verifyRestores: { rounds: 3, files: 2_000, mib: 40 },
