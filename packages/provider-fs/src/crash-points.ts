@@ -1,5 +1,5 @@
 /**
- * The points where a crash could land while the store writes or collects: a test seam. The
+ * The points where a crash could land while a store (blobs or layers) writes or collects: a test seam. The
  * crash tests pass a `crashPoint` callback that SIGKILLs the process at the n-th call of one of
  * them, so every interleaving they name is reached deterministically, not by timing.
  */
@@ -11,6 +11,16 @@ export type CrashPoint =
   /** deleteSnapshot removed the manifest; garbage collection has not run. */
   | 'manifest-removed'
   /** Garbage collection just removed one blob. */
-  | 'blob-removed';
+  | 'blob-removed'
+  /** Layers: a seal by rename is written ahead in the workspace's record; the workspace is still mounted. */
+  | 'seal-written-ahead'
+  /** Layers: the upper directory is renamed into a layer; the workspace's record still names the layer below. */
+  | 'upper-renamed'
+  /** Layers: the workspace is mounted again over its new layer; the snapshot's record is not written. */
+  | 'workspace-remounted'
+  /** Layers: a flatten's copy is whole; the flattened layer's record does not name it yet. */
+  | 'flatten-copied'
+  /** Layers: garbage collection just removed one layer. */
+  | 'layer-removed';
 
 export type CrashPointHook = (point: CrashPoint) => void;

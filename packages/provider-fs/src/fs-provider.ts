@@ -15,6 +15,7 @@ import {
   type ReadBytesOptions,
 } from '@runtimectl/provider';
 import { createLocalProvider, type IsolationInForce, type LocalProvider, type LocalProviderSettings } from '@runtimectl/provider-local';
+import type { CrashPointHook } from './crash-points';
 import { contentManifestOf } from './content-manifest';
 import type { Manifest, SkippedEntry } from './manifest';
 import { LayeredSnapshots } from './layers/layered-snapshots';
@@ -46,6 +47,8 @@ export interface FsProviderSettings extends Omit<LocalProviderSettings, 'provide
    * lookups stay bounded. Default 16.
    */
   flattenPastLayers?: number;
+  /** Layers mode: the crash tests' seam (see crash-points.ts); never set in production. */
+  crashPoint?: CrashPointHook;
 }
 
 export type SnapshotStoreChoice = 'copy' | 'layers' | 'auto';
@@ -90,7 +93,7 @@ export class FsProvider implements BackendProviderV1 {
 
   constructor(settings: FsProviderSettings) {
     if (typeof settings.snapshots !== 'string' || settings.snapshots === '') throw new TypeError('createFsProvider needs a snapshots directory');
-    const { snapshots, compress, racyWindowNs, snapshotStore, flattenPastLayers, ...local } = settings;
+    const { snapshots, compress, racyWindowNs, snapshotStore, flattenPastLayers, crashPoint, ...local } = settings;
     this.#flattenPast = flattenPastLayers ?? DEFAULT_FLATTEN_PAST_LAYERS;
     if (!Number.isInteger(this.#flattenPast) || this.#flattenPast < 2) throw new TypeError('createFsProvider: flattenPastLayers is an integer of at least 2');
     this.#choice = snapshotStore ?? 'copy';
@@ -107,7 +110,7 @@ export class FsProvider implements BackendProviderV1 {
       ...(compress === undefined ? {} : { compress }),
       ...(racyWindowNs === undefined ? {} : { racyWindowNs }),
     });
-    this.#layered = new LayeredSnapshots(resolve(snapshots));
+    this.#layered = new LayeredSnapshots(resolve(snapshots), crashPoint);
   }
 
   /**

@@ -5,6 +5,7 @@ import { namesIn, readJsonIfPresent } from '../absent-files';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { OWNER_ONLY_DIRECTORY_MODE, removeTree } from '@runtimectl/provider-local';
+import type { CrashPointHook } from '../crash-points';
 import { fsyncDirectory, writeFileDurably } from '../durable-files';
 
 /** A sealed layer: a tree in overlayfs' format that never changes again, and the layer below it. */
@@ -43,7 +44,11 @@ const run = promisify(execFile);
 export class LayerStore {
   readonly #layers: string;
 
-  constructor(readonly directory: string) {
+  constructor(
+    readonly directory: string,
+    /** The crash tests' seam (see crash-points.ts). */
+    readonly crashPoint?: CrashPointHook,
+  ) {
     this.#layers = join(directory, 'layers');
   }
 
@@ -96,6 +101,7 @@ export class LayerStore {
    */
   async flatten(id: string, tree: string): Promise<LayerRecord> {
     const flattened = await this.#sealCopyOf(tree, await this.#begin(EMPTY_LAYER, newLayerId()), 'a chain of layers');
+    this.crashPoint?.('flatten-copied');
     const record = await this.record(id);
     if (!record) throw new Error(`layer ${id} does not exist`);
     await this.#writeRecord({ ...record, flattenedAs: flattened.id });
@@ -175,6 +181,7 @@ export class LayerStore {
   async remove(id: string): Promise<void> {
     if (!LAYER_ID.test(id) || id === EMPTY_LAYER) throw new TypeError(`not a removable layer: ${id}`);
     await removeTree(join(this.#layers, id));
+    this.crashPoint?.('layer-removed');
   }
 
   async #writeRecord(record: LayerRecord): Promise<void> {

@@ -3,6 +3,7 @@ import { chmod, chown, copyFile, lstat, mkdir, mkdtemp, rm, rmdir } from 'node:f
 import { namesIn, readJsonIfPresent, removeFileIfPresent } from '../absent-files';
 import { dirname, join } from 'node:path';
 import { OWNER_ONLY_DIRECTORY_MODE, removeTree, type WorkspaceOwner } from '@runtimectl/provider-local';
+import type { CrashPointHook } from '../crash-points';
 import { fsyncDirectory, replaceFile, writeFileDurably } from '../durable-files';
 import { EMPTY_LAYER, LayerStore, newLayerId } from './layer-store';
 import { layerDelta, type LayerDelta } from './layer-delta';
@@ -62,8 +63,12 @@ export interface SealedCheckpoint {
 export class LayeredSnapshots {
   readonly layers: LayerStore;
 
-  constructor(readonly directory: string) {
-    this.layers = new LayerStore(directory);
+  constructor(
+    readonly directory: string,
+    /** The crash tests' seam (see crash-points.ts). */
+    private readonly crashPoint?: CrashPointHook,
+  ) {
+    this.layers = new LayerStore(directory, crashPoint);
   }
 
   /** Mounts a fresh workspace (the empty chain) at `target`, a directory whose owner and mode the upper root takes. */
@@ -153,6 +158,7 @@ export class LayeredSnapshots {
     const below = state.top;
     const sealing = newLayerId();
     await this.#writeState(name, { ...state, sealing });
+    this.crashPoint?.('seal-written-ahead');
     try {
       await unmount(target);
     } catch {
@@ -160,11 +166,13 @@ export class LayeredSnapshots {
       return undefined;
     }
     const top = (await this.layers.sealByRename(join(live, 'upper'), below, sealing)).id;
+    this.crashPoint?.('upper-renamed');
     await this.#writeState(name, { top, base: snapshotId });
     await mkdir(join(live, 'upper'), { mode: root.mode & 0o7777 });
     await chmod(join(live, 'upper'), root.mode & 0o7777);
     await chown(join(live, 'upper'), root.uid, root.gid);
     await this.#mount(name, target, top);
+    this.crashPoint?.('workspace-remounted');
     return top;
   }
 

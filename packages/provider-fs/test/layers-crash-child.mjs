@@ -1,0 +1,38 @@
+// A process the layers crash test kills at a named point (src/crash-points.ts), against the built package.
+//   node layers-crash-child.mjs <root> <snapshots> <rounds> <delete: yes|no> [<point>:<n>]
+// An fs provider in layers mode whose chains are flattened past 2 layers. It opens a workspace
+// (recorded in <root>/../backend.json), then per round runs a command that writes round.txt and
+// appends to all.txt, checkpoints, prints `checkpoint <id> <round>` once it answered and waits for
+// the flatten; with delete, it deletes the first checkpoint last, between `deleting <id>` and `deleted <id>`.
+// With <point>:<n> the process SIGKILLs itself at the n-th time it reaches <point>.
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { createFsProvider } from '../dist/index.js';
+
+const args = process.argv.slice(2);
+const kill = /^[a-z-]+:\d+$/.test(args.at(-1) ?? '') ? args.pop().split(':') : null;
+let reached = 0;
+const crashPoint = (point) => {
+  if (kill && point === kill[0] && ++reached >= Number(kill[1])) process.kill(process.pid, 'SIGKILL');
+};
+const [root, snapshots, rounds, deleteFirst] = args;
+const provider = createFsProvider({ root, snapshots, snapshotStore: 'layers', flattenPastLayers: 2, crashPoint });
+const backendId = `bkd_${randomBytes(16).toString('hex')}`;
+const backend = await provider.create({ backendId, runtimeId: 'crash', options: {}, labels: {} });
+writeFileSync(join(dirname(root), 'backend.json'), JSON.stringify({ backendId, resource: backend.resource }));
+const ids = [];
+for (let round = 1; round <= Number(rounds); round++) {
+  const result = await backend.exec({ command: `echo ${round} > round.txt; echo ${round} >> all.txt`, timeoutMs: 20_000, maxOutputBytes: 4096 });
+  if (result.exitCode !== 0) throw new Error(Buffer.from(result.stderr).toString());
+  const { snapshotId } = await provider.checkpoint(backend, { labels: {} });
+  ids.push(snapshotId);
+  process.stdout.write(`checkpoint ${snapshotId} ${round}\n`);
+  const failed = await provider.flattened();
+  if (failed) throw failed;
+}
+if (deleteFirst === 'yes') {
+  process.stdout.write(`deleting ${ids[0]}\n`);
+  await provider.deleteSnapshot(ids[0]);
+  process.stdout.write(`deleted ${ids[0]}\n`);
+}
