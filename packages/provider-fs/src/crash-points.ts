@@ -18,6 +18,12 @@ export type CrashPoint =
   | 'upper-renamed'
   /** Layers: the workspace is mounted again over its new layer; the snapshot's record is not written. */
   | 'workspace-remounted'
+  /** Layers: the upper directory of a workspace with jobs running is copied into a layer (they are frozen); no snapshot names it. */
+  | 'upper-copied'
+  /** Layers: a new workspace (created, or checked out) is recorded; it is not mounted yet. */
+  | 'live-recorded'
+  /** Layers: a new workspace is mounted; its create or checkout has not answered. */
+  | 'live-mounted'
   /** Layers: a flatten's copy is whole; the flattened layer's record does not name it yet. */
   | 'flatten-copied'
   /** Layers: garbage collection just removed one layer. */

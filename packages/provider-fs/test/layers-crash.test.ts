@@ -12,8 +12,8 @@ const ROUNDS = 4;
 const text = (bytes: Uint8Array) => Buffer.from(bytes).toString('utf8');
 
 /** Runs layers-crash-child.mjs to its end or to the crash; what it acknowledged (printed) before. */
-function runChild(dir: string, kill?: `${CrashPoint}:${number}`): Promise<{ signal: NodeJS.Signals | null; checkpoints: Map<string, number>; deleting: string[]; stderr: string }> {
-  const child = spawn(process.execPath, [join(__dirname, 'layers-crash-child.mjs'), join(dir, 'workspaces'), join(dir, 'snapshots'), String(ROUNDS), 'yes', ...(kill ? [kill] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
+function runChild(dir: string, steps: string, kill?: `${CrashPoint}:${number}`): Promise<{ signal: NodeJS.Signals | null; checkpoints: Map<string, number>; deleting: string[]; checkingOut: string[]; stderr: string }> {
+  const child = spawn(process.execPath, [join(__dirname, 'layers-crash-child.mjs'), join(dir, 'workspaces'), join(dir, 'snapshots'), String(ROUNDS), steps, ...(kill ? [kill] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (out += chunk));
@@ -22,33 +22,38 @@ function runChild(dir: string, kill?: `${CrashPoint}:${number}`): Promise<{ sign
     child.once('exit', (_code, signal) => {
       const lines = out.split('\n').filter(Boolean).map((line) => line.split(' '));
       const checkpoints = new Map(lines.filter(([kind]) => kind === 'checkpoint').map(([, id, round]) => [id!, Number(round)]));
-      resolve({ signal, checkpoints, deleting: lines.filter(([kind]) => kind === 'deleting').map(([, id]) => id!), stderr });
+      const named = (kind: string) => lines.filter(([said]) => said === kind).map(([, id]) => id!);
+      resolve({ signal, checkpoints, deleting: named('deleting'), checkingOut: named('checking-out'), stderr });
     });
   });
 }
 
 /**
  * Issue 34's crash test for the layers store: a process checkpointing a workspace (sealed by
- * rename, chains flattened past two layers) and collecting layers is SIGKILLed at each named point.
+ * rename, or by copy with a job running; chains flattened past two layers), checking checkpoints
+ * out and collecting layers is SIGKILLed at each named point.
  * A new provider on the same directories must then use the workspace (its writes kept, a new
  * checkpoint taken), check out every checkpoint the dead one acknowledged byte-exact, and, once
  * every snapshot is deleted and the workspace released, hold no layer but the empty one.
  */
 describe.skipIf(!asRoot)('layers store: SIGKILL at every step of checkpoint, flatten and collection', () => {
   const temporary = useTemporaryDirectories();
-  const cases: `${CrashPoint}:${number}`[] = [
-    'seal-written-ahead:1',
-    'seal-written-ahead:3',
-    'upper-renamed:2',
-    'workspace-remounted:2',
-    'flatten-copied:1',
-    'flatten-copied:2',
-    'layer-removed:1',
+  // [where it is killed, what the process does]: checkpoints sealed by rename (nothing running),
+  // or by copy (a job running, frozen), each checked out, the first deleted last.
+  const cases: [`${CrashPoint}:${number}`, string][] = [
+    ['seal-written-ahead:1', 'delete'],
+    ['upper-renamed:2', 'delete'],
+    ['workspace-remounted:2', 'delete'],
+    ['flatten-copied:1', 'delete'],
+    ['layer-removed:1', 'delete'],
+    ['upper-copied:2', 'busy'],
+    ['live-recorded:2', 'checkout'],
+    ['live-mounted:3', 'checkout'],
   ];
 
-  it.each(cases)('killed at %s: the workspace goes on, every acknowledged checkpoint checks out as it was, nothing leaks', async (kill) => {
+  it.each(cases)('killed at %s (%s): the workspace goes on, every acknowledged checkpoint checks out as it was, nothing leaks', async (kill, steps) => {
     const dir = await temporary('layers-crash');
-    const crashed = await runChild(dir, kill);
+    const crashed = await runChild(dir, steps, kill);
     expect(crashed.signal, `the child was to die at ${kill}: ${crashed.stderr}`).toBe('SIGKILL');
 
     const provider = createFsProvider({ root: join(dir, 'workspaces'), snapshots: join(dir, 'snapshots'), snapshotStore: 'layers' });
@@ -80,6 +85,8 @@ describe.skipIf(!asRoot)('layers store: SIGKILL at every step of checkpoint, fla
     await provider.release({ backendId: latestId, resource: latest.resource });
 
     await provider.release({ backendId, resource });
+    // The checkouts it made, and one the crash cut short, are released as reconciliation releases unbound backends.
+    for (const childId of crashed.checkingOut) await provider.release({ backendId: childId, resource: { workspace: childId } });
     for (const snapshotId of [...expected.keys(), after.snapshotId]) await provider.deleteSnapshot(snapshotId);
     // A layer a crash left that no snapshot names (an unfinished seal or flatten) goes with the rest.
     await provider.deleteSnapshot(`snap_${'0'.repeat(32)}`);

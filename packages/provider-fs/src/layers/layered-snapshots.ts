@@ -122,7 +122,10 @@ export class LayeredSnapshots {
     let top: string | undefined;
     if (quiesced) top = await this.#sealByRename(name, target, state, snapshotId);
     const sealedTreeAt = top === undefined ? undefined : target;
-    top ??= (await this.layers.sealByCopy(join(live, 'upper'), state.top)).id;
+    if (top === undefined) {
+      top = (await this.layers.sealByCopy(join(live, 'upper'), state.top)).id;
+      this.crashPoint?.('upper-copied');
+    }
     const record: LayeredSnapshotRecord = {
       snapshotId,
       top,
@@ -299,7 +302,9 @@ export class LayeredSnapshots {
     await chmod(join(live, 'upper'), root.mode & 0o1777);
     await chown(join(live, 'upper'), root.uid, root.gid);
     await this.#writeState(name, state);
+    this.crashPoint?.('live-recorded');
     await this.#mount(name, target, state.top);
+    this.crashPoint?.('live-mounted');
   }
 
   async #mount(name: string, target: string, top: string): Promise<void> {
