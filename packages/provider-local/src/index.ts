@@ -1,4 +1,4 @@
-export { createLocalProvider, DEFAULT_WORKSPACE_QUOTA_BYTES, LocalProvider, type LocalProviderSettings } from './local-provider';
+export { createLocalProvider, DEFAULT_WORKSPACE_QUOTA_BYTES, DEFAULT_WORKSPACE_QUOTA_INODES, LocalProvider, type LocalProviderSettings } from './local-provider';
 export type { WorkspaceQuotaObserver } from './quota/workspace-quota';
 export { DEFAULT_WORKSPACE_PATH, type IsolationInForce, type LocalIsolation } from './exec/workspace-sandboxes';
 export { DEFAULT_SANDBOX_LIMITS } from './exec/default-limits';

@@ -125,7 +125,7 @@ export class LocalBackend implements ProviderBackend {
     } finally {
       await handle.close();
     }
-    this.settings.quota?.wrote(this.directory, content.byteLength - replacedBytes);
+    this.settings.quota?.wrote(this.directory, content.byteLength - replacedBytes, created ? 1 : 0);
     return { path, created };
   }
 
@@ -227,12 +227,12 @@ export class LocalBackend implements ProviderBackend {
   async #withinQuota(options: RunCommandOptions, quota: WorkspaceQuota): Promise<RunCommandOptions> {
     // Any earlier measurement will do as the baseline: it only tells a clean-up (rm) of a
     // workspace already over the quota from a command that grows it.
-    const startBytes = quota.lastKnown(this.directory) ?? (await quota.usage(this.directory).catch(() => 0));
-    const prefix = fileSizeLimitPrefix(quota.quotaBytes);
+    const start = quota.lastKnown(this.directory) ?? (await quota.usage(this.directory).catch(() => ({ bytes: 0, inodes: 0 })));
+    const prefix = quota.quotaBytes > 0 ? fileSizeLimitPrefix(quota.quotaBytes) : [];
     return {
       ...options,
       ...(prefix.length > 0 ? { prefix, shell: await shellPath(options.shell, options.cwd, options.env) } : {}),
-      watch: (pgid) => watchQuota(pgid, this.directory, quota, startBytes, this.settings.killGraceMs),
+      watch: (pgid) => watchQuota(pgid, this.directory, quota, start, this.settings.killGraceMs),
     };
   }
 
@@ -257,7 +257,7 @@ export class LocalBackend implements ProviderBackend {
     // The walk's lstat of the entry (links resolved): what the write replaces.
     const replacedBytes = info?.isFile() ? info.size : 0;
     try {
-      await quota.assertWriteFits(this.directory, path, addBytes, replacedBytes);
+      await quota.assertWriteFits(this.directory, path, { addBytes, replacedBytes, newEntries: info ? 0 : 1 });
     } catch (error) {
       if (RuntimectlError.isInstance(error)) throw error;
       await this.#assertPresent('write_bytes');

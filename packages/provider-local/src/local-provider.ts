@@ -50,6 +50,13 @@ export interface LocalProviderSettings {
    * grows the workspace over it is stopped. 0 disables. Default 10 GiB (`DEFAULT_WORKSPACE_QUOTA_BYTES`).
    */
   workspaceQuotaBytes?: number;
+  /**
+   * Entries (files, directories, links: inodes) one workspace may hold — an empty file takes
+   * one and no block, so the byte quota alone lets a command exhaust the host's inodes: a
+   * write-file creating one more is refused with `workspace_quota_exceeded`, and a command that
+   * creates more is stopped. 0 disables. Default 1,000,000 (`DEFAULT_WORKSPACE_QUOTA_INODES`).
+   */
+  workspaceQuotaInodes?: number;
   /** Told of quota refusals (for metrics; the provider itself has none). */
   quotaObserver?: WorkspaceQuotaObserver;
   /**
@@ -106,6 +113,8 @@ export interface LocalProviderSettings {
 
 /** 10 GiB: far above a code checkout with its build output, far below a disk a runaway `yes` fills. */
 export const DEFAULT_WORKSPACE_QUOTA_BYTES = 10 * 1024 ** 3;
+/** Entries one workspace may hold unless configured: a large monorepo with its dependencies stays well below. */
+export const DEFAULT_WORKSPACE_QUOTA_INODES = 1_000_000;
 
 /** Between SIGTERM and SIGKILL to a timed-out command's process group. */
 const KILL_GRACE_MS = 300;
@@ -137,6 +146,8 @@ export class LocalProvider implements BackendProviderV1 {
     this.#keepWorkspaces = settings.keepWorkspaces ?? false;
     const quotaBytes = settings.workspaceQuotaBytes ?? DEFAULT_WORKSPACE_QUOTA_BYTES;
     if (!Number.isSafeInteger(quotaBytes) || quotaBytes < 0) throw new TypeError('workspaceQuotaBytes must be a whole number of bytes, 0 for none');
+    const quotaInodes = settings.workspaceQuotaInodes ?? DEFAULT_WORKSPACE_QUOTA_INODES;
+    if (!Number.isSafeInteger(quotaInodes) || quotaInodes < 0) throw new TypeError('workspaceQuotaInodes must be a whole number of entries, 0 for none');
     const isolation = settings.isolation ?? 'auto';
     if (!['auto', 'namespace', 'none'].includes(isolation)) throw new TypeError('createLocalProvider: isolation is auto, namespace or none');
     this.#sandboxes = new WorkspaceSandboxes(this.providerId, () => this.#rootPath(), {
@@ -151,7 +162,7 @@ export class LocalProvider implements BackendProviderV1 {
       shell: settings.shell ?? '/bin/sh',
       env: checkConfiguredEnvironment(settings.env ?? {}),
       killGraceMs: KILL_GRACE_MS,
-      ...(quotaBytes > 0 ? { quota: new WorkspaceQuota(quotaBytes, settings.quotaObserver, quotaTreeOf(settings.quotaTree)) } : {}),
+      ...(quotaBytes > 0 || quotaInodes > 0 ? { quota: new WorkspaceQuota({ bytes: quotaBytes, inodes: quotaInodes }, settings.quotaObserver, quotaTreeOf(settings.quotaTree)) } : {}),
       sandboxes: this.#sandboxes,
       ...(settings.knownHashes ? { knownHashes: settings.knownHashes } : {}),
     };

@@ -99,8 +99,32 @@ describe('local provider workspace quota', () => {
     expect(provider.workspaceUsage().bytesUsed).toBeGreaterThanOrEqual(0);
   });
 
-  it('has no quota with workspaceQuotaBytes 0', async () => {
-    const { provider } = await localProvider(temporary, { workspaceQuotaBytes: 0 });
+  it('refuses a write that would create one entry more than the inode quota, with workspace_quota_exceeded and quota_inodes', async () => {
+    const { provider } = await localProvider(temporary, { workspaceQuotaBytes: 0, workspaceQuotaInodes: 5 });
+    const { backend } = await createBackend(provider);
+    // The workspace directory is one entry: four files fill the quota.
+    for (const name of ['a', 'b', 'c', 'd']) await backend.writeBytes(name, utf8(name));
+    await backend.writeBytes('a', utf8('replacing a file creates nothing'));
+    const error = await refusal(backend.writeBytes('e', utf8('e')));
+    expect(error.code).toBe('workspace_quota_exceeded');
+    expect(error.details).toMatchObject({ path: 'e', quota_inodes: 5 });
+    expect(error.message).toContain('5 files, directories and links');
+    expect((await backend.stat('e')).exists).toBe(false);
+  });
+
+  it('stops a command that creates entries past the inode quota (an empty file costs no block, only an inode), and says so', async () => {
+    const { provider } = await localProvider(temporary, { workspaceQuotaBytes: 0, workspaceQuotaInodes: 200 });
+    const { backend } = await createBackend(provider);
+    const result = await backend.exec({ command: 'i=0; while true; do i=$((i+1)); : > empty-$i; done', timeoutMs: 20_000, maxOutputBytes: 64 * KiB });
+    expect(result.timedOut).toBe(false);
+    expect(result.exitCode).toBeNull();
+    expect(text(result.stderr)).toContain('workspace quota of 200 files, directories and links reached: the command was stopped');
+    const cleanup = await backend.exec({ command: 'rm -f empty-* && echo clean', timeoutMs: 10_000, maxOutputBytes: 64 * KiB });
+    expect(text(cleanup.stdout)).toBe('clean\n');
+  });
+
+  it('has no quota with workspaceQuotaBytes and workspaceQuotaInodes 0', async () => {
+    const { provider } = await localProvider(temporary, { workspaceQuotaBytes: 0, workspaceQuotaInodes: 0 });
     const { backend } = await createBackend(provider);
     await backend.writeBytes('a.bin', new Uint8Array(2 * QUOTA));
   });

@@ -22,6 +22,12 @@ export const hostWorkspaceSettingsShape = {
     .max(Number.MAX_SAFE_INTEGER)
     .default(10 * 1024 ** 3)
     .describe('disk bytes one workspace may use; 0 for no quota (default 10737418240 = 10 GiB)'),
+  workspace_quota_inodes: z
+    .int()
+    .min(0)
+    .max(Number.MAX_SAFE_INTEGER)
+    .default(1_000_000)
+    .describe('files, directories and links (inodes) one workspace may hold; 0 for no limit (default 1000000)'),
   env: z.record(z.string().regex(ENV_NAME), z.string()).default({}).describe('variables every command gets (a table / JSON object)'),
   isolation: z
     .enum(['auto', 'namespace', 'none'])
@@ -79,6 +85,7 @@ export function hostWorkspaceProviderSettings(settings: HostWorkspaceSettings, c
     shell: settings.shell,
     env: settings.env,
     workspaceQuotaBytes: settings.workspace_quota_bytes,
+    workspaceQuotaInodes: settings.workspace_quota_inodes,
     isolation: settings.isolation,
     network: settings.network,
     workspacePath: settings.workspace_path,

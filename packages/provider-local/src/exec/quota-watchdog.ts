@@ -1,4 +1,5 @@
-import type { WorkspaceQuota } from '../quota/workspace-quota';
+import type { QuotaLimits, WorkspaceQuota } from '../quota/workspace-quota';
+import type { TreeUsage } from '../quota/workspace-usage';
 import type { CommandWatch, WatchOutcome } from './command-watch';
 import { groupAlive, terminateGroup } from './process-groups';
 
@@ -21,12 +22,12 @@ export type QuotaWatch = CommandWatch;
 
 /**
  * Samples the workspace's usage while process group `pgid` runs (background jobs included, after
- * exec returned) and kills the group when it took the workspace over the quota. A command that
- * starts over the quota (`startBytes`, measured before it) is only stopped if it grows the usage
- * further, so `rm` can still clean up.
+ * exec returned) and kills the group when it took the workspace over the quota (bytes or
+ * entries). A command that starts over the quota (`start`, measured before it) is only stopped if
+ * it grows the usage further, so `rm` can still clean up.
  */
-export function watchQuota(pgid: number, root: string, quota: WorkspaceQuota, startBytes: number, killGraceMs: number): QuotaWatch {
-  let killed = false;
+export function watchQuota(pgid: number, root: string, quota: WorkspaceQuota, start: TreeUsage, killGraceMs: number): QuotaWatch {
+  let killed: keyof QuotaLimits | undefined;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let sampling: Promise<void> = Promise.resolve();
@@ -34,14 +35,10 @@ export function watchQuota(pgid: number, root: string, quota: WorkspaceQuota, st
 
   const sample = async (): Promise<void> => {
     const began = Date.now();
-    let used: number;
-    try {
-      used = await quota.usage(root, !background);
-    } catch {
-      used = -1;
-    }
-    if (used > quota.quotaBytes && used > startBytes && !killed && groupAlive(pgid)) {
-      killed = true;
+    const used = await quota.usage(root, !background).catch(() => undefined);
+    const over = used && quota.overAndGrowing(used, start);
+    if (over && !killed && groupAlive(pgid)) {
+      killed = over;
       quota.refused('exec');
       await terminateGroup(pgid, killGraceMs);
     }
@@ -61,18 +58,19 @@ export function watchQuota(pgid: number, root: string, quota: WorkspaceQuota, st
       await sampling;
       background = true;
       quota.invalidate(root);
-      if (killed) return note(quota.quotaBytes, 'the command was stopped');
+      if (killed) return note(quota.describe(killed), 'the command was stopped');
       if (!groupAlive(pgid)) {
         stopped = true;
         clearTimeout(timer);
       }
       if (!failed) return undefined;
-      const used = await quota.usage(root, true).catch(() => 0);
-      return used >= quota.quotaBytes ? note(quota.quotaBytes, 'writes beyond it fail until files are deleted') : undefined;
+      const used = await quota.usage(root, true).catch(() => undefined);
+      const full = used && quota.atQuota(used);
+      return full ? note(quota.describe(full), 'writes beyond it fail until files are deleted') : undefined;
     },
   };
 }
 
-function note(quotaBytes: number, outcome: string): WatchOutcome {
-  return { note: `\nruntimectl: workspace quota of ${quotaBytes} bytes reached: ${outcome}\n` };
+function note(quota: string, outcome: string): WatchOutcome {
+  return { note: `\nruntimectl: workspace quota of ${quota} reached: ${outcome}\n` };
 }

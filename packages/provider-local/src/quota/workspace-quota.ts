@@ -1,5 +1,5 @@
 import { WorkspaceQuotaExceededError } from '@runtimectl/provider';
-import { measureTreeBytes } from './workspace-usage';
+import { measureTree, type TreeUsage } from './workspace-usage';
 
 /** Where quota events go (the daemon turns them into metrics); the provider has no metrics library. */
 export interface WorkspaceQuotaObserver {
@@ -10,46 +10,56 @@ export interface WorkspaceQuotaObserver {
 /** A measurement is re-used this long; writes in between adjust it by what they add. */
 const MEASUREMENT_TTL_MS = 1_000;
 
-interface Measurement {
-  bytes: number;
+interface Measurement extends TreeUsage {
   atMs: number;
 }
 
+/** What a workspace may hold: bytes on disk and entries (inodes); 0 for no limit of that kind, never both. */
+export interface QuotaLimits {
+  bytes: number;
+  inodes: number;
+}
+
 /**
- * The disk quota of every workspace of one provider: what each last measured (`du`), shared by
- * the write path's check and the command watchdog, and summed for the usage metric.
+ * The quota of every workspace of one provider — bytes on disk and entries (files, directories,
+ * links: inodes, which an empty file takes without a block) — and what each last measured (`du`),
+ * shared by the write path's check and the command watchdog, and summed for the usage metric.
  */
 export class WorkspaceQuota {
   readonly #measured = new Map<string, Measurement>();
-  readonly #measuring = new Map<string, Promise<number>>();
+  readonly #measuring = new Map<string, Promise<TreeUsage>>();
 
   constructor(
-    /** Bytes a workspace may occupy; never 0 (no quota means no WorkspaceQuota). */
-    readonly quotaBytes: number,
+    readonly limits: QuotaLimits,
     private readonly observer: WorkspaceQuotaObserver = {},
     /** The tree measured for workspace `root` (default: itself; see LocalProviderSettings.quotaTree). */
     private readonly treeOf: (root: string) => Promise<string> = async (root) => root,
   ) {}
 
+  /** Bytes a workspace may occupy; 0: no byte limit. */
+  get quotaBytes(): number {
+    return this.limits.bytes;
+  }
+
   /**
    * The workspace's usage now: measured again unless a measurement younger than the TTL exists
    * (`fresh` forces one). When measuring fails, the last measurement, however old, is the answer.
    */
-  async usage(root: string, fresh = false): Promise<number> {
+  async usage(root: string, fresh = false): Promise<TreeUsage> {
     const last = this.#measured.get(root);
-    if (!fresh && last && Date.now() - last.atMs < MEASUREMENT_TTL_MS) return last.bytes;
+    if (!fresh && last && Date.now() - last.atMs < MEASUREMENT_TTL_MS) return last;
     let measuring = this.#measuring.get(root);
     if (!measuring) {
       measuring = this.treeOf(root)
-        .then(measureTreeBytes)
+        .then((tree) => measureTree(tree, { inodes: this.limits.inodes > 0 }))
         .then(
-          (bytes) => {
-            this.#measured.set(root, { bytes, atMs: Date.now() });
-            return bytes;
+          (usage) => {
+            this.#measured.set(root, { ...usage, atMs: Date.now() });
+            return usage;
           },
           (error: unknown) => {
             // du failed every try (a command renaming directories under it): the last measurement stands.
-            if (last) return last.bytes;
+            if (last) return last;
             throw error;
           },
         )
@@ -60,23 +70,54 @@ export class WorkspaceQuota {
   }
 
   /**
-   * Throws `WorkspaceQuotaExceededError` when writing `addBytes` over a file of `replacedBytes`
-   * would take the workspace over its quota. `path` is the request's (never a host path).
+   * Throws `WorkspaceQuotaExceededError` when writing `addBytes` over a file of `replacedBytes`,
+   * creating `newEntries` entries (0 when the file exists), would take the workspace over its
+   * quota. `path` is the request's (never a host path).
    */
-  async assertWriteFits(root: string, path: string, addBytes: number, replacedBytes: number): Promise<void> {
+  async assertWriteFits(root: string, path: string, write: { addBytes: number; replacedBytes: number; newEntries: number }): Promise<void> {
     const used = await this.usage(root);
-    if (used - replacedBytes + addBytes <= this.quotaBytes) return;
-    this.refused('write');
-    throw new WorkspaceQuotaExceededError(
-      `writing ${addBytes} bytes to ${path} would take the workspace over its ${this.quotaBytes}-byte quota (${used} bytes used): delete files first`,
-      { path, quota_bytes: this.quotaBytes },
-    );
+    const { bytes, inodes } = this.limits;
+    if (bytes > 0 && used.bytes - write.replacedBytes + write.addBytes > bytes) {
+      this.refused('write');
+      throw new WorkspaceQuotaExceededError(
+        `writing ${write.addBytes} bytes to ${path} would take the workspace over its ${bytes}-byte quota (${used.bytes} bytes used): delete files first`,
+        { path, quota_bytes: bytes },
+      );
+    }
+    if (inodes > 0 && write.newEntries > 0 && used.inodes + write.newEntries > inodes) {
+      this.refused('write');
+      throw new WorkspaceQuotaExceededError(
+        `creating ${path} would take the workspace over its quota of ${inodes} files, directories and links (${used.inodes} used): delete some first`,
+        { path, quota_bytes: bytes, quota_inodes: inodes },
+      );
+    }
   }
 
-  /** A write of the file API changed the usage by `deltaBytes` (kept until the next measurement). */
-  wrote(root: string, deltaBytes: number): void {
+  /** What `usage` measured is over the quota and grew past `start` (so a clean-up already over it may run): the kind, or undefined. */
+  overAndGrowing(used: TreeUsage, start: TreeUsage): keyof QuotaLimits | undefined {
+    if (this.limits.bytes > 0 && used.bytes > this.limits.bytes && used.bytes > start.bytes) return 'bytes';
+    if (this.limits.inodes > 0 && used.inodes > this.limits.inodes && used.inodes > start.inodes) return 'inodes';
+    return undefined;
+  }
+
+  /** Whether `used` is at the quota of either kind. */
+  atQuota(used: TreeUsage): keyof QuotaLimits | undefined {
+    if (this.limits.bytes > 0 && used.bytes >= this.limits.bytes) return 'bytes';
+    if (this.limits.inodes > 0 && used.inodes >= this.limits.inodes) return 'inodes';
+    return undefined;
+  }
+
+  /** How the quota of `kind` reads in a message: `524288 bytes`, `200 files, directories and links`. */
+  describe(kind: keyof QuotaLimits): string {
+    return kind === 'bytes' ? `${this.limits.bytes} bytes` : `${this.limits.inodes} files, directories and links`;
+  }
+
+  /** A write of the file API changed the usage by `deltaBytes` and `deltaEntries` (kept until the next measurement). */
+  wrote(root: string, deltaBytes: number, deltaEntries = 0): void {
     const last = this.#measured.get(root);
-    if (last) last.bytes = Math.max(0, last.bytes + deltaBytes);
+    if (!last) return;
+    last.bytes = Math.max(0, last.bytes + deltaBytes);
+    last.inodes = Math.max(0, last.inodes + deltaEntries);
   }
 
   refused(operation: 'write' | 'exec'): void {
@@ -94,8 +135,8 @@ export class WorkspaceQuota {
   }
 
   /** The last measurement, however old; undefined before the first. */
-  lastKnown(root: string): number | undefined {
-    return this.#measured.get(root)?.bytes;
+  lastKnown(root: string): TreeUsage | undefined {
+    return this.#measured.get(root);
   }
 
   /** The workspace was released: its usage no longer counts. */

@@ -16,18 +16,38 @@ const ATTEMPTS = 3;
  * rejects only when it cannot run or prints no total three times.
  */
 export async function measureTreeBytes(root: string): Promise<number> {
+  return measureWith(['-sk'], root, 1024);
+}
+
+/** What a tree holds: bytes on disk (as `measureTreeBytes`) and entries (inodes: files, directories, links). */
+export interface TreeUsage {
+  bytes: number;
+  inodes: number;
+}
+
+/**
+ * `measureTreeBytes`, and with `inodes` the tree's entries too (`du -s --inodes`, run beside it:
+ * GNU du counts one or the other; the second walk finds the directories cached). Without
+ * `inodes`, `inodes` is 0.
+ */
+export async function measureTree(root: string, options: { inodes: boolean }): Promise<TreeUsage> {
+  const [bytes, inodes] = await Promise.all([measureTreeBytes(root), options.inodes ? measureWith(['-s', '--inodes'], root, 1) : 0]);
+  return { bytes, inodes };
+}
+
+async function measureWith(args: string[], root: string, unit: number): Promise<number> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await duOnce(root);
+      return (await duOnce(args, root)) * unit;
     } catch (error) {
       if (attempt >= ATTEMPTS) throw error;
     }
   }
 }
 
-function duOnce(root: string): Promise<number> {
+function duOnce(args: string[], root: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const du = spawn('du', ['-sk', root], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const du = spawn('du', [...args, root], { stdio: ['ignore', 'pipe', 'ignore'] });
     let stdout = '';
     du.stdout.setEncoding('utf8');
     du.stdout.on('data', (chunk: string) => {
@@ -35,9 +55,9 @@ function duOnce(root: string): Promise<number> {
     });
     du.on('error', reject);
     du.on('close', (code, signal) => {
-      const kib = /^(\d+)\s/.exec(stdout)?.[1];
-      if (kib === undefined) reject(new Error(`du ended (${signal ?? `exit ${code}`}) without a total`));
-      else resolve(Number(kib) * 1024);
+      const total = /^(\d+)\s/.exec(stdout)?.[1];
+      if (total === undefined) reject(new Error(`du ended (${signal ?? `exit ${code}`}) without a total`));
+      else resolve(Number(total));
     });
   });
 }

@@ -25,7 +25,7 @@ export class FileTooLargeError extends RuntimectlError {
  * the request's workspace path (never a host path) and the quota; nothing was written.
  */
 export class WorkspaceQuotaExceededError extends RuntimectlError {
-  constructor(message: string, details: { path?: string; quota_bytes: number }) {
+  constructor(message: string, details: { path?: string; quota_bytes: number; quota_inodes?: number }) {
     super('workspace_quota_exceeded', message, { details });
   }
 }
