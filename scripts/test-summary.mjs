@@ -3,12 +3,14 @@
 // last: "N passed, N failed, N skipped". Before it, one line per package: its counts and how long
 // its tests took (from the report's start to when it was written), and what the package watchdog
 // said if it ended the run (@runtimectl/ci-guard). A package with no report (its run was killed
-// or never started) counts as one failed test, so the summary never reads green without it.
+// or never started) counts as one failed test, and so does a test file that failed outside any of
+// its tests (an error at load or in a hook: vitest counts no failed test for it), so the summary
+// never reads green, nor 0 failed, on a red run. RUNTIMECTL_TEST_SUMMARY_ROOT: another root (tests).
 // Exits 1 when any test failed or a report is missing.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-const root = new URL('..', import.meta.url).pathname;
+const root = process.env.RUNTIMECTL_TEST_SUMMARY_ROOT ?? new URL('..', import.meta.url).pathname;
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const rows = [];
 
@@ -38,12 +40,16 @@ for (const label of packageLabels()) {
   }
   const json = JSON.parse(readFileSync(report, 'utf8'));
   const skipped = json.numPendingTests + json.numTodoTests;
+  // A file that failed with no failed test in it: it failed at load or in a hook.
+  const failedOutside = (json.testResults ?? []).filter((file) => file.status === 'failed' && !(file.assertionResults ?? []).some((test) => test.status === 'failed'));
+  const failed = json.numFailedTests + failedOutside.length;
   totals.passed += json.numPassedTests;
-  totals.failed += json.numFailedTests;
+  totals.failed += failed;
   totals.skipped += skipped;
   const ms = statSync(report).mtimeMs - json.startTime;
+  const outside = failedOutside.length > 0 ? ` (${failedOutside.length} test file${failedOutside.length > 1 ? 's' : ''} failed outside its tests: ${failedOutside.map((file) => file.name.split('/').pop()).join(', ')})` : '';
   const stopped = json.watchdog ? ` · STOPPED by the watchdog after ${duration(json.watchdog.boundMs)}: ${json.watchdog.stillRunning.map((file) => file.file).join(', ') || 'no file running'}` : '';
-  rows.push({ label, text: `${json.numPassedTests} passed, ${json.numFailedTests} failed, ${skipped} skipped in ${duration(ms)}${stopped}`, ms });
+  rows.push({ label, text: `${json.numPassedTests} passed, ${failed} failed${outside}, ${skipped} skipped in ${duration(ms)}${stopped}`, ms });
 }
 
 const width = Math.max(...rows.map((row) => row.label.length));
