@@ -14,7 +14,7 @@ import {
 import { checkLimits, type SandboxIdentityRequest, type SandboxLimits, type SandboxNetwork } from '@runtimectl/namespace-sandbox';
 import { checkConfiguredEnvironment } from './exec/command-environment';
 import { ProcessGroups } from './exec/process-groups';
-import { DEFAULT_WORKSPACE_PATH, WorkspaceSandboxes, type IsolationInForce, type LocalIsolation } from './exec/workspace-sandboxes';
+import { DEFAULT_WORKSPACE_PATH, WorkspaceSandboxes, type IsolationInForce, type JobsAtCheckpoint, type LocalIsolation } from './exec/workspace-sandboxes';
 import { checkWorkspacePath } from './workspace-path';
 import { DEFAULT_SANDBOX_LIMITS } from './exec/default-limits';
 import { errorCode, workspaceGoneError } from './fs-errors';
@@ -267,7 +267,7 @@ export class LocalProvider implements BackendProviderV1 {
   }
 
   /** Whether `whileJobsFrozen` freezes anything here, and why not (see WorkspaceSandboxes.jobsAtCheckpoint). */
-  jobsAtCheckpoint(): Promise<{ value: 'frozen' } | { value: 'not frozen'; reason: string }> {
+  jobsAtCheckpoint(): Promise<JobsAtCheckpoint> {
     return this.#sandboxes.jobsAtCheckpoint();
   }
 

@@ -10,6 +10,9 @@ import { OWNER_ONLY_DIRECTORY_MODE } from '../owner-only';
 
 export type { IsolationInForce, LocalIsolation } from './isolation-decision';
 
+/** What a checkpoint does to the processes commands left running (see `WorkspaceSandboxes.jobsAtCheckpoint`). */
+export type JobsAtCheckpoint = { value: 'frozen' } | { value: 'not frozen'; reason: string };
+
 /** A workspace's sandbox, entered for one command (see `WorkspaceSandboxes.enter`). */
 export interface EnteredSandbox {
   /** How to run `argv` at `cwd` (a path as commands see it) inside; refuses a shell that cannot run. */
@@ -111,7 +114,7 @@ export class WorkspaceSandboxes {
    * Whether `whileJobsFrozen` freezes what commands left running: `frozen`, or `not frozen` and
    * why (isolation `none`: host processes, no cgroup to freeze; or sandboxes without a cgroup freezer).
    */
-  async jobsAtCheckpoint(): Promise<{ value: 'frozen' } | { value: 'not frozen'; reason: string }> {
+  async jobsAtCheckpoint(): Promise<JobsAtCheckpoint> {
     const { inForce, spec } = await this.#decided();
     if (inForce.mode === 'none') return { value: 'not frozen', reason: 'isolation none: commands are host processes, in no cgroup of their own' };
     if (spec?.cgroups && canFreeze(spec.cgroups)) return { value: 'frozen' };
