@@ -1,6 +1,7 @@
 import { LeaseLostError } from '../errors/fleet-errors';
 import type { RuntimeFence } from '../store/fleet-store';
 import type { RuntimeStore, StoreBatch } from '../store/runtime-store';
+import { storeWithCommit } from '../store/store-with-commit';
 import type { ServiceContext } from './service-context';
 
 /**
@@ -26,13 +27,7 @@ export function fencedStore(store: RuntimeStore, fence: RuntimeFence): RuntimeSt
       throw error;
     }
   };
-  return new Proxy(store, {
-    get(target, key) {
-      if (key === 'commit') return commit;
-      const value: unknown = Reflect.get(target, key, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
+  return storeWithCommit(store, commit);
 }
 
 /** The context of an operation holding `fence`: its commits, the backends' intents among them, carry it. */

@@ -1,4 +1,5 @@
 import type { RuntimeStore } from './runtime-store';
+import { storeWithCommit } from './store-with-commit';
 
 /**
  * Tells waiters when this process committed events, so a local event stream wakes at once
@@ -25,17 +26,9 @@ export class EventSignal {
 
   /** `store` with commits that append events waking the waiters once they are committed. */
   watching(store: RuntimeStore): RuntimeStore {
-    return new Proxy(store, {
-      get: (target, key) => {
-        if (key === 'commit') {
-          return async (batch: Parameters<RuntimeStore['commit']>[0]) => {
-            await target.commit(batch);
-            if ((batch.events?.length ?? 0) > 0) for (const wake of [...this.#waiters]) wake();
-          };
-        }
-        const value: unknown = Reflect.get(target, key, target);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
+    return storeWithCommit(store, async (batch) => {
+      await store.commit(batch);
+      if ((batch.events?.length ?? 0) > 0) for (const wake of [...this.#waiters]) wake();
     });
   }
 }
