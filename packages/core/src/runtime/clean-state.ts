@@ -26,7 +26,8 @@ export function takenAtRest(ref: BackendCheckpointRef | null | undefined): boole
  */
 export function bindingAfterCapture(binding: BackendBinding, checkpoint: { checkpointId: string; backendRef: BackendCheckpointRef | null }): BackendBinding {
   const atRest = takenAtRest(checkpoint.backendRef);
-  return { ...binding, cleanCheckpointId: atRest ? checkpoint.checkpointId : null, nothingRunning: atRest };
+  // Frozen (its parts come from stored records): the memory store keeps it, and the session around it, uncopied.
+  return Object.freeze({ ...binding, cleanCheckpointId: atRest ? checkpoint.checkpointId : null, nothingRunning: atRest });
 }
 
 /**

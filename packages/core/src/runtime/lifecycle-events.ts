@@ -4,7 +4,7 @@ import type { NewRuntimeEvent, RuntimeEventType } from '../store/event-log';
 export type SnapshotDeletionReason = 'manual' | 'close' | 'released' | 'reconcile' | 'vanished' | 'retention';
 
 /**
- * An event for the log, to be committed in the same batch as the change it tells of. Data never
+ * An event for the log, to be committed in the same batch as the change it tells of (frozen). Data never
  * carries provider ids, host paths or secrets: only runtimectl's own ids and plain facts.
  */
 export function lifecycleEvent(
@@ -13,5 +13,6 @@ export function lifecycleEvent(
   about: { runtimeId: string | null; checkpointId?: string | null },
   data: Record<string, unknown> = {},
 ): NewRuntimeEvent {
-  return { type, atMs, runtimeId: about.runtimeId, checkpointId: about.checkpointId ?? null, data };
+  // Frozen, as the memory store keeps it: when `data` holds no nested object, it is stored uncopied.
+  return Object.freeze({ type, atMs, runtimeId: about.runtimeId, checkpointId: about.checkpointId ?? null, data: Object.freeze({ ...data }) });
 }

@@ -2,6 +2,8 @@ import type { CheckpointMark, CheckpointRecord, SnapshottedCheckpoint } from './
 
 /** `incoming` with the marks the store holds for it (`previous`'s), never its own: an upsert does not change marks. */
 export function withMarksOf(incoming: CheckpointRecord, previous: CheckpointRecord | undefined): CheckpointRecord {
+  // The common case (a new checkpoint, no marks on either side) keeps the record as it is.
+  if (!previous?.pinned && previous?.lastUsedAtMs == null && !('pinned' in incoming) && !('lastUsedAtMs' in incoming)) return incoming;
   const { pinned: _pinned, lastUsedAtMs: _lastUsed, ...record } = incoming;
   return {
     ...record,

@@ -12,8 +12,16 @@
 export function immutableCopy<T>(value: T): T {
   if (typeof value !== 'object' || value === null || isDeeplyFrozen(value)) return value;
   if (Array.isArray(value)) return Object.freeze(value.map(immutableCopy)) as T;
-  const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) copy[key] = immutableCopy((value as Record<string, unknown>)[key]);
+  // A spread copies the properties in one step (keyed stores, key by key, cost a map transition
+  // each); only the parts not yet frozen are then replaced.
+  const copy: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const key in copy) {
+    const child = copy[key];
+    if (typeof child === 'object' && child !== null) {
+      const frozen = immutableCopy(child);
+      if (frozen !== child) copy[key] = frozen;
+    }
+  }
   return Object.freeze(copy) as T;
 }
 
