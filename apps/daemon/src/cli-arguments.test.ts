@@ -20,4 +20,10 @@ describe('parseDaemonArguments', () => {
     expect(await settingsOf('--local-network', 'egress')).toMatchObject([{ network: 'egress' }, { network: 'egress' }]);
   });
 
+  it('--workspace-quota-inodes sets the entry quota of both providers on this machine, and refuses what is not a count', async () => {
+    const [local, fs] = await loadProviders(loadConfig({ env: { HOME: '/home/someone' }, flags: flagsOf('--workspace-quota-inodes', '5000') }));
+    for (const provider of [local!, fs!]) expect(provider.settings).toMatchObject({ workspace_quota_inodes: 5000 });
+    expect(() => parseDaemonArguments(['node', 'runtimed', '--workspace-quota-inodes', '1e6'])).toThrow(/--workspace-quota-inodes: expected a whole number of files, got "1e6"/);
+  });
+
 });

@@ -43,7 +43,15 @@ export function parseDaemonArguments(argv: string[], providerKeys: readonly Conf
     .option('--state-dir <dir>', 'state directory (state_dir)')
     .option('--allowed-host <name...>', 'without auth, a Host name served besides loopback ones; repeatable (http.allowed_hosts)')
     .addOption(
-      new Option('--workspace-quota-bytes <bytes>', 'disk bytes one workspace of local or fs may use; 0 for none (providers.{local,fs}.workspace_quota_bytes)').argParser(parseBytes),
+      new Option('--workspace-quota-bytes <bytes>', 'disk bytes one workspace of local or fs may use; 0 for none (providers.{local,fs}.workspace_quota_bytes)').argParser(
+        wholeNumber('--workspace-quota-bytes', 'bytes'),
+      ),
+    )
+    .addOption(
+      new Option(
+        '--workspace-quota-inodes <count>',
+        'files, directories and links one workspace of local or fs may hold; 0 for none (providers.{local,fs}.workspace_quota_inodes)',
+      ).argParser(wholeNumber('--workspace-quota-inodes', 'files')),
     )
     .addOption(new Option('--local-isolation <mode>', 'how commands of local and fs are isolated (providers.{local,fs}.isolation)').choices(['auto', 'namespace', 'none']))
     .addOption(
@@ -76,6 +84,7 @@ export function parseDaemonArguments(argv: string[], providerKeys: readonly Conf
     advertiseUrl?: string;
     allowedHost?: string[];
     workspaceQuotaBytes?: number;
+    workspaceQuotaInodes?: number;
     localIsolation?: string;
     localNetwork?: 'egress' | 'none' | 'host' | 'on' | 'off';
     logLevel?: string;
@@ -92,6 +101,7 @@ export function parseDaemonArguments(argv: string[], providerKeys: readonly Conf
       'http.allow_insecure_bind': options.allowInsecureBind,
       'http.allowed_hosts': options.allowedHost,
       ...onThisMachine('workspace_quota_bytes', options.workspaceQuotaBytes),
+      ...onThisMachine('workspace_quota_inodes', options.workspaceQuotaInodes),
       ...onThisMachine('isolation', options.localIsolation),
       ...onThisMachine('network', options.localNetwork),
       'fleet.node_id': options.nodeId,
@@ -112,8 +122,11 @@ function parsePort(value: string): number {
   return port;
 }
 
-function parseBytes(value: string): number {
-  const bytes = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(bytes)) throw new Error(`--workspace-quota-bytes: expected a whole number of bytes, got "${value}"`);
-  return bytes;
+/** The parser of a flag taking a whole number of `unit`. */
+function wholeNumber(flag: string, unit: string): (value: string) => number {
+  return (value) => {
+    const count = Number(value);
+    if (!/^\d+$/.test(value) || !Number.isSafeInteger(count)) throw new Error(`${flag}: expected a whole number of ${unit}, got "${value}"`);
+    return count;
+  };
 }
