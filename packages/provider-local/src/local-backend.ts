@@ -109,7 +109,7 @@ export class LocalBackend implements ProviderBackend {
 
   async writeBytes(path: string, content: Uint8Array): Promise<{ path: string; created: boolean }> {
     const owner = await this.settings.sandboxes.owner();
-    const { handle, created, replacedBytes } = await this.#jailed(path, 'write_bytes', false, this.#creating(owner), async (entry) => {
+    const { handle, created, replacedBytes } = await this.#jailed(path, 'write_bytes', false, this.#creating(owner, path, 'write_bytes'), async (entry) => {
       const replaced = await this.#quotaCheck(entry, path, content.byteLength);
       const opened = await this.#create(entry, path);
       if (opened.created) await ownOpened(opened.handle, owner).catch(async (error: unknown) => {
@@ -132,8 +132,9 @@ export class LocalBackend implements ProviderBackend {
   async createDirAll(path: string): Promise<void> {
     const owner = await this.settings.sandboxes.owner();
     // The walk starts from the workspace's descriptor, so a removed workspace is never re-created.
-    await this.#jailed(path, 'create_dir_all', false, this.#creating(owner), async ({ at, info }) => {
+    await this.#jailed(path, 'create_dir_all', false, this.#creating(owner, path, 'create_dir_all'), async ({ at, info }) => {
       if (info !== undefined) return requireDirectory(info);
+      await this.#assertEntriesFit(path, 'create_dir_all', { addBytes: 0, replacedBytes: 0, newEntries: 1 });
       try {
         await mkdir(at);
       } catch (error) {
@@ -141,13 +142,27 @@ export class LocalBackend implements ProviderBackend {
         requireDirectory(await lstat(at)); // made meanwhile
         return;
       }
+      this.settings.quota?.wrote(this.directory, 0, 1);
       await ownCreated(at, owner);
     });
   }
 
-  /** Walk options that create missing parents, each given to `owner` (the sandbox identity) as it is made. */
-  #creating(owner: WorkspaceOwner | undefined): WalkOptions {
-    return { createParents: true, created: (at) => ownCreated(at, owner) };
+  /**
+   * Walk options that create missing parents, each given to `owner` (the sandbox identity) as it
+   * is made. Before the first is made, every entry the path needs is counted against the inode
+   * quota: a refused write leaves no directory behind (else refused writes could pile up
+   * directories past the quota).
+   */
+  #creating(owner: WorkspaceOwner | undefined, path: string, operation: string): WalkOptions {
+    const quota = this.settings.quota;
+    return {
+      createParents: true,
+      ...(quota ? { creating: (_at: string, entries: number) => this.#assertEntriesFit(path, operation, { addBytes: 0, replacedBytes: 0, newEntries: entries }) } : {}),
+      created: async (at) => {
+        quota?.wrote(this.directory, 0, 1);
+        await ownCreated(at, owner);
+      },
+    };
   }
 
   async tempPath(request: TempPathRequest): Promise<string> {
@@ -163,6 +178,8 @@ export class LocalBackend implements ProviderBackend {
     const owner = await this.settings.sandboxes.owner();
     const path = `${TEMP_DIRECTORY}/${prefix}${randomBytes(8).toString('hex')}${suffix}`;
     await this.#jailed(path, 'temp_path', false, {}, async ({ at }) => {
+      await this.#assertEntriesFit(path, 'temp_path', { addBytes: 0, replacedBytes: 0, newEntries: 1 });
+      this.settings.quota?.wrote(this.directory, 0, 1);
       if (request.kind === 'directory') {
         await mkdir(at);
         await ownCreated(at, owner);
@@ -256,14 +273,21 @@ export class LocalBackend implements ProviderBackend {
     if (!quota) return 0;
     // The walk's lstat of the entry (links resolved): what the write replaces.
     const replacedBytes = info?.isFile() ? info.size : 0;
+    await this.#assertEntriesFit(path, 'write_bytes', { addBytes, replacedBytes, newEntries: info ? 0 : 1 });
+    return replacedBytes;
+  }
+
+  /** Refuses a write of the file API over the quota (see WorkspaceQuota.assertWriteFits). */
+  async #assertEntriesFit(path: string, operation: string, write: { addBytes: number; replacedBytes: number; newEntries: number }): Promise<void> {
+    const quota = this.settings.quota;
+    if (!quota) return;
     try {
-      await quota.assertWriteFits(this.directory, path, { addBytes, replacedBytes, newEntries: info ? 0 : 1 });
+      await quota.assertWriteFits(this.directory, path, write);
     } catch (error) {
       if (RuntimectlError.isInstance(error)) throw error;
-      await this.#assertPresent('write_bytes');
-      throw new ProviderError(this.settings.providerId, 'write_bytes', 'could not measure the workspace usage', error);
+      await this.#assertPresent(operation);
+      throw new ProviderError(this.settings.providerId, operation, 'could not measure the workspace usage', error);
     }
-    return replacedBytes;
   }
 
   /** The workspace-relative physical path of the search base, which search walks again through the jail. */

@@ -32,6 +32,12 @@ export interface JailedEntry {
 export interface WalkOptions {
   /** Create missing directories on the way, as `mkdir -p` (the last component is left to the caller). */
   createParents?: boolean;
+  /**
+   * Asked before each directory the walk would create (its descriptor path), with how many
+   * entries the path still needs from there: that directory and every component after it, the
+   * last one (the caller's) included. Throws to refuse it (a quota).
+   */
+  creating?: (at: string, entries: number) => Promise<void>;
   /** Told of each directory the walk created (its descriptor path), before the walk enters it. */
   created?: (at: string) => Promise<void>;
 }
@@ -135,6 +141,7 @@ export class WorkspaceJail {
       } catch (error) {
         const code = errorCode(error);
         if (code === 'ENOENT' && options.createParents && (hops += 1) <= MAX_SYMLINK_HOPS) {
+          await options.creating?.(at, 1 + pending.length);
           const made = await mkdir(at).then(
             () => true,
             (mkdirError: unknown) => {

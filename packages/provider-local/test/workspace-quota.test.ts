@@ -112,6 +112,32 @@ describe('local provider workspace quota', () => {
     expect((await backend.stat('e')).exists).toBe(false);
   });
 
+  it('counts the parent directories a write creates against the inode quota, and creates none of them when it refuses', async () => {
+    const { provider } = await localProvider(temporary, { workspaceQuotaBytes: 0, workspaceQuotaInodes: 5 });
+    const { backend } = await createBackend(provider);
+    // The workspace directory, a/, a/b/ and a/b/file: four of five.
+    await backend.writeBytes('a/b/file', utf8('1'));
+    const error = await refusal(backend.writeBytes('x/y/z/file', utf8('2')));
+    expect(error.code).toBe('workspace_quota_exceeded');
+    expect(error.details).toMatchObject({ quota_inodes: 5 });
+    expect((await backend.stat('x')).exists).toBe(false);
+    // Refused again and again, a write still leaves nothing behind.
+    for (let attempt = 0; attempt < 3; attempt += 1) await refusal(backend.writeBytes(`p${attempt}/q/file`, utf8('3')));
+    for (const name of ['p0', 'p1', 'p2']) expect((await backend.stat(name)).exists).toBe(false);
+  });
+
+  it('refuses create-dir past the inode quota, for the directory and for each parent it would make', async () => {
+    const { provider } = await localProvider(temporary, { workspaceQuotaBytes: 0, workspaceQuotaInodes: 3 });
+    const { backend } = await createBackend(provider);
+    await backend.createDirAll('one/two');
+    const error = await refusal(backend.createDirAll('three'));
+    expect(error.code).toBe('workspace_quota_exceeded');
+    expect((await backend.stat('three')).exists).toBe(false);
+    await backend.createDirAll('one/two');
+    await refusal(backend.createDirAll('four/five'));
+    expect((await backend.stat('four')).exists).toBe(false);
+  });
+
   it('stops a command that creates entries past the inode quota (an empty file costs no block, only an inode), and says so', async () => {
     const { provider } = await localProvider(temporary, { workspaceQuotaBytes: 0, workspaceQuotaInodes: 200 });
     const { backend } = await createBackend(provider);
