@@ -15,7 +15,9 @@
 //
 // Each scenario runs its server under valgrind twice, loaded with N and then 3N requests at 50
 // connections (autocannon, in this process); the difference over 2N requests is the cost of a
-// request without start-up, preparation and shutdown. Needs valgrind (Debian: apt-get install
+// request without start-up, preparation and shutdown. The core-alone scenario runs the same
+// clean checkpoints in one process without a server (core-checkpoints.mjs, N then 3N in turn).
+// Needs valgrind (Debian: apt-get install
 // valgrind) and the package built; takes a few minutes (valgrind runs Node about 50× slower).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -49,6 +51,16 @@ const allScenarios = [
   { name: 'API checkpoint of a clean runtime', script: 'api-server.mjs', runtimes: true, spec: (url, ids) => operationSpecs(url, ids).checkpoint },
   { name: 'API exec (memory provider)', script: 'api-server.mjs', runtimes: true, spec: (url, ids) => operationSpecs(url, ids).exec },
   {
+    name: 'API checkpoint whose service answers without doing it (the HTTP layer alone)',
+    script: 'api-server.mjs',
+    runtimes: true,
+    env: { BENCH_FREE_CHECKPOINT: '1' },
+    spec: (url, ids) => operationSpecs(url, ids).checkpoint,
+  },
+  // No server: the same clean checkpoints through core in one process (core-checkpoints.mjs), so
+  // the operation's own cost shows apart from the HTTP layer's.
+  { name: 'core alone: checkpoint of a clean runtime (no HTTP)', script: 'core-checkpoints.mjs', inProcess: true },
+  {
     name: 'hand-minimal checkpoint (minimal-api-server.mjs, canned answer)',
     script: 'minimal-api-server.mjs',
     runtimes: false,
@@ -63,12 +75,22 @@ async function countInstructions(scenario, requests) {
   const outDir = mkdtempSync(join(tmpdir(), 'runtimectl-callgrind-'));
   const child = spawn(
     'valgrind',
-    ['--tool=callgrind', `--callgrind-out-file=${join(outDir, 'callgrind.out')}`, '--dump-instr=no', '--collect-jumps=no', '--smc-check=all-non-file', process.execPath, join(here, scenario.script)],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, BENCH_TOKEN: TOKEN } },
+    [
+      '--tool=callgrind',
+      `--callgrind-out-file=${join(outDir, 'callgrind.out')}`,
+      '--dump-instr=no',
+      '--collect-jumps=no',
+      '--smc-check=all-non-file',
+      process.execPath,
+      join(here, scenario.script),
+      ...(scenario.inProcess ? [String(requests)] : []),
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...scenario.env, BENCH_TOKEN: TOKEN } },
   );
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
   try {
+    if (scenario.inProcess) return await collectedAtExit(child, () => stderr, scenario);
     const url = await new Promise((resolve, reject) => {
       child.once('exit', (code) => reject(new Error(`${scenario.script} exited with ${code} under valgrind: ${stderr.slice(-500)}`)));
       createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line).url));
@@ -90,13 +112,24 @@ async function countInstructions(scenario, requests) {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     await exited;
-    const collected = /Collected : (\d+)/.exec(stderr);
-    if (!collected) throw new Error(`no instruction count from valgrind: ${stderr.slice(-500)}`);
-    return Number(collected[1]);
+    return collectedCount(stderr);
   } finally {
     child.kill('SIGKILL');
     rmSync(outDir, { recursive: true, force: true });
   }
+}
+
+function collectedCount(stderr) {
+  const collected = /Collected : (\d+)/.exec(stderr);
+  if (!collected) throw new Error(`no instruction count from valgrind: ${stderr.slice(-500)}`);
+  return Number(collected[1]);
+}
+
+/** An in-process scenario runs its requests and exits on its own. */
+async function collectedAtExit(child, stderr, scenario) {
+  const code = await new Promise((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`${scenario.script} exited with ${code} under valgrind: ${stderr().slice(-500)}`);
+  return collectedCount(stderr());
 }
 
 /** Runs `tasks` (functions returning promises) with at most `limit` at a time, results in order. */

@@ -56,6 +56,9 @@ function send(reply: FastifyReply, status: number, body: string, replayed: boole
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
 
+/** What `claimOrAnswer` says once it has sent `reply`. */
+const answered = (_reply: FastifyReply): true => true;
+
 function sendError(reply: FastifyReply, ...args: Parameters<typeof errorReply>): FastifyReply {
   const { status, body } = errorReply(...args);
   return reply.code(status).send(body);
@@ -130,12 +133,10 @@ export function installIdempotencyHooks(app: FastifyInstance, options: Idempoten
     }
   };
 
-  app.addHook('preHandler', async (request, reply) => {
-    if (request.method !== 'POST' || !request.routeOptions.config.runtimectl?.idempotent) return;
-    const key = request.headers[IDEMPOTENCY_HEADER];
-    if (key === undefined) return;
+  /** Claims the request's key, or answers it (a replay, a refusal); true when it answered. */
+  const claimOrAnswer = async (request: FastifyRequest, reply: FastifyReply, key: string | string[]): Promise<boolean> => {
     if (typeof key !== 'string' || !isValidIdempotencyKey(key)) {
-      return sendError(reply, 'invalid_request', 'Idempotency-Key must be 1-255 printable characters without spaces');
+      return answered(sendError(reply, 'invalid_request', 'Idempotency-Key must be 1-255 printable characters without spaces'));
     }
     const fingerprint = requestFingerprint(request.method, request.routeOptions.url ?? request.url, request.body);
     for (;;) {
@@ -146,30 +147,44 @@ export function installIdempotencyHooks(app: FastifyInstance, options: Idempoten
         continue;
       }
       const existing = await claimFor(request, key, fingerprint);
-      if (!existing) return;
+      if (!existing) return false;
       if (existing.fingerprint !== fingerprint) {
-        return sendError(reply, 'idempotency_key_reused', `Idempotency-Key ${key} was already used with a different request`, {
-          idempotency_key: key,
-        });
-      }
-      if (existing.state === 'completed' && existing.responseBody === null) {
-        return sendError(
-          reply,
-          'idempotent_response_not_kept',
-          `the request with Idempotency-Key ${key} completed (it is not run again), but its response was too large to keep for replay`,
-          { idempotency_key: key, status_code: existing.statusCode },
+        return answered(
+          sendError(reply, 'idempotency_key_reused', `Idempotency-Key ${key} was already used with a different request`, {
+            idempotency_key: key,
+          }),
         );
       }
-      if (existing.state === 'completed') return send(reply, existing.statusCode!, existing.responseBody!, true);
+      if (existing.state === 'completed' && existing.responseBody === null) {
+        return answered(
+          sendError(
+            reply,
+            'idempotent_response_not_kept',
+            `the request with Idempotency-Key ${key} completed (it is not run again), but its response was too large to keep for replay`,
+            { idempotency_key: key, status_code: existing.statusCode },
+          ),
+        );
+      }
+      if (existing.state === 'completed') return answered(send(reply, existing.statusCode!, existing.responseBody!, true));
       // In flight on another live node (or process): it answers that request; this one may retry.
-      return sendError(reply, 'session_busy', `a request with Idempotency-Key ${key} is still in flight`, { idempotency_key: key });
+      return answered(sendError(reply, 'session_busy', `a request with Idempotency-Key ${key} is still in flight`, { idempotency_key: key }));
     }
+  };
+
+  // Callback-style hooks: a request without a key (nearly all) passes each one synchronously,
+  // without the promise an async hook costs on every request.
+  app.addHook('preHandler', (request, reply, done) => {
+    const key = request.method === 'POST' && request.routeOptions.config.runtimectl?.idempotent ? request.headers[IDEMPOTENCY_HEADER] : undefined;
+    if (key === undefined) {
+      done();
+      return;
+    }
+    claimOrAnswer(request, reply, key).then((wasAnswered) => {
+      if (!wasAnswered) done();
+    }, done);
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    const claim = claims.get(request);
-    if (!claim) return payload;
-    claims.delete(request);
+  const complete = async (request: FastifyRequest, reply: FastifyReply, payload: unknown, claim: Claim): Promise<void> => {
     try {
       if (isReplayableStatus(reply.statusCode) && typeof payload === 'string') {
         const responseBody = Buffer.byteLength(payload) > maxResponseBytes ? null : payload;
@@ -183,16 +198,31 @@ export function installIdempotencyHooks(app: FastifyInstance, options: Idempoten
       running.delete(claim.record.key);
       claim.settled();
     }
-    return payload;
+  };
+
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const claim = claims.get(request);
+    if (!claim) {
+      done(null, payload);
+      return;
+    }
+    claims.delete(request);
+    complete(request, reply, payload, claim).then(() => done(null, payload), done);
   });
 
   // A request that ends without a response (client gone, aborted) must not hold its key.
-  app.addHook('onResponse', async (request) => {
+  app.addHook('onResponse', (request, _reply, done) => {
     const claim = claims.get(request);
-    if (!claim) return;
+    if (!claim) {
+      done();
+      return;
+    }
     claims.delete(request);
     running.delete(claim.record.key);
     claim.settled();
-    await store.deleteIdempotencyKey(claim.record.key).catch(() => {});
+    store
+      .deleteIdempotencyKey(claim.record.key)
+      .catch(() => {})
+      .then(() => done());
   });
 }
