@@ -36,6 +36,8 @@ export const fsProviderDefinition = defineProvider({
       compress: settings.compress,
       snapshotStore: settings.snapshot_store,
       flattenPastLayers: settings.flatten_past_layers,
+      flattenFailed: (error) =>
+        context.logger.warn({ reason: error.message }, 'flattening a chain of snapshot layers failed: the chain stays one layer longer, and the next checkpoint tries again'),
     });
     context.telemetry.watchWorkspaceUsage(() => provider.local.workspaceUsage());
     return provider;

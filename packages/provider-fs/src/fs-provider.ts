@@ -47,6 +47,11 @@ export interface FsProviderSettings extends Omit<LocalProviderSettings, 'provide
    * lookups stay bounded. Default 16.
    */
   flattenPastLayers?: number;
+  /**
+   * Layers mode: told when a flatten failed (the daemon logs it). The checkpoint had answered; its
+   * chain stays as it was, one layer longer, and the next checkpoint tries again.
+   */
+  flattenFailed?: (error: Error) => void;
   /** Layers mode: the crash tests' seam (see crash-points.ts); never set in production. */
   crashPoint?: CrashPointHook;
 }
@@ -90,10 +95,12 @@ export class FsProvider implements BackendProviderV1 {
   /** The flattens started so far, one after the other; what the last one that failed threw. */
   #flattening: Promise<void> = Promise.resolve();
   #flattenFailure: Error | undefined;
+  readonly #flattenFailed: ((error: Error) => void) | undefined;
 
   constructor(settings: FsProviderSettings) {
     if (typeof settings.snapshots !== 'string' || settings.snapshots === '') throw new TypeError('createFsProvider needs a snapshots directory');
-    const { snapshots, compress, racyWindowNs, snapshotStore, flattenPastLayers, crashPoint, ...local } = settings;
+    const { snapshots, compress, racyWindowNs, snapshotStore, flattenPastLayers, flattenFailed, crashPoint, ...local } = settings;
+    this.#flattenFailed = flattenFailed;
     this.#flattenPast = flattenPastLayers ?? DEFAULT_FLATTEN_PAST_LAYERS;
     if (!Number.isInteger(this.#flattenPast) || this.#flattenPast < 2) throw new TypeError('createFsProvider: flattenPastLayers is an integer of at least 2');
     this.#choice = snapshotStore ?? 'copy';
@@ -256,6 +263,9 @@ export class FsProvider implements BackendProviderV1 {
         await this.#store.shared(() => this.#layered.flattenIfLonger(top, this.#flattenPast));
       } catch (error) {
         this.#flattenFailure = error instanceof Error ? error : new Error(String(error));
+        try {
+          this.#flattenFailed?.(this.#flattenFailure);
+        } catch {}
       }
     });
   }

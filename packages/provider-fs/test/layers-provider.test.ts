@@ -3,7 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProviderBackend } from '@runtimectl/provider';
-import { createFsProvider, type FsProvider } from '../src/index';
+import { createFsProvider, type FsProvider, type FsProviderSettings } from '../src/index';
 import { LayerStore } from '../src/layers/layer-store';
 import { isMountPoint } from '../src/layers/mount-table';
 import { unmount } from '../src/layers/overlay-mount';
@@ -21,7 +21,7 @@ describe.skipIf(!asRoot)('fs provider with the layers snapshot store', () => {
     for (const { provider, backendId, resource } of live.splice(0)) await provider.release({ backendId, resource }).catch(() => undefined);
   });
 
-  async function setup(isolation: 'auto' | 'none' = 'auto', settings: { flattenPastLayers?: number; workspaceQuotaBytes?: number } = {}) {
+  async function setup(isolation: 'auto' | 'none' = 'auto', settings: Partial<Pick<FsProviderSettings, 'flattenPastLayers' | 'workspaceQuotaBytes' | 'crashPoint' | 'flattenFailed'>> = {}) {
     const dir = await temporary('layers-provider');
     const provider = createFsProvider({ root: join(dir, 'workspaces'), snapshots: join(dir, 'snapshots'), snapshotStore: 'layers', isolation, ...settings });
     const open = async (snapshotId?: string) => {
@@ -142,6 +142,29 @@ describe.skipIf(!asRoot)('fs provider with the layers snapshot store', () => {
     // mounted on the chain it had: collecting keeps them.
     for (const snapshotId of snapshots) await provider.deleteSnapshot(snapshotId);
     expect(await run(backend, 'cat f1 f7 last')).toBe('1\n7\n7\n');
+  });
+
+  it('a flatten that fails is reported (the daemon logs it) and costs nothing but a longer chain: every checkpoint still answers and checks out', async () => {
+    const failures: Error[] = [];
+    const { provider, open, run } = await setup('auto', {
+      flattenPastLayers: 2,
+      crashPoint: (point) => {
+        if (point === 'flatten-copied') throw new Error('no room for the flattened copy');
+      },
+      flattenFailed: (error) => failures.push(error),
+    });
+    const { backend } = await open();
+    const snapshots: string[] = [];
+    for (let i = 1; i <= 4; i++) {
+      await run(backend, `echo ${i} > f${i}`);
+      snapshots.push((await provider.checkpoint(backend, { labels: {} })).snapshotId);
+      await provider.flattened();
+    }
+    // Chains of 3, 4 and 5 layers: each checkpoint past the bound tried again.
+    expect(failures.map((error) => error.message)).toEqual(Array(3).fill('no room for the flattened copy'));
+    expect((await provider.flattened())?.message).toBe('no room for the flattened copy');
+    const child = await open(snapshots.at(-1));
+    expect(await run(child.backend, 'cat f1 f2 f3 f4')).toBe('1\n2\n3\n4\n');
   });
 
   it('the workspace quota counts what a workspace wrote over its checkpoint (its upper layer), per child of a checkout', async () => {
