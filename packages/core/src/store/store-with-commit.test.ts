@@ -60,6 +60,16 @@ describe('storeWithCommit', () => {
     expect((await outer.getSession('rt-2'))?.runtimeId).toBe('rt-2');
   });
 
+  it('sees a method of the store replaced after the view was made (as tests inject failures)', async () => {
+    const store = new MemoryRuntimeStore();
+    const view = storeWithCommit(store, async () => {});
+    await view.getSession('rt-1');
+    store.getSession = async () => {
+      throw new Error('store down');
+    };
+    await expect(view.getSession('rt-1')).rejects.toThrow('store down');
+  });
+
   it("reads a store's properties when asked, not when the view is made", () => {
     const store = Object.assign(new MemoryRuntimeStore(), { generation: 1 });
     const view = storeWithCommit(store, async () => {}) as unknown as { generation: number };

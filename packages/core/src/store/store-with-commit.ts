@@ -1,6 +1,6 @@
 import type { RuntimeStore, StoreBatch } from './runtime-store';
 
-/** Every member of `store`'s, bound to it (or read through to it): made once per store. */
+/** Every member of `store`'s, read from it when asked (a method bound to it): made once per store. */
 const delegates = new WeakMap<RuntimeStore, RuntimeStore>();
 
 function delegateOf(store: RuntimeStore): RuntimeStore {
@@ -10,12 +10,7 @@ function delegateOf(store: RuntimeStore): RuntimeStore {
   for (let layer: object | null = store; layer && layer !== Object.prototype; layer = Object.getPrototypeOf(layer)) {
     for (const key of Reflect.ownKeys(layer)) {
       if (key === 'constructor' || Object.prototype.hasOwnProperty.call(delegate, key)) continue;
-      const descriptor = Object.getOwnPropertyDescriptor(layer, key)!;
-      if (typeof descriptor.value === 'function') {
-        Object.defineProperty(delegate, key, { value: descriptor.value.bind(store) });
-      } else {
-        Object.defineProperty(delegate, key, { get: () => (store as unknown as Record<PropertyKey, unknown>)[key] });
-      }
+      Object.defineProperty(delegate, key, { get: memberOf(store, key) });
     }
   }
   delegates.set(store, delegate);
@@ -23,10 +18,29 @@ function delegateOf(store: RuntimeStore): RuntimeStore {
 }
 
 /**
+ * Reads `store[key]` when asked, as the store's own member is (a test that replaces a method of
+ * the store is seen); a method comes bound to the store, bound again only when it changed.
+ */
+function memberOf(store: RuntimeStore, key: PropertyKey): () => unknown {
+  let method: unknown;
+  let bound: unknown;
+  return () => {
+    const value = (store as unknown as Record<PropertyKey, unknown>)[key];
+    if (typeof value !== 'function') return value;
+    if (value !== method) {
+      method = value;
+      bound = value.bind(store);
+    }
+    return bound;
+  };
+}
+
+/**
  * `store` with `commit` in place of its own; every other member is `store`'s. A plain object whose
- * prototype holds `store`'s members bound to it, built once per store: an operation's view then
- * costs one small object, and each call through it a prototype lookup. (A Proxy did the same with
- * a trap and a new bound function on every property read, on every store call of every operation.)
+ * prototype reads `store`'s members (methods bound to it, once each), built once per store: an
+ * operation's view then costs one small object, and each call through it a getter. (A Proxy did
+ * the same with a trap and a new bound function on every property read, on every store call of
+ * every operation.) Members the store gains after its first view are not seen.
  */
 export function storeWithCommit(store: RuntimeStore, commit: (batch: StoreBatch) => Promise<void>): RuntimeStore {
   const view = Object.create(delegateOf(store)) as RuntimeStore;
