@@ -116,6 +116,22 @@ function diagnosticRows(perRound, field) {
       'http.checkpoint.minimal.c50.throughput',
       'The same canned answer from the required features assembled by hand (fastify, request id, bearer check, zod request and response schemas, one pino access line, request counter and histogram; minimal-api-server.mjs), 50 connections: req/s',
     ),
+    // Like for like, reported: the hand-assembled features in front of the same clean checkpoints
+    // through core (minimal-work-server.mjs), so the row above splits into what the runtime API's
+    // HTTP layer costs and what the operation itself does.
+    figureRow({
+      id: 'http.checkpoint.clean.c50.vs-work-minimal',
+      measurement: 'HTTP `checkpoint` of a clean runtime against the required features assembled by hand doing the same clean checkpoint through core (minimal-work-server.mjs), 50 connections: req/s',
+      rounds: field('checkpoint@50', 'requestsPerSecond'),
+      unit: 'req/s',
+      detail: `server CPU ${formatValue(median(cpu('checkpoint@50')), 'µs')} per request; the hand-minimal server doing it: ${formatValue(median(cpu('checkpoint-work-minimal@50')), 'µs')}`,
+      reference: { label: 'hand-minimal server doing the clean checkpoint through core, 50 connections', rounds: field('checkpoint-work-minimal@50', 'requestsPerSecond') },
+      ratio: {
+        label: 'of its req/s',
+        rounds: perRound.map((round) => (round['checkpoint@50'].requestsPerSecond / round['checkpoint-work-minimal@50'].requestsPerSecond) * 100),
+        unit: '%',
+      },
+    }),
     figureRow({
       id: 'http.checkpoint.clean.c50.cpu',
       measurement: 'HTTP `checkpoint` of a clean runtime, 50 connections: server CPU time per request',

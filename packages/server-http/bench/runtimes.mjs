@@ -28,6 +28,21 @@ export async function prepareRuntimes(apiUrl, count) {
   return ids;
 }
 
+/**
+ * Makes the runtimes a server opened itself (minimal-work-server.mjs: `bench-000`…) clean the
+ * way `prepareRuntimes` does: written to, then checkpointed twice.
+ */
+export async function cleanOpenedRuntimes(apiUrl, count) {
+  const ids = Array.from({ length: count }, (_, index) => `bench-${String(index).padStart(3, '0')}`);
+  for (const runtimeId of ids) {
+    await call(apiUrl, '/api/v1/runtimes/write-file', { runtime_id: runtimeId, path: 'seed.txt', content_base64: 'c2VlZA==' });
+    await call(apiUrl, '/api/v1/runtimes/checkpoint', { runtime_id: runtimeId });
+    const second = await call(apiUrl, '/api/v1/runtimes/checkpoint', { runtime_id: runtimeId });
+    if (!second.reused_backend_snapshot) throw new Error('a clean runtime must reuse its snapshot');
+  }
+  return ids;
+}
+
 /** The request specs of the runtime operations measured, one body per runtime (connection i sends bodies[i]). */
 export const operationSpecs = (apiUrl, runtimeIds) => {
   const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };

@@ -8,13 +8,14 @@
 //
 //   node bench/server.bench.mjs [--rounds 3] [--duration 5] [--warmup 1] [--json out.json] [--diagnose]
 //
-// --diagnose adds, at 50 connections, four scenarios that split the cost: the bare route
+// --diagnose adds, at 50 connections, five scenarios that split the cost: the bare route
 // answering a POST with a small JSON body; GET /api/v1/health through the whole stack (auth
 // skipped, logging, metrics, zod serialisation) without touching the service; the clean
 // checkpoint on a server whose service answers it without doing it (the result of the runtime's
 // last real checkpoint again): the route's HTTP cost alone, auth, validation, logging, metrics
-// and serialisation included; and the same canned answer from minimal-api-server.mjs, those
-// required features assembled by hand with nothing else.
+// and serialisation included; the same canned answer from minimal-api-server.mjs, those
+// required features assembled by hand with nothing else; and those features in front of the same
+// clean checkpoints through core (minimal-work-server.mjs): the like-for-like reference.
 //
 // Needs the package built (`pnpm run build`).
 import { spawn, spawnSync } from 'node:child_process';
@@ -23,7 +24,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { operationSpecs, prepareRuntimes, TOKEN } from './runtimes.mjs';
+import { cleanOpenedRuntimes, operationSpecs, prepareRuntimes, TOKEN } from './runtimes.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -96,7 +97,7 @@ function load(spec, serverPid) {
   return measured;
 }
 
-const scenarios = (connections, { bare, api, freeApi, minimalApi }, runtimeIds) => {
+const scenarios = (connections, { bare, api, freeApi, minimalApi, workMinimal }, runtimeIds) => {
   const diagnostics = [
     {
       name: 'bare-post',
@@ -110,6 +111,10 @@ const scenarios = (connections, { bare, api, freeApi, minimalApi }, runtimeIds) 
     // Servers that serve only this load: without warm-up loads (--warmup 0) they would be measured cold.
     ...(freeApi ? [{ name: 'checkpoint-free', ...operationSpecs(freeApi.url, runtimeIds).checkpoint, pid: freeApi.child.pid, coldServer: true }] : []),
     ...(minimalApi ? [{ name: 'checkpoint-minimal', ...operationSpecs(minimalApi.url, runtimeIds).checkpoint, pid: minimalApi.child.pid, coldServer: true }] : []),
+    // Like for like: the same clean checkpoints through core behind the hand-assembled features.
+    ...(workMinimal
+      ? [{ name: 'checkpoint-work-minimal', ...operationSpecs(workMinimal.url, runtimeIds).checkpoint, pid: workMinimal.child.pid, coldServer: true }]
+      : []),
   ];
   const operations = operationSpecs(api.url, runtimeIds);
   return [
@@ -135,12 +140,14 @@ for (let round = 1; round <= ROUNDS; round += 1) {
   const api = await startServer('api-server.mjs');
   const freeApi = DIAGNOSE ? await startServer('api-server.mjs', { BENCH_FREE_CHECKPOINT: '1' }) : undefined;
   const minimalApi = DIAGNOSE ? await startServer('minimal-api-server.mjs') : undefined;
+  const workMinimal = DIAGNOSE ? await startServer('minimal-work-server.mjs', { BENCH_RUNTIMES: String(Math.max(...CONNECTION_LEVELS)) }) : undefined;
   try {
     const runtimeIds = await prepareRuntimes(api.url, Math.max(...CONNECTION_LEVELS));
     if (freeApi) await prepareRuntimes(freeApi.url, Math.max(...CONNECTION_LEVELS));
+    if (workMinimal) await cleanOpenedRuntimes(workMinimal.url, Math.max(...CONNECTION_LEVELS));
     const measured = {};
     for (const connections of CONNECTION_LEVELS) {
-      for (const scenario of scenarios(connections, { bare, api, freeApi, minimalApi }, runtimeIds)) {
+      for (const scenario of scenarios(connections, { bare, api, freeApi, minimalApi, workMinimal }, runtimeIds)) {
         const { pid, coldServer, ...rest } = scenario;
         const spec = { ...rest, label: `${scenario.name} c=${connections}`, connections };
         const warmupSec = coldServer ? Math.max(WARMUP_SEC, 1) : WARMUP_SEC;
@@ -155,6 +162,7 @@ for (let round = 1; round <= ROUNDS; round += 1) {
     rounds.push(measured);
     loads.push(loadavg()[0]);
   } finally {
+    if (workMinimal) await stopServer(workMinimal);
     if (minimalApi) await stopServer(minimalApi);
     if (freeApi) await stopServer(freeApi);
     await stopServer(api);
