@@ -4,9 +4,10 @@
 // bench/results/latest.json and bench/RESULTS.md and prints the markdown report on stdout;
 // progress goes to stderr. Needs the workspace built (the root `npm run bench` does that).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { cpuSnapshot, describeMachine, loadAverage, othersShare } from './src/machine.mjs';
 import { parseOptions, SECTIONS } from './src/options.mjs';
 import { RUNTIMED, repoPath } from './src/processes.mjs';
@@ -117,7 +118,9 @@ try {
   await Promise.all(background);
 } finally {
   await shared.cleanup?.();
-  rmSync(tmpRoot, { recursive: true, force: true });
+  // Mount-aware: a daemon's fs provider in layers mode leaves its live workspaces mounted.
+  const { removeTree } = await import(pathToFileURL(repoPath('packages', 'testkit', 'dist', 'server-process.js')).href);
+  removeTree(tmpRoot);
 }
 machine.loadAverageAtEnd = loadAverage();
 machine.otherWorkCpuShare = othersShare(runCpuBefore, cpuSnapshot());

@@ -1,5 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { removeTree } from '@runtimectl/testkit/server-process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -79,7 +80,7 @@ export function crashRestartTests(store: CrashStore): void {
   afterAll(async () => {
     await daemon?.stop('SIGKILL');
     await emulator?.close();
-    rmSync(stateDir, { recursive: true, force: true });
+    removeTree(stateDir);
   }, 60_000);
 
   function startDaemon(e2b: E2BEmulator): Promise<RuntimedProcess> {

@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { removeTree } from '@runtimectl/testkit/server-process';
 import { startRuntimed as startDaemon, type RuntimedProcess as DaemonProcess } from '../../../apps/daemon/test/runtimed-process';
 
 export interface RuntimedProcess extends Omit<DaemonProcess, 'stop'> {
@@ -18,7 +18,7 @@ export async function startRuntimed(args: string[] = ['--provider', 'memory'], e
     ...daemon,
     stop: async () => {
       await daemon.stop();
-      rmSync(daemon.stateDir, { recursive: true, force: true });
+      removeTree(daemon.stateDir);
     },
   };
 }

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { E2BEmulatorAdminClient } from '@runtimectl/e2b-emulator';
 import { createTestSchema, type TestSchema } from '@runtimectl/testkit/postgres';
-import { freePort, withinDeadline } from '@runtimectl/testkit/server-process';
+import { freePort, removeTree, withinDeadline } from '@runtimectl/testkit/server-process';
 import { e2bDaemonEnv } from './e2b-rig';
 import { Api } from './http';
 import { startPausableProxy, type PausableProxy } from './pausable-proxy';
@@ -111,7 +111,7 @@ export async function startFleetRig(options: FleetRigOptions = {}): Promise<Flee
   };
   const stopAll = async (): Promise<Array<number | null>> => {
     const codes = await Promise.all(nodes.map((node) => node.process?.stop() ?? Promise.resolve(null)));
-    for (const node of nodes) rmSync(node.stateDir, { recursive: true, force: true });
+    for (const node of nodes) removeTree(node.stateDir);
     await Promise.all([...proxies.values()].map((proxy) => proxy.close()));
     await emulator?.stop();
     await postgres.drop();

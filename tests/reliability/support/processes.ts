@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { E2BEmulatorAdminClient } from '@runtimectl/e2b-emulator';
-import { startServerProcess, type ServerProcess } from '@runtimectl/testkit/server-process';
+import { removeTree, startServerProcess, type ServerProcess } from '@runtimectl/testkit/server-process';
 import { SecretWatch } from './secret-watch';
 
 const RUNTIMED = fileURLToPath(new URL('../../../apps/daemon/dist/main.js', import.meta.url));
@@ -89,7 +89,7 @@ export async function startRuntimed(options: RuntimedOptions = {}): Promise<Runt
       deadlineMs: options.startTimeoutMs ?? START_TIMEOUT_MS,
     });
   } catch (error) {
-    if (options.stateDir === undefined) rmSync(stateDir, { recursive: true, force: true });
+    if (options.stateDir === undefined) removeTree(stateDir);
     throw error;
   }
   const pid = server.pid;
@@ -107,7 +107,7 @@ export async function startRuntimed(options: RuntimedOptions = {}): Promise<Runt
     },
     stop: async () => {
       const code = await codeOf(server.stop());
-      if (options.stateDir === undefined) rmSync(stateDir, { recursive: true, force: true });
+      if (options.stateDir === undefined) removeTree(stateDir);
       return code;
     },
     kill: async () => {

@@ -5,3 +5,4 @@ export { startServerProcess, type StartServerOptions, type ServerProcess } from 
 export { runProcessToEnd, type RunToEndOptions } from './run-process-to-end';
 export { withinDeadline, type StepDeadline } from './within-deadline';
 export { freePort } from './free-port';
+export { removeTree } from './remove-tree';
