@@ -1,7 +1,8 @@
-import { chmodSync, lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
+import { removeTree } from '@runtimectl/testkit/server-process';
 import { callDaemon } from './daemon-http';
 import { startRuntimed, type RuntimedProcess } from './runtimed-process';
 
@@ -14,11 +15,18 @@ afterEach(async () => {
 const WORKSPACE_ROOTS = ['workspaces', join('fs', 'workspaces')];
 
 /**
- * Whether `path` (relative to the state directory) is a workspace or inside one: the runtime's
- * own files, whose modes are the runtime's. Workspace names never start with a dot; what does,
- * beside them, is the provider's bookkeeping.
+ * A workspace's own files in the fs snapshot store's layers mode: a layer's tree, a live
+ * workspace's writable layer and work directory, a read-only view's mount point.
+ */
+const LAYER_CONTENT = /^fs\/snapshots\/(layers\/[^/]+\/root(\.copying)?|live\/[^/]+\/(upper|work)|views\/[^/]+)(\/|$)/;
+
+/**
+ * Whether `path` (relative to the state directory) is a workspace or inside one, or a layer of
+ * one: the runtime's own files, whose modes are the runtime's. Workspace names never start with
+ * a dot; what does, beside them, is the provider's bookkeeping.
  */
 function inWorkspace(path: string): boolean {
+  if (LAYER_CONTENT.test(path)) return true;
   return WORKSPACE_ROOTS.some((root) => {
     const rest = relative(root, path);
     return rest !== '' && !rest.startsWith('..') && !rest.startsWith('.');
@@ -51,8 +59,8 @@ function notOwnerOnly(stateDir: string): string[] {
     .map((entry) => `${entry.mode.toString(8).padStart(4, '0')} ${entry.kind} ${entry.path || '.'}`);
 }
 
-async function start(stateDir: string): Promise<RuntimedProcess> {
-  const daemon = await startRuntimed([], {}, stateDir);
+async function start(stateDir: string, snapshotStore: SnapshotStore): Promise<RuntimedProcess> {
+  const daemon = await startRuntimed([], { RUNTIMECTL_PROVIDERS_FS_SNAPSHOT_STORE: snapshotStore }, stateDir);
   cleanups.push(() => daemon.stop());
   return daemon;
 }
@@ -76,11 +84,22 @@ async function session(url: string): Promise<void> {
   await ok('/runtimes/exec', { runtime_id: 'local-1', command: 'echo y > y.txt' });
 }
 
-describe('the state directory', () => {
+type SnapshotStore = 'copy' | 'layers';
+/** What each fs snapshot store makes in a session (beside the database and local's bookkeeping). */
+const STORE_MADE: Record<SnapshotStore, string[]> = {
+  copy: [join('fs', 'snapshots', 'blobs'), join('fs', 'snapshots', 'manifests'), join('fs', 'snapshots', 'index')],
+  layers: [join('fs', 'snapshots', 'layers'), join('fs', 'snapshots', 'live')],
+};
+const asRoot = process.getuid?.() === 0;
+
+describe.each(['copy', 'layers'] as const)('the state directory (fs snapshots: %s)', (snapshotStore) => {
+  // Layers are overlay mounts: root on Linux only.
+  const it = snapshotStore === 'layers' && !asRoot ? test.skip : test;
+
   it('after a session with checkpoints, every file under it is 0600 and every directory 0700, but inside workspaces', async () => {
     const stateDir = mkdtempSync(join(tmpdir(), 'runtimed-modes-'));
-    cleanups.push(() => rmSync(stateDir, { recursive: true, force: true }));
-    const daemon = await start(stateDir);
+    cleanups.push(() => removeTree(stateDir));
+    const daemon = await start(stateDir, snapshotStore);
     await session(daemon.url);
 
     expect(notOwnerOnly(stateDir), 'while the daemon runs').toEqual([]);
@@ -88,15 +107,15 @@ describe('the state directory', () => {
     expect(notOwnerOnly(stateDir), 'after it stopped').toEqual([]);
     // The session made what the check covers: the store, snapshots, stat indexes, both providers' bookkeeping.
     const paths = walk(stateDir).map((entry) => entry.path);
-    for (const made of ['runtimectl.db', join('fs', 'snapshots', 'blobs'), join('fs', 'snapshots', 'manifests'), join('fs', 'snapshots', 'index'), join('workspaces', '.owners')]) {
+    for (const made of ['runtimectl.db', ...STORE_MADE[snapshotStore], join('workspaces', '.owners')]) {
       expect(paths.some((path) => path.startsWith(made)), made).toBe(true);
     }
   });
 
   it('left world-readable by an older build, is made owner-only at start, workspace contents untouched', async () => {
     const stateDir = mkdtempSync(join(tmpdir(), 'runtimed-modes-'));
-    cleanups.push(() => rmSync(stateDir, { recursive: true, force: true }));
-    const first = await start(stateDir);
+    cleanups.push(() => removeTree(stateDir));
+    const first = await start(stateDir, snapshotStore);
     await session(first.url);
     expect(await first.stop()).toBe(0);
     // What an older build left: 0755 directories and 0644 files everywhere, workspaces included.
@@ -104,7 +123,7 @@ describe('the state directory', () => {
     const workspaceModes = walk(stateDir).filter((entry) => inWorkspace(entry.path));
     expect(workspaceModes.length).toBeGreaterThan(0);
 
-    const second = await start(stateDir);
+    const second = await start(stateDir, snapshotStore);
 
     expect(notOwnerOnly(stateDir)).toEqual([]);
     const after = walk(stateDir);

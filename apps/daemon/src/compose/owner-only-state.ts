@@ -1,5 +1,6 @@
 import { chmodSync, lstatSync, mkdirSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { isWorkspaceContentInStore } from '@runtimectl/provider-fs';
 import { isBookkeepingEntry, OWNER_ONLY_DIRECTORY_MODE } from '@runtimectl/provider-local';
 import type { ResolvedConfig } from '../config/load-config';
 import type { LoadedProvider } from '../providers/load-providers';
@@ -17,7 +18,7 @@ export interface StateDirectory {
 /** Where the daemon keeps state, as `makeStateOwnerOnly` tightens it. */
 export interface StateLocations {
   stateDir: string;
-  /** Trees a store keeps (the fs snapshot store): everything in them is state. */
+  /** Trees a store keeps (the fs snapshot store): everything in them is state, but the workspace contents its layers hold. */
   stores: StateDirectory[];
   /** Single files (the installation and node ids; the SQLite database and its -wal and -shm). */
   files: string[];
@@ -127,8 +128,9 @@ function directoriesBetween(stateDir: string, path: string): string[] {
  * installation and node ids, the fs snapshot store, the workspace roots and the providers'
  * bookkeeping in them — directories 0700, files 0600, wherever they are configured. State an
  * older build left 0755/0644 is tightened here, at start. Workspaces themselves are left as they
- * are: their directories and contents are the runtime's (their modes are snapshotted and
- * restored, and they may belong to the sandbox's own user); the owner-only root above them is
+ * are, and so are the workspace trees the fs store's layers hold: their directories and contents
+ * are the runtime's (their modes are snapshotted and restored, and they may belong to the
+ * sandbox's own user); the owner-only root above them is
  * what keeps other local users out. Throws, naming the setting, for a directory that is not
  * runtimed's own to tighten.
  */
@@ -146,7 +148,9 @@ export function makeStateOwnerOnly(locations: StateLocations): void {
   }
   for (const store of locations.stores) {
     for (const between of directoriesBetween(stateDir, store.path)) secureDirectory(between, 'state_dir', { mustBeOwn: false, skip: () => true });
-    secureDirectory(store.path, store.key, { mustBeOwn: true });
+    // A layer's tree is a workspace's files, modes included: checkpoints would change if tightened.
+    const storeRoot = resolve(store.path);
+    secureDirectory(store.path, store.key, { mustBeOwn: true, skip: (name, parent) => isWorkspaceContentInStore(storeRoot, name, resolve(parent)) });
   }
   for (const root of locations.workspaceRoots) {
     for (const between of directoriesBetween(stateDir, root.path)) secureDirectory(between, 'state_dir', { mustBeOwn: false, skip: () => true });
