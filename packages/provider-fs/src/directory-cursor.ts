@@ -1,7 +1,8 @@
 import { closeSync, constants, openSync } from 'node:fs';
 import { fsPathOf } from '@runtimectl/provider';
 
-const DIRECTORY_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
+/** Opens a directory for a walk by descriptor, never through a link. */
+export const DIRECTORY_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 
 const isWithin = (path: string, ancestor: string) => ancestor === '' || path === ancestor || path.startsWith(`${ancestor}/`);
 

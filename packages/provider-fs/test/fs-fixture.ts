@@ -1,13 +1,14 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
+import { removeTree } from '@runtimectl/testkit/server-process';
 
-/** Temporary directories made by a test, removed after it. */
+/** Temporary directories made by a test, removed after it (what a failed test left mounted in them detached first). */
 export function useTemporaryDirectories(): (label: string) => Promise<string> {
   const made: string[] = [];
   afterEach(async () => {
-    for (const directory of made.splice(0)) await rm(directory, { recursive: true, force: true });
+    for (const directory of made.splice(0)) removeTree(directory);
   });
   return async (label) => {
     const directory = await mkdtemp(join(tmpdir(), `runtimectl-fs-${label}-`));

@@ -1,7 +1,8 @@
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MemoryRuntimeStore, RuntimeService } from '@runtimectl/core';
-import { createFsProvider } from '../src/index';
+import { createFsProvider, type FsProviderSettings } from '../src/index';
 import { useTemporaryDirectories } from './fs-fixture';
 
 const text = (base64: string) => Buffer.from(base64, 'base64').toString('utf8');
@@ -15,9 +16,9 @@ describe.each(['copy', 'layers'] as const)('hostile names and depths through cor
   const temporary = useTemporaryDirectories();
   const itOnThisStore = it.skipIf(snapshotStore === 'layers' && !asRoot);
 
-  async function session() {
+  async function session(settings: Pick<FsProviderSettings, 'flattenPastLayers' | 'flattenFailed'> = {}) {
     const dir = await temporary('hostile-names');
-    const fs = createFsProvider({ root: join(dir, 'workspaces'), snapshots: join(dir, 'snapshots'), isolation: snapshotStore === 'layers' ? 'auto' : 'none', snapshotStore });
+    const fs = createFsProvider({ root: join(dir, 'workspaces'), snapshots: join(dir, 'snapshots'), isolation: snapshotStore === 'layers' ? 'auto' : 'none', snapshotStore, ...settings });
     const service = new RuntimeService({ store: new MemoryRuntimeStore(), providers: [fs], defaultProvider: 'fs' });
     const { runtime } = await service.open({ conversation_id: 'c1', sender_id: 'me' });
     const run = async (runtime_id: string, command: string) => {
@@ -25,7 +26,7 @@ describe.each(['copy', 'layers'] as const)('hostile names and depths through cor
       expect(ran.exit_code, text(ran.stderr_base64)).toBe(0);
       return text(ran.stdout_base64);
     };
-    return { service, id: runtime.runtime_id, run };
+    return { service, fs, dir, id: runtime.runtime_id, run };
   }
 
   itOnThisStore('a non-UTF-8 name and the name it decodes to survive checkpoint, diff, checkout and every later delete-snapshot', async () => {
@@ -77,6 +78,35 @@ describe.each(['copy', 'layers'] as const)('hostile names and depths through cor
     const { runtime: child } = await service.checkout({ checkpoint_id: after, conversation_id: 'c2', sender_id: 'me' });
     expect(await run(child.runtime_id, readDeepFile)).toBe('deeper');
     await service.close({ runtime_id: child.runtime_id });
+    await service.close({ runtime_id: id });
+  });
+
+  // With a job running, a layered checkpoint copies the writable layer, and a chain past its bound
+  // is flattened by copying its merged tree: `cp -a` builds whole path names and fails past
+  // PATH_MAX, so both copies go by descriptor where the tree is that deep.
+  itOnThisStore('a tree deeper than PATH_MAX flattens, checkpoints while a background job runs, and every checkpoint checks out whole', async () => {
+    const failures: Error[] = [];
+    const { service, fs, dir, id, run } = await session({ flattenPastLayers: 2, flattenFailed: (error) => failures.push(error) });
+    await run(id, deepTree);
+    const checkpoints: string[] = [];
+    for (const round of ['1', '2', '3']) {
+      // Rounds 1 and 2 seal by rename (the chain grows past its bound: flattened); round 3 by copy.
+      if (round === '3') await run(id, 'sleep 120 > /dev/null 2>&1 &');
+      await run(id, `find a -name file -execdir sh -c 'printf ${round} > file' \\;`);
+      checkpoints.push((await service.checkpoint({ runtime_id: id })).checkpoint_id);
+      await fs.flattened();
+    }
+    expect(failures.map((error) => error.message)).toEqual([]);
+    if (snapshotStore === 'layers') {
+      const records = await Promise.all((await readdir(join(dir, 'snapshots', 'layers'))).map(async (layer) => JSON.parse(await readFile(join(dir, 'snapshots', 'layers', layer, 'layer.json'), 'utf8'))));
+      expect(records.some((record) => record.flattenedAs !== undefined), 'a chain was flattened').toBe(true);
+    }
+    for (const [index, checkpoint_id] of checkpoints.entries()) {
+      const { runtime: child } = await service.checkout({ checkpoint_id, conversation_id: `c${index}`, sender_id: 'me' });
+      expect(await run(child.runtime_id, readDeepFile)).toBe(String(index + 1));
+      expect(await run(child.runtime_id, 'find a -name sub -execdir cat sub/one \\;')).toBe('one');
+      await service.close({ runtime_id: child.runtime_id });
+    }
     await service.close({ runtime_id: id });
   });
 });

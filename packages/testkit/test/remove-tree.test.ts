@@ -17,6 +17,15 @@ describe('removeTree', () => {
     expect(() => removeTree(directory)).not.toThrow();
   });
 
+  it('removes a tree deeper than PATH_MAX', () => {
+    const directory = mkdtempSync(join(tmpdir(), 'remove-tree-'));
+    // Chains of ten 200-byte names moved into one another: every path given stays short.
+    const script = 'seg=$(printf "d%.0s" $(seq 200)); chain() { p=$1; for i in $(seq 10); do p=$p/$seg; done; mkdir -p $p; echo $p; }; a=$(chain a); b=$(chain b); c=$(chain c); echo deep > $c/file; mv c/$seg $b/ && mv b/$seg $a/';
+    execFileSync('sh', ['-c', script], { cwd: directory });
+    removeTree(directory);
+    expect(existsSync(directory)).toBe(false);
+  });
+
   it.skipIf(process.getuid?.() !== 0 || !existsSync('/proc/self/mountinfo'))('detaches the mounts under it first (nested ones too), so none outlives the removal', () => {
     const directory = mkdtempSync(join(tmpdir(), 'remove-tree-'));
     const outer = join(directory, 'workspaces', 'one');

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { OWNER_ONLY_DIRECTORY_MODE, removeTree } from '@runtimectl/provider-local';
 import type { CrashPointHook } from '../crash-points';
 import { fsyncDirectory, writeFileDurably } from '../durable-files';
+import { copyTree } from './copy-tree';
 
 /** A sealed layer: a tree in overlayfs' format that never changes again, and the layer below it. */
 export interface LayerRecord {
@@ -109,14 +110,14 @@ export class LayerStore {
   }
 
   /**
-   * Copies `tree` into the layer `record` began (`cp -a` into a temporary name renamed into
+   * Copies `tree` into the layer `record` began (`copyTree`: `cp -a`, past PATH_MAX too, into a temporary name renamed into
    * place once whole, made durable first, with no setuid or setgid bit: see `stripSetIdBits`).
    * On failure the layer is removed and the error names `what` was copied.
    */
   async #sealCopyOf(tree: string, record: LayerRecord, what: string): Promise<LayerRecord> {
     const copying = join(this.#layers, record.id, 'root.copying');
     try {
-      await run('cp', ['-a', '--', `${tree}/.`, copying], { timeout: COPY_TIMEOUT_MS });
+      await copyTree(tree, copying, COPY_TIMEOUT_MS);
       await stripSetIdBits(copying);
       await run('sync', ['-f', copying], { timeout: COPY_TIMEOUT_MS }).catch(() => undefined);
       await rename(copying, this.absoluteRootOf(record.id));
