@@ -15,6 +15,9 @@ async function start(args: string[] = [], env: NodeJS.ProcessEnv = {}, stateDir?
   return daemon;
 }
 
+/** The default snapshot store on the start line: layers where overlayfs can be mounted, else copy and why. */
+const DEFAULT_SNAPSHOTS = 'fs snapshots: (layers \\(copy-on-write overlay mounts\\)|copy \\(layers unavailable: [^)]+\\))';
+
 const post = async (url: string, body: unknown, headers: Record<string, string> = {}) => {
   const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
   return { status: response.status, body: (await response.json()) as Record<string, any> };
@@ -26,7 +29,7 @@ describe('runtimed', () => {
     const isolation = (id: string) =>
       `${id} isolation: namespace \\(network (egress via (slirp4netns|pasta)|none: egress needs slirp4netns or pasta on the PATH [^;]*); commands as (uid \\d+ gid \\d+|this daemon's user \\([^)]*\\)); workspace /home/user/workspace; (limits [^;]*\\(cgroup [^)]*\\)|no limits: [^)]*)\\)`;
     expect(daemon.banner).toMatch(
-      new RegExp(`^runtimed \\S+ listening on http://127\\.0\\.0\\.1:\\d+ · node: node_[0-9a-f]{32} · providers: local, fs \\(default\\) · store: sqlite /\\S+/runtimectl\\.db · auth: off · ${isolation('local')} · ${isolation('fs')} · fs snapshots: copy$`),
+      new RegExp(`^runtimed \\S+ listening on http://127\\.0\\.0\\.1:\\d+ · node: node_[0-9a-f]{32} · providers: local, fs \\(default\\) · store: sqlite /\\S+/runtimectl\\.db · auth: off · ${isolation('local')} · ${isolation('fs')} · ${DEFAULT_SNAPSHOTS}$`),
     );
     expect(daemon.banner).not.toMatch(/network host/);
   });
@@ -39,7 +42,7 @@ describe('runtimed', () => {
 
   it('says when local and fs commands are not isolated, warns of the loopback API with the host network, and cuts their network with --local-network none', async () => {
     const none = await start(['--local-isolation', 'none']);
-    expect(none.banner).toMatch(/ · local isolation: none \(isolation = "none" in the settings\) · fs isolation: none \(isolation = "none" in the settings\) · fs snapshots: copy$/);
+    expect(none.banner).toMatch(new RegExp(` · local isolation: none \\(isolation = "none" in the settings\\) · fs isolation: none \\(isolation = "none" in the settings\\) · ${DEFAULT_SNAPSHOTS}$`));
     const host = await start(['--local-network', 'host']);
     expect(host.banner).toContain('(network host: commands can reach this API on loopback; set a bearer token or providers.local.network = "egress"; ');
     const offline = await start(['--local-network', 'none']);

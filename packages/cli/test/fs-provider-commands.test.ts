@@ -3,8 +3,9 @@ import { runCli, runCliJson } from './cli-process';
 import { useSharedRuntimed } from './shared-runtimed';
 
 // A daemon on its defaults: the fs provider runs commands in a real shell, so a test can make
-// symlinks, FIFOs, and turn a file into a directory as an agent would.
-const shared = useSharedRuntimed([]);
+// symlinks, FIFOs, and turn a file into a directory as an agent would. Its copy store, which
+// leaves special files out of a snapshot and lists them (layers keep them: nothing to list).
+const shared = useSharedRuntimed([], { RUNTIMECTL_PROVIDERS_FS_SNAPSHOT_STORE: 'copy' });
 
 async function sh(runtimeId: string, line: string): Promise<void> {
   const result = await shared.client.exec({ runtime_id: runtimeId, command: line });

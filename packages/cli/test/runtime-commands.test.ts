@@ -219,7 +219,7 @@ describe.concurrent('providers, health, close', () => {
       expect.arrayContaining([
         expect.stringMatching(/^PROVIDER\s+CHECKPOINT\s+SNAPSHOT\s+CHECKOUT\s+PAUSE\s+DELETE-SNAPSHOT\s+VERIFY\s+IN FORCE$/),
         expect.stringMatching(/^local\s+yes\s+no\s+no\s+no\s+no\s+-\s+isolation=(namespace|none) network=\w+$/),
-        expect.stringMatching(/^fs\s+yes\s+filesystem\s+yes\s+yes\s+yes\s+default\s+snapshot_store=copy isolation=(namespace|none) network=\w+$/),
+        expect.stringMatching(/^fs\s+yes\s+filesystem\s+yes\s+yes\s+yes\s+default\s+snapshot_store=(layers jobs_at_checkpoint=[\w ]+?|copy) isolation=(namespace|none) network=\w+$/),
         expect.stringMatching(/^memory\s+yes\s+filesystem\s+yes\s+yes\s+yes\s+opt-in\s+-$/),
       ]),
     );

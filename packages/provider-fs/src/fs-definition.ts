@@ -18,8 +18,8 @@ export const fsProviderDefinition = defineProvider({
     compress: z.boolean().default(true).describe('gzip snapshot blobs where that saves at least 10% (default true)'),
     snapshot_store: z
       .enum(['copy', 'layers', 'auto'])
-      .default('copy')
-      .describe('copy (a copy per checkout), layers (overlay mounts: checkout is a mount; root on Linux) or auto (layers where a probe mount works)'),
+      .default('auto')
+      .describe('auto (default: layers where a probe mount works, else copy), layers (overlay mounts: checkout is a mount; root on Linux) or copy (a copy per checkout)'),
     flatten_past_layers: z
       .number()
       .int()
