@@ -39,12 +39,21 @@ export class Hashing extends Transform {
   }
 }
 
-/** The sha256 and length of all `source` yields, through `transforms` (a gunzip) first; nothing is kept. */
-/** The content hash of the file open at `fd`, read from its start (the descriptor stays open). */
-export async function hashOfDescriptor(fd: number): Promise<{ hash: ContentHash; size: number }> {
+/**
+ * The content hash of the file just opened at `fd` (the descriptor stays open). One of up to
+ * `WHOLE_CONTENT_BYTES` (`expectedSize`, the size its caller saw) is read whole, as a blob batch
+ * stores it: a stream per file cost a workspace of many small files a round trip through the
+ * thread pool and a dozen objects each (100,000 empty files: 20 s to seal one layer).
+ */
+export async function hashOfDescriptor(fd: number, expectedSize?: number): Promise<{ hash: ContentHash; size: number }> {
+  if (expectedSize !== undefined && expectedSize <= WHOLE_CONTENT_BYTES) {
+    const content = readFileSync(fd);
+    return { hash: createHash('sha256').update(content).digest('hex'), size: content.length };
+  }
   return digestOf(createReadStream('', { fd, start: 0, autoClose: false }));
 }
 
+/** The sha256 and length of all `source` yields, through `transforms` (a gunzip) first; nothing is kept. */
 export async function digestOf(source: Readable, ...transforms: Transform[]): Promise<{ hash: ContentHash; size: number }> {
   const hashing = new Hashing();
   await pipeline([source, ...transforms, hashing, new Writable({ write: (_chunk, _encoding, done) => done() })]);

@@ -43,7 +43,7 @@ export async function layerDelta(layerRoot: string, views: { newView: string; ba
       const { fd, size } = openWalkedFile(entry);
       let hash: ContentHash;
       try {
-        hash = (await hashOfDescriptor(fd)).hash;
+        hash = (await hashOfDescriptor(fd, size)).hash;
       } finally {
         closeSync(fd);
       }
