@@ -114,6 +114,31 @@ describe('verified restores (a restored workspace is compared with its checkpoin
     expect(verifications).toEqual([]);
   });
 
+  it('a provider that proves the restore exact (restoredExactly) is verified without a manifest; one that cannot is compared as before', async () => {
+    const made = restoringProvider();
+    const asked: string[] = [];
+    let proves = true;
+    const provider = delegatingProvider(made.provider, {
+      restoredExactly: async (_backend, snapshotId) => {
+        asked.push(snapshotId);
+        return proves;
+      },
+    });
+    const { service, verifications } = serviceOver(provider);
+    const id = await workspaceWith(service, { 'a.txt': 'one' });
+    const { checkpoint_id } = await service.checkpoint({ runtime_id: id });
+    // Its manifest would fail the restore: vouched for, it is never read.
+    made.state.restore = 'manifest_fails';
+    await service.checkout({ checkpoint_id });
+    expect(asked).toHaveLength(1);
+    expect(verifications.map((event) => event.outcome)).toEqual(['passed']);
+
+    proves = false;
+    const error = await rejectionOf(service.checkout({ checkpoint_id }));
+    expect(error.message).toMatch(/manifest failed/);
+    expect(asked).toHaveLength(2);
+  });
+
   it('at most 100 differing paths are listed, with truncated set', async () => {
     const made = restoringProvider();
     const { service } = serviceOver(made.provider);

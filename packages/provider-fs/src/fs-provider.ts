@@ -316,6 +316,17 @@ export class FsProvider implements BackendProviderV1 {
     }
   }
 
+  /**
+   * Layers: a workspace just checked out is exactly its snapshot when its mount names the
+   * snapshot's chain and it wrote nothing yet (`LayeredSnapshots.isExactly`), so core verifies
+   * the restore without a manifest: constant time. Copies are verified by their manifest.
+   */
+  async restoredExactly(backend: ProviderBackend, snapshotId: string): Promise<boolean> {
+    const name = indexNameOf(backend.resource);
+    if (name === null || !(await this.#layered.isLive(name))) return false;
+    return this.#layered.isExactly(name, snapshotId, await this.#local.workspaceDirectory(backend.resource));
+  }
+
   /** Removes the snapshot's manifest (or layered record), then the blobs and layers nothing else needs. */
   async deleteSnapshot(snapshotId: string): Promise<{ deleted: boolean }> {
     if (await this.#layered.snapshot(snapshotId)) {

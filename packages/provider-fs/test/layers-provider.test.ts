@@ -72,6 +72,34 @@ describe.skipIf(!asRoot)('fs provider with the layers snapshot store', () => {
     expect(text(await provider.readSnapshotFile(snapshotId, 'src/a.txt'))).toBe('one\n');
   });
 
+  it('a checkout is exactly its snapshot until it writes (its mount names the snapshot\'s layers, its writable layer is empty): a restore verified without a manifest', async () => {
+    const { dir, provider, open, run } = await setup();
+    const { backend } = await open();
+    await run(backend, 'mkdir -p src && echo one > src/a.txt');
+    const { snapshotId: first } = await provider.checkpoint(backend, { labels: {} });
+    await run(backend, 'echo two > b.txt');
+    const { snapshotId: second } = await provider.checkpoint(backend, { labels: {} });
+
+    const child = await open(first);
+    expect(await provider.restoredExactly(child.backend, first)).toBe(true);
+    expect(await provider.restoredExactly(child.backend, second)).toBe(false); // another snapshot's layers
+    await run(child.backend, 'echo changed > src/a.txt');
+    expect(await provider.restoredExactly(child.backend, first)).toBe(false); // written since
+    // A mount of other layers than the record says: the kernel's mount table is what is checked.
+    const other = await open(second);
+    await unmount(other.directory);
+    expect(await provider.restoredExactly(other.backend, second)).toBe(false);
+    // The copy store proves nothing this way: its restores are compared by manifest.
+    const copies = createFsProvider({ root: join(dir, 'copy-workspaces'), snapshots: join(dir, 'copy-snapshots'), snapshotStore: 'copy', isolation: 'none' });
+    const backendId = newBackendId();
+    const made = await copies.create({ backendId, runtimeId: 'rt', options: {}, labels: labels(backendId) });
+    live.push({ provider: copies, backendId, resource: made.resource });
+    const { snapshotId } = await copies.checkpoint(made, { labels: {} });
+    const copied = await copies.checkout({ backendId: newBackendId(), runtimeId: 'rt', options: {}, labels: labels(backendId), snapshotId });
+    live.push({ provider: copies, backendId: 'copied', resource: copied.resource });
+    expect(await copies.restoredExactly(copied, snapshotId)).toBe(false);
+  });
+
   it('a checkpoint while a background job writes seals a copy and leaves the job running', async () => {
     const { provider, open, run } = await setup();
     const { backend } = await open();

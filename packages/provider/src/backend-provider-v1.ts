@@ -137,6 +137,16 @@ export interface BackendProviderV1 {
    */
   checkout?(request: BackendCheckoutRequest): Promise<ProviderBackend>;
   /**
+   * Optional: whether `backend`, just made by `checkout` from `snapshotId` and not used yet, is
+   * exactly that snapshot by construction, so that verifying the restore needs no `manifest()`
+   * (constant time, whatever the workspace's size). provider-fs in layers mode answers true when
+   * the kernel's mount of the workspace names the snapshot's sealed layers, in order, and its
+   * writable layer is still empty: sealed layers are never written, so the files are the ones
+   * hashed when they were sealed. Answer true only from such a proof; false (or no method) makes
+   * core compare the backend's manifest with the checkpoint's, as before.
+   */
+  restoredExactly?(backend: ProviderBackend, snapshotId: string): Promise<boolean>;
+  /**
    * Deletes a snapshot. Resolves `{deleted:false}` when it was already gone (idempotent).
    * Throws `SnapshotInUseError` when the provider refuses because a live backend uses it.
    */

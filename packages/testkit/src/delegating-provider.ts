@@ -17,6 +17,7 @@ export function delegatingProvider(inner: BackendProviderV1, overrides: Partial<
     release: (request) => inner.release(request),
     ...(inner.checkpoint ? { checkpoint: (backend, request) => inner.checkpoint!(backend, request) } : {}),
     ...(inner.checkout ? { checkout: (request) => inner.checkout!(request) } : {}),
+    ...(inner.restoredExactly ? { restoredExactly: (backend, snapshotId) => inner.restoredExactly!(backend, snapshotId) } : {}),
     ...(inner.deleteSnapshot ? { deleteSnapshot: (snapshotId) => inner.deleteSnapshot!(snapshotId) } : {}),
     ...(inner.readSnapshotFile ? { readSnapshotFile: (snapshotId, path, options) => inner.readSnapshotFile!(snapshotId, path, options) } : {}),
     ...(inner.listOwnedResources ? { listOwnedResources: (installationId) => inner.listOwnedResources!(installationId) } : {}),

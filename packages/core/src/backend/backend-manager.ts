@@ -136,6 +136,17 @@ export class BackendManager {
     return this.#register(ref.providerId, backendId, backend, ref.providerSnapshotId);
   }
 
+  /**
+   * Whether the provider vouches that the backend of `binding`, just restored from `snapshotId`,
+   * is exactly that snapshot (`BackendProviderV1.restoredExactly`); false when it has no such proof.
+   */
+  async restoredExactly(binding: BackendBinding, snapshotId: string): Promise<boolean> {
+    const provider = this.options.registry.get(binding.providerId);
+    if (!provider.restoredExactly) return false;
+    const backend = await this.backendOf(binding);
+    return (await this.#control(provider, 'checkout', () => provider.restoredExactly!(backend.inner, snapshotId))) === true;
+  }
+
   /** The live backend behind a binding, re-attaching to the provider resource on first use. */
   async backendOf(binding: BackendBinding): Promise<TrackedBackend> {
     const live = this.#live.get(binding.backendId);

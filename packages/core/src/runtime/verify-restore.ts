@@ -57,10 +57,19 @@ export async function verifyRestore(ctx: ServiceContext, checkpoint: CheckpointR
   }
 }
 
-/** The paths where the restored workspace differs from the checkpoint's manifest; none when it matches or nothing can be compared. */
+/**
+ * The paths where the restored workspace differs from the checkpoint's manifest; none when it
+ * matches, when the provider proves it is exactly the snapshot (`restoredExactly`: no manifest
+ * read), or when nothing can be compared.
+ */
 async function restoredChanges(ctx: ServiceContext, checkpoint: CheckpointRecord, binding: BackendBinding): Promise<TreeChange[]> {
   const expected = checkpoint.manifestRoot;
   if (!expected) return [];
+  const snapshotId = checkpoint.backendRef?.providerSnapshotId;
+  if (snapshotId && (await ctx.backends.restoredExactly(binding, snapshotId))) {
+    ctx.restores.observe({ providerId: binding.providerId, outcome: 'passed' });
+    return [];
+  }
   const manifest = (await ctx.backends.backendOf(binding)).manifest;
   if (!manifest) return [];
   const { root, objects } = buildTrees(await manifest());

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, chown, copyFile, lstat, mkdir, mkdtemp, rm, rmdir } from 'node:fs/promises';
+import { chmod, chown, copyFile, lstat, mkdir, mkdtemp, readdir, rm, rmdir } from 'node:fs/promises';
 import { namesIn, readJsonIfPresent, removeFileIfPresent } from '../absent-files';
 import { dirname, join } from 'node:path';
 import { OWNER_ONLY_DIRECTORY_MODE, removeTree, type WorkspaceOwner } from '@runtimectl/provider-local';
@@ -7,7 +7,7 @@ import type { CrashPointHook } from '../crash-points';
 import { fsyncDirectory, replaceFile, writeFileDurably } from '../durable-files';
 import { EMPTY_LAYER, LayerStore, newLayerId } from './layer-store';
 import { layerDelta, type LayerDelta } from './layer-delta';
-import { isMountPoint } from './mount-table';
+import { isMountPoint, overlayOptionsAt } from './mount-table';
 import { mountOverlay, mountReadOnlyChain, unmount } from './overlay-mount';
 
 const SNAPSHOT_ID = /^snap_[0-9a-f]{32}$/;
@@ -188,6 +188,22 @@ export class LayeredSnapshots {
     if ((await this.layers.chain(top)).length <= longest) return false;
     await this.#withChainView(top, (tree) => this.layers.flatten(top, tree));
     return true;
+  }
+
+  /**
+   * Whether workspace `name`, mounted at `target`, is exactly snapshot `snapshotId` as it stands:
+   * the kernel's mount there names that snapshot's chain of sealed layers, in order, over the
+   * workspace's own writable layer, and that layer holds nothing yet. Sealed layers are never
+   * written (never mounted writable), so such a workspace holds the very files hashed when each
+   * layer was sealed: a restore verified without reading them.
+   */
+  async isExactly(name: string, snapshotId: string, target: string): Promise<boolean> {
+    const snapshot = await this.snapshot(snapshotId);
+    const options = snapshot ? await overlayOptionsAt(target) : null;
+    if (!snapshot || !options) return false;
+    const chain = (await this.layers.chain(snapshot.top)).map((id) => this.layers.rootOf(id));
+    if (options.get('lowerdir') !== chain.join(':') || options.get('upperdir') !== join('live', name, 'upper')) return false;
+    return (await readdir(this.upperOf(name)).catch(() => [undefined])).length === 0;
   }
 
   /** Workspace `name`'s upper directory: what it wrote over its chain. */
