@@ -109,7 +109,11 @@ export class FsProvider implements BackendProviderV1 {
     this.#local = createLocalProvider({
       ...local,
       providerId: PROVIDER_ID,
-      knownHashes: (name) => this.#store.knownHashes(name),
+      // A layered workspace also trusts the stat indexes of the sealed layers it is mounted on.
+      knownHashes: async (name) => {
+        const own = await this.#store.knownHashes(name);
+        return (await this.#layered.isLive(name)) ? this.#layered.knownHashes(name, own) : own;
+      },
       // A layered workspace's quota counts what it wrote over its checkpoint, not what it was checked out with.
       quotaTree: async (name) => ((await this.#layered.isLive(name)) ? this.#layered.upperOf(name) : undefined),
     });
@@ -242,11 +246,11 @@ export class FsProvider implements BackendProviderV1 {
       const snapshot = { snapshotId: record.snapshotId, names: snapshotName === undefined ? [] : [snapshotName], skipped: [] };
       if (base !== undefined) {
         const { removed, changed, files } = await this.#layered.delta(record.top, below, sealedTreeAt);
-        await this.#layered.keepIndex(record.snapshotId, await this.#store.patchIndex(name, { removed, files }));
+        await this.#layered.indexLayer(record.top, files);
         return { snapshot: { ...snapshot, manifestDelta: { baseSnapshotId: base, removed, changed } }, top: record.top };
       }
       const { walk, indexPath } = await this.#store.describe(directory, name);
-      await this.#layered.keepIndex(record.snapshotId, indexPath);
+      await this.#layered.keepLayerIndex(record.top, indexPath);
       return { snapshot: { ...snapshot, manifest: contentManifestOf(walk.entries) }, top: record.top };
     });
   }
@@ -285,10 +289,7 @@ export class FsProvider implements BackendProviderV1 {
       const directory = await this.#local.workspaceDirectory(backend.resource);
       const name = indexNameOf(backend.resource) ?? undefined;
       if (layered && name) {
-        await this.#store.shared(async () => {
-          await this.#layered.checkout(request.snapshotId, name, directory, await this.#local.workspaceOwner());
-          await this.#layered.seedIndex(request.snapshotId, this.#store.indexPathOf(name));
-        });
+        await this.#store.shared(async () => this.#layered.checkout(request.snapshotId, name, directory, await this.#local.workspaceOwner()));
       } else {
         await this.#store.checkout(manifest as Manifest, directory, name, await this.#local.workspaceOwner());
       }

@@ -128,19 +128,6 @@ export class SnapshotStore {
     return { walk, indexPath };
   }
 
-  /** Patches `indexName`'s stat index with a sealed layer's change (see StatIndex.patch); resolves its path. */
-  async patchIndex(indexName: string, change: Parameters<typeof StatIndex.patch>[1]): Promise<string> {
-    const indexPath = this.#indexPath(indexName);
-    await mkdir(join(this.directory, 'index'), { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
-    await StatIndex.patch(indexPath, change);
-    return indexPath;
-  }
-
-  /** Where `indexName`'s stat index lives (a layered checkout seeds its own from its snapshot's). */
-  indexPathOf(indexName: string): string {
-    return this.#indexPath(indexName);
-  }
-
   /** Shared use of the store (checkpoints, checkouts), in this process and among those sharing it. */
   shared<T>(work: () => Promise<T>): Promise<T> {
     return this.#shared(work);

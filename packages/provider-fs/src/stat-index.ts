@@ -88,39 +88,20 @@ export class StatIndex {
   }
 
   /**
-   * Brings the index at `path` up to date with a sealed layer without walking the workspace:
-   * every path `removed` or written by the layer goes, with what lay under it, then the layer's
-   * files are recorded as written (a sealed layer never changes: a later write to one of its
-   * files is a copy into a new upper directory, a new inode, so the stat never matches again).
-   * The rest keeps its entries and their racy rule.
+   * Writes the index of a sealed layer's files at `path`: each recorded as written (a sealed
+   * layer never changes: a later write to one of its files is a copy up into a workspace's upper
+   * directory, with a new ctime, so the stat never matches again). Costs the layer's files, not
+   * the workspace's. Not fsynced: a cache a crash may lose (costing a rehash), written atomically.
    */
-  static async patch(path: string, change: { removed: readonly string[]; files: ReadonlyArray<{ path: string; info: BigIntStats; hash: ContentHash }> }): Promise<void> {
-    let stored: { indexedAtNs: string; files: Record<string, IndexedFile> };
-    try {
-      stored = JSON.parse(await readFile(path, 'utf8'));
-    } catch {
-      stored = { indexedAtNs: '0', files: {} };
-    }
-    const gone = new Set([...change.removed, ...change.files.map((file) => file.path)]);
-    const files = new Map(Object.entries(stored.files).filter(([file]) => !underAny(file, gone)));
-    for (const file of change.files) {
-      files.set(file.path, { size: String(file.info.size), mtimeNs: String(file.info.mtimeNs), ctimeNs: String(file.info.ctimeNs), ino: String(file.info.ino), hash: file.hash, written: true });
-    }
-    await replaceFile(path, JSON.stringify({ indexedAtNs: stored.indexedAtNs, files: Object.fromEntries(files) }));
+  static async writeSealed(path: string, files: ReadonlyArray<{ path: string; info: BigIntStats; hash: ContentHash }>): Promise<void> {
+    const index = StatIndex.empty();
+    for (const file of files) index.recordWritten(file.path, file.info, file.hash);
+    await index.save(path, 0n);
   }
 
   static async remove(path: string): Promise<void> {
     await rm(path, { force: true });
   }
-}
-
-/** Whether `path` is one of `paths` or lies under one. */
-function underAny(path: string, paths: ReadonlySet<string>): boolean {
-  if (paths.size === 0) return false;
-  for (let at = path.length; at > 0; at = path.lastIndexOf('/', at - 1)) {
-    if (paths.has(path.slice(0, at))) return true;
-  }
-  return false;
 }
 
 function sameStat(entry: IndexedFile, info: BigIntStats): boolean {

@@ -1,10 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProviderBackend } from '@runtimectl/provider';
 import { createFsProvider, type FsProvider, type FsProviderSettings } from '../src/index';
 import { LayerStore } from '../src/layers/layer-store';
+import { LayeredSnapshots } from '../src/layers/layered-snapshots';
 import { isMountPoint } from '../src/layers/mount-table';
 import { unmount } from '../src/layers/overlay-mount';
 import { useTemporaryDirectories } from './fs-fixture';
@@ -98,6 +99,38 @@ describe.skipIf(!asRoot)('fs provider with the layers snapshot store', () => {
     const copied = await copies.checkout({ backendId: newBackendId(), runtimeId: 'rt', options: {}, labels: labels(backendId), snapshotId });
     live.push({ provider: copies, backendId: 'copied', resource: copied.resource });
     expect(await copies.restoredExactly(copied, snapshotId)).toBe(false);
+  });
+
+  it('a sealed layer keeps the stat index of its own files only: a checkpoint writes what changed, a checkout copies none, and a walk of it trusts every file it did not change', async () => {
+    const { dir, provider, open, run } = await setup();
+    const { backend } = await open();
+    await run(backend, 'mkdir src && for i in $(seq 20); do echo "file $i" > src/f$i.txt; done');
+    const { snapshotId: first } = await provider.checkpoint(backend, { labels: {} });
+    await run(backend, 'echo changed > src/f3.txt');
+    const { snapshotId: second } = await provider.checkpoint(backend, { labels: {} });
+    const layered = new LayeredSnapshots(join(dir, 'snapshots'));
+    const indexed = async (snapshotId: string) => {
+      const { top } = (await layered.snapshot(snapshotId))!;
+      return Object.keys(JSON.parse(await readFile(join(dir, 'snapshots', 'layers', top, 'index.json'), 'utf8')).files).sort();
+    };
+    expect(await indexed(first)).toHaveLength(20);
+    expect(await indexed(second)).toEqual(['src/f3.txt']);
+    // No whole index is kept per snapshot, nor copied for a checkout.
+    expect((await readdir(join(dir, 'snapshots', 'layered'))).filter((name) => name.endsWith('.index'))).toEqual([]);
+    const before = await readdir(join(dir, 'snapshots', 'index')).catch(() => []);
+
+    const child = await open(second);
+    expect(await readdir(join(dir, 'snapshots', 'index')).catch(() => [])).toEqual(before);
+    const name = (await readdir(join(dir, 'snapshots', 'live'))).find((entry) => entry !== undefined && child.directory.endsWith(entry))!;
+    const known = await layered.knownHashes(name, { known: () => null });
+    const hashOf = (text: string) => createHash('sha256').update(text).digest('hex');
+    for (let i = 1; i <= 20; i++) {
+      const info = await lstat(join(child.directory, 'src', `f${i}.txt`), { bigint: true });
+      expect(known.known(`src/f${i}.txt`, info), `src/f${i}.txt`).toBe(hashOf(i === 3 ? 'changed\n' : `file ${i}\n`));
+    }
+    // Written since: its stat no longer matches what any layer sealed.
+    await run(child.backend, 'echo again > src/f4.txt');
+    expect(known.known('src/f4.txt', await lstat(join(child.directory, 'src', 'f4.txt'), { bigint: true }))).toBeNull();
   });
 
   it('a checkpoint while a background job writes seals a copy and leaves the job running', async () => {

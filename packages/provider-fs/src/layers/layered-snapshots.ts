@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { chmod, chown, copyFile, lstat, mkdir, mkdtemp, readdir, rm, rmdir } from 'node:fs/promises';
 import { namesIn, readJsonIfPresent, removeFileIfPresent } from '../absent-files';
 import { dirname, join } from 'node:path';
-import { OWNER_ONLY_DIRECTORY_MODE, removeTree, type WorkspaceOwner } from '@runtimectl/provider-local';
+import { OWNER_ONLY_DIRECTORY_MODE, removeTree, type KnownHashes, type WorkspaceOwner } from '@runtimectl/provider-local';
 import type { CrashPointHook } from '../crash-points';
 import { fsyncDirectory, replaceFile, writeFileDurably } from '../durable-files';
 import { EMPTY_LAYER, LayerStore, newLayerId } from './layer-store';
+import { StatIndex } from '../stat-index';
 import { layerDelta, type LayerDelta } from './layer-delta';
 import { isMountPoint, overlayOptionsAt } from './mount-table';
 import { mountOverlay, mountReadOnlyChain, unmount } from './overlay-mount';
@@ -226,15 +227,45 @@ export class LayeredSnapshots {
     await removeTree(this.#liveDir(name));
   }
 
-  /** Keeps the stat index written for a snapshot's walk beside it: its checkouts start with it (their files are its files). */
-  async keepIndex(snapshotId: string, indexPath: string): Promise<void> {
-    await copyFile(indexPath, this.#snapshotPath(snapshotId).replace(/\.json$/, '.index'));
+  /**
+   * Records the stat index of the files layer `top` sealed (its delta's files, hashed as it was
+   * sealed), inside the layer: what it costs follows the change, and every workspace mounted on
+   * a chain through the layer reads it (`knownHashes`), so a checkout copies no index.
+   */
+  async indexLayer(top: string, files: LayerDelta['files']): Promise<void> {
+    await StatIndex.writeSealed(this.#layerIndexPath(top), files);
   }
 
-  /** Seeds a checkout's stat index from its snapshot's, so its first checkpoint reads no file it did not change. */
-  async seedIndex(snapshotId: string, indexPath: string): Promise<void> {
-    await mkdir(dirname(indexPath), { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
-    await copyFile(this.#snapshotPath(snapshotId).replace(/\.json$/, '.index'), indexPath).catch(() => undefined);
+  /** Keeps the stat index of a whole walk of the workspace layer `top` was sealed from as that layer's (a copy). */
+  async keepLayerIndex(top: string, indexPath: string): Promise<void> {
+    await copyFile(indexPath, this.#layerIndexPath(top)).catch(() => undefined);
+  }
+
+  /**
+   * The file hashes a walk of workspace `name` may trust without reading the files: those its
+   * own index (`own`) knows, else those of the layers of the chain it is mounted on — a file of
+   * a sealed layer seen through the mount keeps the stat it had when sealed (a copy up changes
+   * its ctime), so a match is that very file.
+   */
+  async knownHashes(name: string, own: KnownHashes): Promise<KnownHashes> {
+    const state = await this.#state(name);
+    const chain = state === null ? [] : (state.mounted ?? (await this.layers.chain(state.top)));
+    const layers = await Promise.all(chain.map((id) => StatIndex.load(this.#layerIndexPath(id))));
+    return {
+      known: (path, info) => {
+        const hash = own.known(path, info);
+        if (hash !== null) return hash;
+        for (const index of layers) {
+          const sealed = index.known(path, info);
+          if (sealed !== null) return sealed;
+        }
+        return null;
+      },
+    };
+  }
+
+  #layerIndexPath(id: string): string {
+    return join(dirname(this.layers.absoluteRootOf(id)), 'index.json');
   }
 
   /**
