@@ -133,6 +133,26 @@ describe.skipIf(!asRoot)('fs provider with the layers snapshot store', () => {
     expect(known.known('src/f4.txt', await lstat(join(child.directory, 'src', 'f4.txt'), { bigint: true }))).toBeNull();
   });
 
+  it('reads by checkpoint share one read-only view of its layers, kept mounted between them; collecting layers unmounts it', async () => {
+    const { dir, provider, open, run } = await setup();
+    const { backend } = await open();
+    await run(backend, 'echo one > a.txt; echo two > b.txt');
+    const { snapshotId } = await provider.checkpoint(backend, { labels: {} });
+    const views = () => readdir(join(dir, 'snapshots', 'views')).catch(() => [] as string[]);
+    expect(text(await provider.readSnapshotFile(snapshotId, 'a.txt'))).toBe('one\n');
+    expect(text(await provider.readSnapshotFile(snapshotId, 'b.txt'))).toBe('two\n');
+    const [view, ...more] = await views();
+    expect(more).toEqual([]);
+    expect(await isMountPoint(join(dir, 'snapshots', 'views', view!))).toBe(true);
+    // Detached behind its back (another process's collection): mounted again, never read as empty.
+    await unmount(join(dir, 'snapshots', 'views', view!));
+    expect(text(await provider.readSnapshotFile(snapshotId, 'a.txt'))).toBe('one\n');
+
+    const { snapshotId: other } = await provider.checkpoint(backend, { labels: {} });
+    await provider.deleteSnapshot(other);
+    expect(await views()).toEqual([]);
+  });
+
   it('a checkpoint while a background job writes seals a copy and leaves the job running', async () => {
     const { provider, open, run } = await setup();
     const { backend } = await open();

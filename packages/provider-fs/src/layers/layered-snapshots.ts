@@ -9,6 +9,7 @@ import { EMPTY_LAYER, LayerStore, newLayerId } from './layer-store';
 import { StatIndex } from '../stat-index';
 import { layerDelta, type LayerDelta } from './layer-delta';
 import { isMountPoint, overlayOptionsAt } from './mount-table';
+import { ViewCache } from './view-cache';
 import { mountOverlay, mountReadOnlyChain, unmount } from './overlay-mount';
 
 const SNAPSHOT_ID = /^snap_[0-9a-f]{32}$/;
@@ -63,6 +64,11 @@ export interface SealedCheckpoint {
  */
 export class LayeredSnapshots {
   readonly layers: LayerStore;
+  /** Views kept mounted for reads by checkpoint (`withView`). */
+  readonly #views = new ViewCache(
+    (top) => this.#mountView(top),
+    (view) => this.#unmountView(view),
+  );
 
   constructor(
     readonly directory: string,
@@ -269,27 +275,42 @@ export class LayeredSnapshots {
   }
 
   /**
-   * Runs `read` on a read-only mount of the snapshot's tree (as its checkouts see it), then
-   * unmounts. Null when there is no such snapshot.
+   * Runs `read` on a read-only mount of the snapshot's tree (as its checkouts see it), kept
+   * mounted a while for the reads that follow (`ViewCache`). Null when there is no such snapshot.
    */
   async withView<T>(snapshotId: string, read: (root: string) => Promise<T>): Promise<T | null> {
     const record = await this.snapshot(snapshotId);
     if (!record) return null;
-    return this.#withChainView(record.top, read);
+    return this.#views.use(record.top, read);
   }
 
   /** Runs `read` on a read-only mount of the chain topped by layer `top`, then unmounts. */
   async #withChainView<T>(top: string, read: (root: string) => Promise<T>): Promise<T> {
+    const view = await this.#mountView(top);
+    try {
+      return await read(view);
+    } finally {
+      await this.#unmountView(view);
+    }
+  }
+
+  /** Mounts the chain topped by layer `top` read-only at a new directory under `views`; resolves it. */
+  async #mountView(top: string): Promise<string> {
     const chain = await this.layers.chain(top);
     await mkdir(join(this.directory, 'views'), { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
     const view = await mkdtemp(join(this.directory, 'views', 'v-'));
     try {
       await mountReadOnlyChain(this.directory, chain.map((id) => this.layers.rootOf(id)), view);
-      try {
-        return await read(view);
-      } finally {
-        await unmount(view, { lazy: true });
-      }
+      return view;
+    } catch (error) {
+      await rmdir(view).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async #unmountView(view: string): Promise<void> {
+    try {
+      await unmount(view, { lazy: true });
     } finally {
       await rmdir(view).catch(() => undefined);
     }
@@ -308,6 +329,7 @@ export class LayeredSnapshots {
    * above it), and the read-only views a crash left. With the store to itself.
    */
   async collect(): Promise<number> {
+    await this.#views.dropAll();
     const needed = new Set<string>([EMPTY_LAYER]);
     const tops = [...(await this.snapshots()).map((record) => record.top), ...(await this.#liveTops())];
     for (const top of tops) for (const id of await this.layers.needed(top).catch(() => [top])) needed.add(id);
