@@ -7,10 +7,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { cpuSnapshot, describeMachine, loadAverage, othersShare } from './src/machine.mjs';
 import { parseOptions, SECTIONS } from './src/options.mjs';
 import { RUNTIMED, repoPath } from './src/processes.mjs';
+import { removeTree } from './src/remove-tree.mjs';
 import { renderReport } from './src/report/render-markdown.mjs';
 import { mergeRuns } from './src/report/merge-runs.mjs';
 import { readResults, writeMarkdown, writeResults } from './src/report/write-results.mjs';
@@ -26,6 +26,7 @@ import { measureFleet } from './src/sections/fleet.mjs';
 import { measureEventStream } from './src/sections/event-stream.mjs';
 import { measureFsProvider } from './src/sections/fs-provider.mjs';
 import { measureFsLayers } from './src/sections/fs-layers.mjs';
+import { measureFsScale } from './src/sections/fs-scale.mjs';
 import { measureRetention } from './src/sections/retention.mjs';
 import { measureManifests } from './src/sections/manifests.mjs';
 import { measureVerifyRestores } from './src/sections/verify-restores.mjs';
@@ -41,6 +42,7 @@ const SECTION_RUNNERS = {
   local: { title: 'Local provider against raw Node (packages/provider-local/bench)', run: measureLocalProvider },
   fs: { title: 'fs provider snapshots against tar and cp (packages/provider-fs/bench)', run: measureFsProvider },
   'fs-layers': { title: 'fs provider, layers store (issue 34): checkout and checkpoints against cp -a, git and tar (packages/provider-fs/bench/layers.bench.mjs)', run: measureFsLayers },
+  'fs-scale': { title: 'fs provider, layers store, at scale (issue 34): a workspace of many files over HTTP (runtimed)', run: measureFsScale },
   events: { title: 'Event stream: SSE delivery of the event log under load (issue 23)', run: measureEventStream },
   retention: { title: 'Retention: a pass over 100,000 checkpoints, and clean checkpoints while passes run (issue 23)', run: measureRetention },
   fleet: { title: 'A fleet of 3 nodes on one PostgreSQL against one node (E2B emulator)', run: measureFleet },
@@ -119,8 +121,7 @@ try {
 } finally {
   await shared.cleanup?.();
   // Mount-aware: a daemon's fs provider in layers mode leaves its live workspaces mounted.
-  const { removeTree } = await import(pathToFileURL(repoPath('packages', 'testkit', 'dist', 'server-process.js')).href);
-  removeTree(tmpRoot);
+  await removeTree(tmpRoot);
 }
 machine.loadAverageAtEnd = loadAverage();
 machine.otherWorkCpuShare = othersShare(runCpuBefore, cpuSnapshot());

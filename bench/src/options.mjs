@@ -2,7 +2,7 @@
 // the same measurements with fewer and shorter rounds (under two minutes on a 2-core machine).
 import { parseArgs } from 'node:util';
 
-export const SECTIONS = ['http-clean', 'http-operations', 'e2b', 'store', 'store-postgres', 'memory', 'local', 'fs', 'fs-layers', 'events', 'retention', 'startup', 'fleet', 'manifests', 'verify-restores'];
+export const SECTIONS = ['http-clean', 'http-operations', 'e2b', 'store', 'store-postgres', 'memory', 'local', 'fs', 'fs-layers', 'fs-scale', 'events', 'retention', 'startup', 'fleet', 'manifests', 'verify-restores'];
 
 const PROFILES = {
   full: {
@@ -15,6 +15,7 @@ const PROFILES = {
     local: { fileRounds: 9, execRounds: 60 },
     fs: { rounds: 3 },
     fsLayers: { rounds: 3 },
+    fsScale: { files: 1_000_000 },
     manifests: { rounds: 3, diffs: 200 },
     verifyRestores: { rounds: 5, files: 10_000, mib: 200 },
     events: { rounds: 3, durationSec: 5 },
@@ -33,6 +34,8 @@ const PROFILES = {
     local: { fileRounds: 3, execRounds: 20 },
     fs: { rounds: 1 },
     fsLayers: { rounds: 1 },
+    // A tenth of the full run's million files: making them alone takes minutes.
+    fsScale: { files: 100_000 },
     manifests: { rounds: 1, diffs: 50 },
     // A fifth of the workspace: writing 200 MiB through the emulator alone takes minutes.
     verifyRestores: { rounds: 3, files: 2_000, mib: 40 },
