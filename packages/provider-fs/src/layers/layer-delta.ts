@@ -1,15 +1,16 @@
-import { closeSync, type BigIntStats } from 'node:fs';
+import { closeSync } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { fsPathOf, nameFromBytes, type ManifestEntry } from '@runtimectl/provider';
 import { openWalkedFile, walkWorkspaceTree } from '@runtimectl/provider-local';
 import { hashOfDescriptor } from '../blob-batch';
 import { withCursor } from '../directory-cursor';
 import type { ContentHash } from '../blob-store';
+import { stampOf, type FileStamp } from '../stat-index';
 
 /** A file of a sealed layer, hashed: what the stat index records of it. */
 export interface SealedFile {
   path: string;
-  info: BigIntStats;
+  info: FileStamp;
   hash: ContentHash;
 }
 
@@ -47,7 +48,7 @@ export async function layerDelta(layerRoot: string, views: { newView: string; ba
       } finally {
         closeSync(fd);
       }
-      delta.files.push({ path: entry.path, info: entry.info, hash });
+      delta.files.push({ path: entry.path, info: stampOf(entry.info), hash });
       delta.changed.push({ path: entry.path, kind: 'file', mode: entry.mode, size, target: null, hash });
     },
   });
