@@ -18,6 +18,14 @@ interface Directory {
 const isDirectory = (node: TreeChild | Directory): node is Directory => 'changed' in node;
 
 /**
+ * Entries applied, or trees encoded, between turns of the event loop: a first checkpoint's delta
+ * holds the whole workspace (a million files is a million entries), which must not keep the
+ * daemon from answering for seconds.
+ */
+const WORK_PER_TURN = 2_000;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
  * The manifest `delta` (see ManifestDelta) makes of the one whose root tree is `baseRoot` (null:
  * the empty workspace), as Merkle trees: the new root and the tree objects it adds (those of the
  * directories on changed paths, the root last; unchanged subtrees keep their stored objects).
@@ -27,13 +35,16 @@ const isDirectory = (node: TreeChild | Directory): node is Directory => 'changed
 export async function applyManifestDelta(baseRoot: string | null, delta: Pick<ManifestDelta, 'removed' | 'changed'>, read: TreeReader): Promise<ManifestTrees> {
   const root: Directory = baseRoot === null ? emptyDirectory(IMPLIED_DIRECTORY_MODE) : { mode: IMPLIED_DIRECTORY_MODE, hash: baseRoot, children: null, changed: false };
   const editor = new TreeEditor(read);
+  let done = 0;
   for (const path of delta.removed) {
+    if (++done % WORK_PER_TURN === 0) await nextTurn();
     const names = namesOf(path);
     const parent = await editor.directoryAt(root, names.slice(0, -1), path, false);
     if (parent?.children?.delete(names.at(-1)!)) editor.markChanged(root, names.slice(0, -1));
   }
   const changedPaths = new Set<string>();
   for (const entry of [...delta.changed].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+    if (++done % WORK_PER_TURN === 0) await nextTurn();
     if (changedPaths.has(entry.path)) throw new TypeError(`${JSON.stringify(entry.path)} is changed twice`);
     changedPaths.add(entry.path);
     const names = namesOf(entry.path);
@@ -50,7 +61,7 @@ export async function applyManifestDelta(baseRoot: string | null, delta: Pick<Ma
     editor.markChanged(root, names.slice(0, -1));
   }
   const objects: TreeObject[] = [];
-  return { root: encodeChanged(root, objects), objects };
+  return { root: await encodeChanged(root, objects, { entries: 0 }), objects };
 }
 
 class TreeEditor {
@@ -109,12 +120,17 @@ function childOf(name: string, entry: ManifestEntry): TreeChild {
   return { name, kind: entry.kind, mode: entry.mode, size: entry.size, hash: entry.kind === 'file' ? entry.hash : null, target: entry.kind === 'symlink' ? entry.target : null };
 }
 
-/** Encodes `directory` when it changed (its changed subdirectories first); resolves its hash. */
-function encodeChanged(directory: Directory, objects: TreeObject[]): string {
+/** Encodes `directory` when it changed (its changed subdirectories first); resolves its hash. `work` counts the entries encoded so far. */
+async function encodeChanged(directory: Directory, objects: TreeObject[], work: { entries: number }): Promise<string> {
   if (!directory.changed) return directory.hash as string;
   const children: TreeChild[] = [];
   for (const [name, node] of directory.children!) {
-    children.push(isDirectory(node) ? { name, kind: 'directory', mode: node.mode, size: 0, hash: encodeChanged(node, objects), target: null } : node);
+    children.push(isDirectory(node) ? { name, kind: 'directory', mode: node.mode, size: 0, hash: await encodeChanged(node, objects, work), target: null } : node);
+  }
+  work.entries += children.length;
+  if (work.entries >= WORK_PER_TURN) {
+    work.entries = 0;
+    await nextTurn();
   }
   const object = encodeTree(children);
   objects.push(object);
