@@ -246,11 +246,11 @@ export class FsProvider implements BackendProviderV1 {
       const snapshot = { snapshotId: record.snapshotId, names: snapshotName === undefined ? [] : [snapshotName], skipped: [] };
       if (base !== undefined) {
         const { removed, changed, files } = await this.#layered.delta(record.top, below, sealedTreeAt);
-        await this.#layered.indexLayer(record.top, files);
+        await this.#layered.indexes.write(record.top, files);
         return { snapshot: { ...snapshot, manifestDelta: { baseSnapshotId: base, removed, changed } }, top: record.top };
       }
       const { walk, indexPath } = await this.#store.describe(directory, name);
-      await this.#layered.keepLayerIndex(record.top, indexPath);
+      await this.#layered.indexes.keep(record.top, indexPath);
       return { snapshot: { ...snapshot, manifest: contentManifestOf(walk.entries) }, top: record.top };
     });
   }

@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, chown, copyFile, lstat, mkdir, mkdtemp, readdir, rm, rmdir } from 'node:fs/promises';
+import { chmod, chown, lstat, mkdir, readdir, rm } from 'node:fs/promises';
 import { namesIn, readJsonIfPresent, removeFileIfPresent } from '../absent-files';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { OWNER_ONLY_DIRECTORY_MODE, removeTree, type KnownHashes, type WorkspaceOwner } from '@runtimectl/provider-local';
 import type { CrashPointHook } from '../crash-points';
 import { fsyncDirectory, replaceFile, writeFileDurably } from '../durable-files';
 import { EMPTY_LAYER, LayerStore, newLayerId } from './layer-store';
-import { StatIndex } from '../stat-index';
 import { layerDelta, type LayerDelta } from './layer-delta';
 import { isMountPoint, overlayOptionsAt } from './mount-table';
-import { ViewCache } from './view-cache';
-import { mountOverlay, mountReadOnlyChain, unmount } from './overlay-mount';
+import { ChainViews } from './chain-views';
+import { LayerIndexes } from './layer-indexes';
+import { mountOverlay, unmount } from './overlay-mount';
 
 const SNAPSHOT_ID = /^snap_[0-9a-f]{32}$/;
 const WORKSPACE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -64,11 +64,9 @@ export interface SealedCheckpoint {
  */
 export class LayeredSnapshots {
   readonly layers: LayerStore;
-  /** Views kept mounted for reads by checkpoint (`withView`). */
-  readonly #views = new ViewCache(
-    (top) => this.#mountView(top),
-    (view) => this.#unmountView(view),
-  );
+  /** The stat indexes the sealed layers keep of their files. */
+  readonly indexes: LayerIndexes;
+  readonly #views: ChainViews;
 
   constructor(
     readonly directory: string,
@@ -76,6 +74,8 @@ export class LayeredSnapshots {
     private readonly crashPoint?: CrashPointHook,
   ) {
     this.layers = new LayerStore(directory, crashPoint);
+    this.indexes = new LayerIndexes(this.layers);
+    this.#views = new ChainViews(directory, this.layers);
   }
 
   /** Mounts a fresh workspace (the empty chain) at `target`, a directory whose owner and mode the upper root takes. */
@@ -152,8 +152,8 @@ export class LayeredSnapshots {
   async delta(top: string, below: string, sealedTreeAt?: string): Promise<LayerDelta> {
     const layerRoot = this.layers.absoluteRootOf(top);
     if (below === EMPTY_LAYER) return layerDelta(layerRoot, null);
-    const withNewTree = <T>(read: (root: string) => Promise<T>) => (sealedTreeAt === undefined ? this.#withChainView(top, read) : read(sealedTreeAt));
-    return withNewTree((newView) => this.#withChainView(below, (baseView) => layerDelta(layerRoot, { newView, baseView })));
+    const withNewTree = <T>(read: (root: string) => Promise<T>) => (sealedTreeAt === undefined ? this.#views.once(top, read) : read(sealedTreeAt));
+    return withNewTree((newView) => this.#views.once(below, (baseView) => layerDelta(layerRoot, { newView, baseView })));
   }
 
   /**
@@ -193,7 +193,7 @@ export class LayeredSnapshots {
    */
   async flattenIfLonger(top: string, longest: number): Promise<boolean> {
     if ((await this.layers.chain(top)).length <= longest) return false;
-    await this.#withChainView(top, (tree) => this.layers.flatten(top, tree));
+    await this.#views.once(top, (tree) => this.layers.flatten(top, tree));
     return true;
   }
 
@@ -233,87 +233,20 @@ export class LayeredSnapshots {
     await removeTree(this.#liveDir(name));
   }
 
-  /**
-   * Records the stat index of the files layer `top` sealed (its delta's files, hashed as it was
-   * sealed), inside the layer: what it costs follows the change, and every workspace mounted on
-   * a chain through the layer reads it (`knownHashes`), so a checkout copies no index.
-   */
-  async indexLayer(top: string, files: LayerDelta['files']): Promise<void> {
-    await StatIndex.writeSealed(this.#layerIndexPath(top), files);
-  }
-
-  /** Keeps the stat index of a whole walk of the workspace layer `top` was sealed from as that layer's (a copy). */
-  async keepLayerIndex(top: string, indexPath: string): Promise<void> {
-    await copyFile(indexPath, this.#layerIndexPath(top)).catch(() => undefined);
-  }
-
-  /**
-   * The file hashes a walk of workspace `name` may trust without reading the files: those its
-   * own index (`own`) knows, else those of the layers of the chain it is mounted on — a file of
-   * a sealed layer seen through the mount keeps the stat it had when sealed (a copy up changes
-   * its ctime), so a match is that very file.
-   */
+  /** The file hashes a walk of workspace `name` may trust without reading them: its own index's (`own`), else its chain's layers' (`LayerIndexes`). */
   async knownHashes(name: string, own: KnownHashes): Promise<KnownHashes> {
     const state = await this.#state(name);
-    const chain = state === null ? [] : (state.mounted ?? (await this.layers.chain(state.top)));
-    const layers = await Promise.all(chain.map((id) => StatIndex.load(this.#layerIndexPath(id))));
-    return {
-      known: (path, info) => {
-        const hash = own.known(path, info);
-        if (hash !== null) return hash;
-        for (const index of layers) {
-          const sealed = index.known(path, info);
-          if (sealed !== null) return sealed;
-        }
-        return null;
-      },
-    };
-  }
-
-  #layerIndexPath(id: string): string {
-    return join(dirname(this.layers.absoluteRootOf(id)), 'index.json');
+    return this.indexes.knownHashes(state === null ? [] : (state.mounted ?? (await this.layers.chain(state.top))), own);
   }
 
   /**
    * Runs `read` on a read-only mount of the snapshot's tree (as its checkouts see it), kept
-   * mounted a while for the reads that follow (`ViewCache`). Null when there is no such snapshot.
+   * mounted a while for the reads that follow. Null when there is no such snapshot.
    */
   async withView<T>(snapshotId: string, read: (root: string) => Promise<T>): Promise<T | null> {
     const record = await this.snapshot(snapshotId);
     if (!record) return null;
-    return this.#views.use(record.top, read);
-  }
-
-  /** Runs `read` on a read-only mount of the chain topped by layer `top`, then unmounts. */
-  async #withChainView<T>(top: string, read: (root: string) => Promise<T>): Promise<T> {
-    const view = await this.#mountView(top);
-    try {
-      return await read(view);
-    } finally {
-      await this.#unmountView(view);
-    }
-  }
-
-  /** Mounts the chain topped by layer `top` read-only at a new directory under `views`; resolves it. */
-  async #mountView(top: string): Promise<string> {
-    const chain = await this.layers.chain(top);
-    await mkdir(join(this.directory, 'views'), { recursive: true, mode: OWNER_ONLY_DIRECTORY_MODE });
-    const view = await mkdtemp(join(this.directory, 'views', 'v-'));
-    try {
-      await mountReadOnlyChain(this.directory, chain.map((id) => this.layers.rootOf(id)), view);
-      return view;
-    } catch (error) {
-      await rmdir(view).catch(() => undefined);
-      throw error;
-    }
-  }
-
-  async #unmountView(view: string): Promise<void> {
-    try {
-      await unmount(view, { lazy: true });
-    } finally {
-      await rmdir(view).catch(() => undefined);
-    }
+    return this.#views.cached(record.top, read);
   }
 
   /** Removes the snapshot's record (its layers stay until `collect`). False when there was none. */
@@ -329,7 +262,7 @@ export class LayeredSnapshots {
    * above it), and the read-only views a crash left. With the store to itself.
    */
   async collect(): Promise<number> {
-    await this.#views.dropAll();
+    await this.#views.sweep();
     const needed = new Set<string>([EMPTY_LAYER]);
     const tops = [...(await this.snapshots()).map((record) => record.top), ...(await this.#liveTops())];
     for (const top of tops) for (const id of await this.layers.needed(top).catch(() => [top])) needed.add(id);
@@ -338,10 +271,6 @@ export class LayeredSnapshots {
       if (needed.has(id)) continue;
       await this.layers.remove(id);
       removed++;
-    }
-    for (const view of await namesIn(join(this.directory, 'views'))) {
-      await unmount(join(this.directory, 'views', view), { lazy: true }).catch(() => undefined);
-      await rmdir(join(this.directory, 'views', view)).catch(() => undefined);
     }
     return removed;
   }
