@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { layerDelta } from '../src/layers/layer-delta';
@@ -10,27 +10,45 @@ const openDescriptors = () => readdirSync('/proc/self/fd').length;
 describe('layerDelta', () => {
   const temporary = useTemporaryDirectories();
 
-  it('names what the layer changed and what it removed from the base tree', async () => {
-    const [layer, base, next] = [await temporary('layer'), await temporary('base'), await temporary('next')];
+  it('names what the layer changed, and as removed what a lower layer holds in its directories that the new tree lacks', async () => {
+    const [layer, top, bottom, next] = [await temporary('layer'), await temporary('top'), await temporary('bottom'), await temporary('next')];
     await mkdir(join(layer, 'src'));
     await writeFile(join(layer, 'src/new.txt'), 'new');
-    await mkdir(join(base, 'src'));
-    await writeFile(join(base, 'src/gone.txt'), 'old');
+    await mkdir(join(top, 'src'));
+    await writeFile(join(top, 'src/kept.txt'), 'kept');
+    await mkdir(join(bottom, 'src'));
+    await writeFile(join(bottom, 'src/gone.txt'), 'old');
+    await writeFile(join(bottom, 'elsewhere.txt'), 'not below a directory of the layer');
     await mkdir(join(next, 'src'));
     await writeFile(join(next, 'src/new.txt'), 'new');
+    await writeFile(join(next, 'src/kept.txt'), 'kept');
+    await writeFile(join(next, 'elsewhere.txt'), 'not below a directory of the layer');
 
-    const delta = await layerDelta(layer, { newView: next, baseView: base });
+    const delta = await layerDelta(layer, { newTree: next, lowers: [top, bottom] });
 
     expect(delta.changed.map(({ path, kind }) => `${kind} ${path}`).sort()).toEqual(['directory src', 'file src/new.txt']);
     expect(delta.removed).toEqual(['src/gone.txt']);
   });
 
-  it('closes every directory it opened when a view cannot be opened', async () => {
-    const [layer, base] = [await temporary('layer'), await temporary('base')];
+  it('never lists a lower layer through a link: a directory of the layer that was a link below removes nothing the link names', async () => {
+    const [layer, lower, next, elsewhere] = [await temporary('layer'), await temporary('lower'), await temporary('next'), await temporary('elsewhere')];
+    await writeFile(join(elsewhere, 'host-file'), 'not in any layer');
+    await symlink(elsewhere, join(lower, 'escape'));
+    await mkdir(join(layer, 'escape'));
+    await mkdir(join(next, 'escape'));
+
+    const delta = await layerDelta(layer, { newTree: next, lowers: [lower] });
+
+    expect(delta.removed).toEqual([]);
+  });
+
+  it('closes every directory it opened when a tree cannot be opened', async () => {
+    const [layer, lower] = [await temporary('layer'), await temporary('lower')];
     await mkdir(join(layer, 'src'));
     const before = openDescriptors();
 
-    await expect(layerDelta(layer, { newView: join(base, 'missing'), baseView: base })).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(layerDelta(layer, { newTree: join(lower, 'missing'), lowers: [lower] })).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(layerDelta(layer, { newTree: lower, lowers: [lower, join(lower, 'missing')] })).rejects.toMatchObject({ code: 'ENOENT' });
 
     expect(openDescriptors()).toBe(before);
   });

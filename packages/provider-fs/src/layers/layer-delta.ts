@@ -1,9 +1,10 @@
 import { closeSync } from 'node:fs';
+import type { Dirent } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { fsPathOf, nameFromBytes, type ManifestEntry } from '@runtimectl/provider';
 import { openWalkedFile, walkWorkspaceTree } from '@runtimectl/provider-local';
 import { hashOfDescriptor } from '../blob-batch';
-import { withCursor } from '../directory-cursor';
+import { DirectoryCursor, withCursor } from '../directory-cursor';
 import type { ContentHash } from '../blob-store';
 import { stampOf, type FileStamp } from '../stat-index';
 
@@ -24,13 +25,13 @@ export interface LayerDelta {
 /**
  * What the sealed layer at `layerRoot` changes in the tree below it: the layer is the change, so
  * this reads only the layer (its files hashed from it: a sealed layer never changes), whatever
- * the workspace's size. Its directories, files and links are the changed entries. A path gone
- * is a name the base chain's tree (`baseView`; no views when the base is the empty chain) shows
- * in one of the layer's directories and the new chain's tree (`newView`) does not: that is a whiteout, and
- * also what an opaque directory hides, with no extended attribute read. A FIFO, socket or device
- * in the layer (never in a manifest) removes what was at its path.
+ * the workspace's size. Its directories, files and links are the changed entries. A path gone is
+ * a whiteout (a FIFO, socket or device in the layer, never in a manifest, removes what was at its
+ * path), or a name an opaque directory of the layer hides: see `removedIn`, which reads the
+ * layers of the base chain (`lowers`, top first; no trees when the base is the empty chain) and
+ * the new tree (`newTree`) in the layer's directories only, with no extended attribute read.
  */
-export async function layerDelta(layerRoot: string, views: { newView: string; baseView: string } | null): Promise<LayerDelta> {
+export async function layerDelta(layerRoot: string, trees: { newTree: string; lowers: readonly string[] } | null): Promise<LayerDelta> {
   const delta: LayerDelta = { removed: [], changed: [], files: [] };
   const directories = [''];
   await walkWorkspaceTree(layerRoot, {
@@ -52,35 +53,73 @@ export async function layerDelta(layerRoot: string, views: { newView: string; ba
       delta.changed.push({ path: entry.path, kind: 'file', mode: entry.mode, size, target: null, hash });
     },
   });
-  if (views !== null) delta.removed = delta.removed.concat(await removedIn(directories, views));
+  if (trees !== null) {
+    const whiteouts = new Set(delta.removed);
+    for (const path of await removedIn(directories, trees)) if (!whiteouts.has(path)) delta.removed.push(path);
+  }
   return delta;
 }
 
 /**
- * The paths below the layer's `directories` that the base tree shows and the new tree does not,
- * listed through directories held open: short paths, however deep the tree (past PATH_MAX).
+ * The paths below the layer's `directories` that the base tree may show and the new tree does
+ * not. The base tree's names in a directory are at most those the base chain's layers hold there
+ * whose topmost entry is not a whiteout (the kernel's merge only hides more: an opaque directory,
+ * a whiteout or a file above); each of them the new tree lacks is removed (one the base did not
+ * show after all removes nothing: a delta may name an absent path). So a directory of the layer
+ * whose lower names are all still there (a file changed among others: the common case) costs a
+ * listing per layer, and no mount is needed. Read through directories held open, never through a
+ * link (a directory of the layer may have been a link in the base tree, or lie under one: never
+ * listed there): short paths, however deep the tree (past PATH_MAX).
  */
-async function removedIn(directories: string[], views: { newView: string; baseView: string }): Promise<string[]> {
+async function removedIn(directories: string[], trees: { newTree: string; lowers: readonly string[] }): Promise<string[]> {
   const removed: string[] = [];
-  await withCursor(views.baseView, (base) =>
-    withCursor(views.newView, async (next) => {
-      // A directory of the layer may have been a symlink (or a file) in the base tree, or lie
-      // under one: never listed there, so a link a command made cannot make the walk read what it names.
-      const notInBase = new Set<string>();
+  const cursors: DirectoryCursor[] = [];
+  try {
+    for (const lower of trees.lowers) cursors.push(new DirectoryCursor(lower));
+    await withCursor(trees.newTree, async (next) => {
       for (const directory of directories) {
-        const parent = directory.includes('/') ? directory.slice(0, directory.lastIndexOf('/')) : '';
-        if (directory !== '' && (notInBase.has(parent) || !(await isDirectory(base.pathOf(directory))))) {
-          notInBase.add(directory);
-          continue;
+        const seen = new Set<string>();
+        const maybeInBase: string[] = [];
+        for (const [at, cursor] of cursors.entries()) {
+          for (const entry of await entriesIn(directory === '' ? trees.lowers[at]! : directoryIn(cursor, directory))) {
+            const name = nameFromBytes(entry.name);
+            if (seen.has(name)) continue;
+            seen.add(name);
+            if (!entry.isCharacterDevice()) maybeInBase.push(name);
+          }
         }
-        const kept = new Set(await namesIn(directory === '' ? fsPathOf(views.newView) : next.pathOf(directory)));
-        for (const name of await namesIn(directory === '' ? fsPathOf(views.baseView) : base.pathOf(directory))) {
-          if (!kept.has(name)) removed.push(directory === '' ? name : `${directory}/${name}`);
-        }
+        if (maybeInBase.length === 0) continue;
+        const kept = new Set((await entriesIn(directory === '' ? fsPathOf(trees.newTree) : directoryIn(next, directory))).map((entry) => nameFromBytes(entry.name)));
+        for (const name of maybeInBase) if (!kept.has(name)) removed.push(directory === '' ? name : `${directory}/${name}`);
       }
-    }),
-  );
+    });
+  } finally {
+    for (const cursor of cursors) cursor.close();
+  }
   return removed;
+}
+
+/** The short path of `directory` under the cursor's root; null when a directory on the way is missing, a file or a link. */
+function directoryIn(cursor: DirectoryCursor, directory: string): string | Buffer | null {
+  try {
+    return cursor.pathOf(directory);
+  } catch (error) {
+    if (NOT_A_DIRECTORY.has((error as NodeJS.ErrnoException).code ?? '')) return null;
+    throw error;
+  }
+}
+
+const NOT_A_DIRECTORY = new Set(['ENOENT', 'ENOTDIR', 'ELOOP']);
+
+/** The entries of the directory at `path` (names as bytes); none when it is missing, or not a directory (a link to one included). */
+async function entriesIn(path: string | Buffer | null): Promise<Dirent<Buffer>[]> {
+  if (path === null || !(await isDirectory(path))) return [];
+  try {
+    return await readdir(path, { encoding: 'buffer', withFileTypes: true });
+  } catch (error) {
+    if (NOT_A_DIRECTORY.has((error as NodeJS.ErrnoException).code ?? '')) return [];
+    throw error;
+  }
 }
 
 /** Whether `path` is a directory, not a link to one. */
@@ -89,16 +128,6 @@ async function isDirectory(path: string | Buffer): Promise<boolean> {
     return (await lstat(path)).isDirectory();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw error;
-  }
-}
-
-/** The names in the directory at `path`, as manifests spell them; none when it is not a directory. */
-async function namesIn(path: string | Buffer): Promise<string[]> {
-  try {
-    return (await readdir(path, { encoding: 'buffer' })).map((bytes) => nameFromBytes(bytes));
-  } catch (error) {
-    if (['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '')) return [];
     throw error;
   }
 }

@@ -8,6 +8,7 @@ import { OWNER_ONLY_DIRECTORY_MODE, removeTree } from '@runtimectl/provider-loca
 import type { CrashPointHook } from '../crash-points';
 import { fsyncDirectory, writeFileDurably } from '../durable-files';
 import { copyTree } from './copy-tree';
+import { stripSetIdBits } from './strip-set-id';
 
 /** A sealed layer: a tree in overlayfs' format that never changes again, and the layer below it. */
 export interface LayerRecord {
@@ -188,15 +189,4 @@ export class LayerStore {
   async #writeRecord(record: LayerRecord): Promise<void> {
     await writeFileDurably(join(this.#layers, record.id, 'layer.json'), JSON.stringify(record));
   }
-}
-
-/**
- * Clears every setuid and setgid bit in the tree at `root` (the root's own included), as the copy
- * store never records one (`KEPT_MODE_BITS`): a bit a command set must not come back on a file of
- * a checkout, whose files a daemon running as root may own. One `find`, which walks trees of any
- * depth and names of any bytes; `-execdir` hands `chmod` names relative to their directory (and
- * needs a PATH of absolute directories only, whatever the daemon's own).
- */
-export async function stripSetIdBits(root: string): Promise<void> {
-  await run('find', [root, '-perm', '/6000', '!', '-type', 'l', '-execdir', 'chmod', 'ug-s', '--', '{}', '+'], { timeout: COPY_TIMEOUT_MS, env: { PATH: '/usr/bin:/bin' } });
 }

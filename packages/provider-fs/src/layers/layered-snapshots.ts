@@ -147,13 +147,15 @@ export class LayeredSnapshots {
 
   /**
    * The manifest delta of layer `top`, sealed over `below` (see layerDelta): reads the layer, and
-   * where it has a base, both chains' trees — the new one at `sealedTreeAt` when given (no mount).
+   * where it has a base, the base chain's layers and the new tree — at `sealedTreeAt` when given,
+   * else through a read-only mount of the new chain.
    */
   async delta(top: string, below: string, sealedTreeAt?: string): Promise<LayerDelta> {
     const layerRoot = this.layers.absoluteRootOf(top);
     if (below === EMPTY_LAYER) return layerDelta(layerRoot, null);
-    const withNewTree = <T>(read: (root: string) => Promise<T>) => (sealedTreeAt === undefined ? this.#views.once(top, read) : read(sealedTreeAt));
-    return withNewTree((newView) => this.#views.once(below, (baseView) => layerDelta(layerRoot, { newView, baseView })));
+    const lowers = (await this.layers.chain(below)).map((id) => this.layers.absoluteRootOf(id));
+    const read = (newTree: string) => layerDelta(layerRoot, { newTree, lowers });
+    return sealedTreeAt === undefined ? this.#views.once(top, read) : read(sealedTreeAt);
   }
 
   /**
