@@ -45,7 +45,7 @@ export async function layerDelta(layerRoot: string, trees: { newTree: string; lo
       const { fd, size } = openWalkedFile(entry);
       let hash: ContentHash;
       try {
-        hash = (await hashOfDescriptor(fd, size)).hash;
+        hash = (await hashOfDescriptor(fd)).hash;
       } finally {
         closeSync(fd);
       }
