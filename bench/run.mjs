@@ -41,7 +41,7 @@ const SECTION_RUNNERS = {
   memory: { title: 'Resident memory of `runtimed`', run: measureMemory },
   local: { title: 'Local provider against raw Node (packages/provider-local/bench)', run: measureLocalProvider },
   fs: { title: 'fs provider snapshots against tar and cp (packages/provider-fs/bench)', run: measureFsProvider },
-  'fs-layers': { title: 'fs provider, layers store (issue 34): checkout and checkpoints against cp -a, git and tar (packages/provider-fs/bench/layers.bench.mjs)', run: measureFsLayers },
+  'fs-layers': { title: 'fs provider, layers store (issue 34): checkout and checkpoints on W1, W3 and W2 against cp -a, git, tar and restic (packages/provider-fs/bench/layers.bench.mjs); pause and resume over HTTP', run: measureFsLayers },
   'fs-scale': { title: 'fs provider, layers store, at scale (issue 34): a workspace of many files over HTTP (runtimed)', run: measureFsScale },
   events: { title: 'Event stream: SSE delivery of the event log under load (issue 23)', run: measureEventStream },
   retention: { title: 'Retention: a pass over 100,000 checkpoints, and clean checkpoints while passes run (issue 23)', run: measureRetention },
