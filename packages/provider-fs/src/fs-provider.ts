@@ -245,8 +245,7 @@ export class FsProvider implements BackendProviderV1 {
       // Layers keep FIFOs and sockets as they are: nothing was skipped.
       const snapshot = { snapshotId: record.snapshotId, names: snapshotName === undefined ? [] : [snapshotName], skipped: [] };
       if (base !== undefined) {
-        const { removed, changed, files } = await this.#layered.delta(record.top, below, sealedTreeAt);
-        await this.#layered.indexes.write(record.top, files);
+        const { removed, changed } = await this.#layered.delta(record.top, below, sealedTreeAt);
         return { snapshot: { ...snapshot, manifestDelta: { baseSnapshotId: base, removed, changed } }, top: record.top };
       }
       const { walk, indexPath } = await this.#store.describe(directory, name);

@@ -1,17 +1,15 @@
-import { readFile, rm } from 'node:fs/promises';
-import type { BigIntStats } from 'node:fs';
+import { closeSync, openSync, type BigIntStats } from 'node:fs';
+import { readFile, rename, rm } from 'node:fs/promises';
+import { OWNER_ONLY_FILE_MODE } from '@runtimectl/provider-local';
 
 /** What the index compares of a file's stat: git's index keeps about as much. */
 export type FileStamp = Pick<BigIntStats, 'size' | 'mtimeNs' | 'ctimeNs' | 'ino'>;
 
-/** The stamp of a stat, alone: keeping a whole BigIntStats (eighteen BigInts) per file cost a layer of 100,000 files tens of MiB. */
-export const stampOf = (info: FileStamp): FileStamp => ({ size: info.size, mtimeNs: info.mtimeNs, ctimeNs: info.ctimeNs, ino: info.ino });
 import type { ContentHash } from './blob-store';
-import { setImmediate } from 'node:timers/promises';
-import { replaceFile } from './durable-files';
+import { replaceFile, temporaryNameBeside, writeAllSync } from './durable-files';
 
-/** Sealed files written into a layer's index between turns of the event loop. */
-const SEALED_PER_TURN = 5_000;
+/** Sealed files a layer's index writer holds before it writes them out. */
+const SEALED_PER_WRITE = 2_000;
 
 interface IndexedFile {
   size: string;
@@ -97,30 +95,61 @@ export class StatIndex {
     return [...index.#previous.values()].every(({ hash }) => keep.has(hash));
   }
 
-  /**
-   * Writes the index of a sealed layer's files at `path`: each recorded as written (a sealed
-   * layer never changes: a later write to one of its files is a copy up into a workspace's upper
-   * directory, with a new ctime, so the stat never matches again). Costs the layer's files, not
-   * the workspace's. Not fsynced: a cache a crash may lose (costing a rehash), written atomically.
-   */
-  static async writeSealed(path: string, files: ReadonlyArray<{ path: string; info: FileStamp; hash: ContentHash }>): Promise<void> {
-    // The same document `save` writes, made a slice of entries at a time: a layer of a million
-    // files is a document of 150 MB, which one JSON.stringify would take seconds to make.
-    const parts: string[] = [];
-    for (let at = 0; at < files.length; at += SEALED_PER_TURN) {
-      if (at > 0) await setImmediate();
-      parts.push(
-        files
-          .slice(at, at + SEALED_PER_TURN)
-          .map(({ path: file, info, hash }) => `${JSON.stringify(file)}:${JSON.stringify({ size: String(info.size), mtimeNs: String(info.mtimeNs), ctimeNs: String(info.ctimeNs), ino: String(info.ino), hash, written: true })}`)
-          .join(','),
-      );
-    }
-    await replaceFile(path, `{"indexedAtNs":"0","files":{${parts.join(',')}}}`);
-  }
-
   static async remove(path: string): Promise<void> {
     await rm(path, { force: true });
+  }
+}
+
+/**
+ * The index of a sealed layer's files, written as they are hashed: each recorded as written (a
+ * sealed layer never changes: a later write to one of its files is a copy up into a workspace's
+ * upper directory, with a new ctime, so the stat never matches again). The same document `save`
+ * writes, put in a temporary file a slice of entries at a time and renamed into place by
+ * `finish`, so a layer of a million files (a document of 150 MB) is never one string nor one
+ * array in memory. Costs the layer's files, not the workspace's. Not fsynced: a cache a crash may
+ * lose (costing a rehash), written atomically.
+ */
+export class SealedIndexWriter {
+  readonly #temporary: string;
+  readonly #fd: number;
+  #pending: string[] = [];
+  #first = true;
+
+  constructor(private readonly path: string) {
+    this.#temporary = temporaryNameBeside(path);
+    this.#fd = openSync(this.#temporary, 'wx', OWNER_ONLY_FILE_MODE);
+    this.#write('{"indexedAtNs":"0","files":{');
+  }
+
+  /** Records a sealed file (its stamp as sealed, its content hash). */
+  add(file: string, info: FileStamp, hash: ContentHash): void {
+    this.#pending.push(`${this.#first ? '' : ','}${JSON.stringify(file)}:${JSON.stringify({ size: String(info.size), mtimeNs: String(info.mtimeNs), ctimeNs: String(info.ctimeNs), ino: String(info.ino), hash, written: true })}`);
+    this.#first = false;
+    if (this.#pending.length >= SEALED_PER_WRITE) this.#flush();
+  }
+
+  /** Writes what is left and puts the index in place. */
+  async finish(): Promise<void> {
+    this.#flush();
+    this.#write('}}');
+    closeSync(this.#fd);
+    await rename(this.#temporary, this.path);
+  }
+
+  /** Drops the index written so far (the layer's delta failed). */
+  async abort(): Promise<void> {
+    closeSync(this.#fd);
+    await rm(this.#temporary, { force: true });
+  }
+
+  #flush(): void {
+    if (this.#pending.length === 0) return;
+    this.#write(this.#pending.join(''));
+    this.#pending = [];
+  }
+
+  #write(text: string): void {
+    writeAllSync(this.#fd, Buffer.from(text));
   }
 }
 

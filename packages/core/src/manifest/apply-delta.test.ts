@@ -24,7 +24,7 @@ function readerOf(...objectLists: TreeObject[][]) {
 /** A random workspace: directories listed, files and links, up to three levels. */
 function randomWorkspace(random: () => number): Map<string, ManifestEntry> {
   const entries = new Map<string, ManifestEntry>();
-  const names = ['a', 'b', 'c', 'd', 'é', 'p\udcff'];
+  const names = ['a', 'a-1', 'a.x', 'b', 'c', 'é', 'p\udcff']; // 'a-1' and 'a.x' sort between 'a' and 'a/…'
   const grow = (prefix: string, depth: number) => {
     for (const name of names) {
       if (random() < 0.45) continue;

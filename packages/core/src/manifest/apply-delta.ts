@@ -42,13 +42,22 @@ export async function applyManifestDelta(baseRoot: string | null, delta: Pick<Ma
     const parent = await editor.directoryAt(root, names.slice(0, -1), path, false);
     if (parent?.children?.delete(names.at(-1)!)) editor.markChanged(root, names.slice(0, -1));
   }
-  const changedPaths = new Set<string>();
+  // In path order the entries below a directory are contiguous: once an entry lies outside one,
+  // that directory is whole — encoded then and its children let go, so what stays in memory is
+  // the path being edited, not the workspace (a first checkpoint's delta holds every file).
+  const objects: TreeObject[] = [];
+  const work = { entries: 0 };
+  const open: OpenDirectory[] = [];
+  let previous: string | undefined;
   for (const entry of [...delta.changed].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
     if (++done % WORK_PER_TURN === 0) await nextTurn();
-    if (changedPaths.has(entry.path)) throw new TypeError(`${JSON.stringify(entry.path)} is changed twice`);
-    changedPaths.add(entry.path);
+    if (entry.path === previous) throw new TypeError(`${JSON.stringify(entry.path)} is changed twice`);
+    previous = entry.path;
     const names = namesOf(entry.path);
-    const parent = (await editor.directoryAt(root, names.slice(0, -1), entry.path, true)) as Directory;
+    const parentNames = names.slice(0, -1);
+    while (open.length > 0 && !isWithin(parentNames, open.at(-1)!.names)) await close(open.pop()!, objects, work);
+    const parent = (await editor.directoryAt(root, parentNames, entry.path, true)) as Directory;
+    enter(open, root, parentNames);
     const children = parent.children as Map<string, TreeChild | Directory>;
     const name = names.at(-1)!;
     const existing = children.get(name);
@@ -58,10 +67,10 @@ export async function applyManifestDelta(baseRoot: string | null, delta: Pick<Ma
     } else {
       children.set(name, childOf(name, entry));
     }
-    editor.markChanged(root, names.slice(0, -1));
+    editor.markChanged(root, parentNames);
   }
-  const objects: TreeObject[] = [];
-  return { root: await encodeChanged(root, objects, { entries: 0 }), objects };
+  while (open.length > 0) await close(open.pop()!, objects, work);
+  return { root: await encodeChanged(root, objects, work), objects };
 }
 
 class TreeEditor {
@@ -104,6 +113,32 @@ class TreeEditor {
     directory.children = new Map(decodeTree(body).map((child) => [child.name, child.kind === 'directory' ? { mode: child.mode, hash: child.hash, children: null, changed: false } : child]));
     return directory;
   }
+}
+
+/** A directory on the path being edited (below the root), with where it hangs. */
+interface OpenDirectory {
+  names: string[];
+  directory: Directory;
+  parent: Directory;
+}
+
+/** Whether the directory at `names` is the one at `ancestor` or lies below it. */
+const isWithin = (names: string[], ancestor: string[]) => ancestor.length <= names.length && ancestor.every((name, at) => names[at] === name);
+
+/** Opens the directories from the deepest open one down to `names` (read by `directoryAt` already). */
+function enter(open: OpenDirectory[], root: Directory, names: string[]): void {
+  let directory = open.at(-1)?.directory ?? root;
+  for (let depth = open.length; depth < names.length; depth++) {
+    const next = directory.children!.get(names[depth]!) as Directory;
+    open.push({ names: names.slice(0, depth + 1), directory: next, parent: directory });
+    directory = next;
+  }
+}
+
+/** Encodes a whole directory and puts its tree in its parent's place for it: its children go. */
+async function close({ names, directory, parent }: OpenDirectory, objects: TreeObject[], work: { entries: number }): Promise<void> {
+  const name = names.at(-1)!;
+  parent.children!.set(name, { name, kind: 'directory', mode: directory.mode, size: 0, hash: await encodeChanged(directory, objects, work), target: null });
 }
 
 function emptyDirectory(mode: number): Directory {

@@ -6,33 +6,31 @@ import { openWalkedFile, walkWorkspaceTree } from '@runtimectl/provider-local';
 import { hashOfDescriptor } from '../blob-batch';
 import { DirectoryCursor, withCursor } from '../directory-cursor';
 import type { ContentHash } from '../blob-store';
-import { stampOf, type FileStamp } from '../stat-index';
+import type { FileStamp } from '../stat-index';
 
-/** A file of a sealed layer, hashed: what the stat index records of it. */
-export interface SealedFile {
-  path: string;
-  info: FileStamp;
-  hash: ContentHash;
-}
-
-/** What a sealed layer changed (a `ManifestDelta` without its base), and its files as hashed. */
+/** What a sealed layer changed: a `ManifestDelta` without its base. */
 export interface LayerDelta {
   removed: string[];
   changed: ManifestEntry[];
-  files: SealedFile[];
+}
+
+/** Where the layer's files go as they are hashed: its stat index (see SealedIndexWriter). */
+export interface SealedFiles {
+  add(path: string, info: FileStamp, hash: ContentHash): void;
 }
 
 /**
  * What the sealed layer at `layerRoot` changes in the tree below it: the layer is the change, so
  * this reads only the layer (its files hashed from it: a sealed layer never changes), whatever
- * the workspace's size. Its directories, files and links are the changed entries. A path gone is
+ * the workspace's size. Its directories, files and links are the changed entries; each file, as
+ * it is hashed, goes to `sealed` (the layer's stat index). A path gone is
  * a whiteout (a FIFO, socket or device in the layer, never in a manifest, removes what was at its
  * path), or a name an opaque directory of the layer hides: see `removedIn`, which reads the
  * layers of the base chain (`lowers`, top first; no trees when the base is the empty chain) and
  * the new tree (`newTree`) in the layer's directories only, with no extended attribute read.
  */
-export async function layerDelta(layerRoot: string, trees: { newTree: string; lowers: readonly string[] } | null): Promise<LayerDelta> {
-  const delta: LayerDelta = { removed: [], changed: [], files: [] };
+export async function layerDelta(layerRoot: string, trees: { newTree: string; lowers: readonly string[] } | null, sealed?: SealedFiles): Promise<LayerDelta> {
+  const delta: LayerDelta = { removed: [], changed: [] };
   const directories = [''];
   await walkWorkspaceTree(layerRoot, {
     directory: ({ path, mode }) => {
@@ -49,7 +47,7 @@ export async function layerDelta(layerRoot: string, trees: { newTree: string; lo
       } finally {
         closeSync(fd);
       }
-      delta.files.push({ path: entry.path, info: stampOf(entry.info), hash });
+      sealed?.add(entry.path, entry.info, hash);
       delta.changed.push({ path: entry.path, kind: 'file', mode: entry.mode, size, target: null, hash });
     },
   });

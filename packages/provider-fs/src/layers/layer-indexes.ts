@@ -1,8 +1,7 @@
 import { copyFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { KnownHashes } from '@runtimectl/provider-local';
-import { StatIndex } from '../stat-index';
-import type { LayerDelta } from './layer-delta';
+import { SealedIndexWriter, StatIndex } from '../stat-index';
 import type { LayerStore } from './layer-store';
 
 /**
@@ -13,9 +12,9 @@ import type { LayerStore } from './layer-store';
 export class LayerIndexes {
   constructor(private readonly layers: LayerStore) {}
 
-  /** Records the files layer `top` sealed (its delta's files, hashed as it was sealed). */
-  async write(top: string, files: LayerDelta['files']): Promise<void> {
-    await StatIndex.writeSealed(this.#pathOf(top), files);
+  /** The writer of layer `top`'s index: its files, recorded as its delta hashes them. */
+  writer(top: string): SealedIndexWriter {
+    return new SealedIndexWriter(this.#pathOf(top));
   }
 
   /** Keeps the stat index of a whole walk of the workspace layer `top` was sealed from as that layer's (a copy). */

@@ -146,16 +146,28 @@ export class LayeredSnapshots {
   }
 
   /**
-   * The manifest delta of layer `top`, sealed over `below` (see layerDelta): reads the layer, and
-   * where it has a base, the base chain's layers and the new tree — at `sealedTreeAt` when given,
-   * else through a read-only mount of the new chain.
+   * The manifest delta of layer `top`, sealed over `below` (see layerDelta), with the layer's stat
+   * index written as its files are hashed: reads the layer, and where it has a base, the base
+   * chain's layers and the new tree — at `sealedTreeAt` when given, else through a read-only
+   * mount of the new chain.
    */
   async delta(top: string, below: string, sealedTreeAt?: string): Promise<LayerDelta> {
     const layerRoot = this.layers.absoluteRootOf(top);
-    if (below === EMPTY_LAYER) return layerDelta(layerRoot, null);
-    const lowers = (await this.layers.chain(below)).map((id) => this.layers.absoluteRootOf(id));
-    const read = (newTree: string) => layerDelta(layerRoot, { newTree, lowers });
-    return sealedTreeAt === undefined ? this.#views.once(top, read) : read(sealedTreeAt);
+    const index = this.indexes.writer(top);
+    try {
+      let delta: LayerDelta;
+      if (below === EMPTY_LAYER) delta = await layerDelta(layerRoot, null, index);
+      else {
+        const lowers = (await this.layers.chain(below)).map((id) => this.layers.absoluteRootOf(id));
+        const read = (newTree: string) => layerDelta(layerRoot, { newTree, lowers }, index);
+        delta = await (sealedTreeAt === undefined ? this.#views.once(top, read) : read(sealedTreeAt));
+      }
+      await index.finish();
+      return delta;
+    } catch (error) {
+      await index.abort();
+      throw error;
+    }
   }
 
   /**
