@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -28,6 +29,19 @@ describe('layerDelta', () => {
 
     expect(delta.changed.map(({ path, kind }) => `${kind} ${path}`).sort()).toEqual(['directory src', 'file src/new.txt']);
     expect(delta.removed).toEqual(['src/gone.txt']);
+  });
+
+  it("hashes every file of the layer, an empty one as the empty content, and records each in the layer's index", async () => {
+    const layer = await temporary('layer');
+    await writeFile(join(layer, 'empty'), '');
+    await writeFile(join(layer, 'full'), 'content');
+    const sealed: string[] = [];
+
+    const delta = await layerDelta(layer, null, { add: (path, _info, hash) => void sealed.push(`${path} ${hash}`) });
+
+    const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+    expect(delta.changed.map(({ path, size, hash }) => `${path} ${size} ${hash}`).sort()).toEqual([`empty 0 ${sha256('')}`, `full 7 ${sha256('content')}`]);
+    expect(sealed.sort()).toEqual([`empty ${sha256('')}`, `full ${sha256('content')}`]);
   });
 
   it('never lists a lower layer through a link: a directory of the layer that was a link below removes nothing the link names', async () => {

@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import { closeSync } from 'node:fs';
 import type { Dirent } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { fsPathOf, nameFromBytes, type ManifestEntry } from '@runtimectl/provider';
-import { openWalkedFile, walkWorkspaceTree } from '@runtimectl/provider-local';
+import { openWalkedFile, walkWorkspaceTree, type WalkedPath } from '@runtimectl/provider-local';
 import { hashOfDescriptor } from '../blob-batch';
 import { DirectoryCursor, withCursor } from '../directory-cursor';
 import type { ContentHash } from '../blob-store';
@@ -40,13 +41,8 @@ export async function layerDelta(layerRoot: string, trees: { newTree: string; lo
     symlink: ({ path, mode }, target) => void delta.changed.push({ path, kind: 'symlink', mode, size: Buffer.byteLength(target), target, hash: null }),
     special: ({ path }) => void delta.removed.push(path),
     file: async (entry) => {
-      const { fd, size } = openWalkedFile(entry);
-      let hash: ContentHash;
-      try {
-        hash = (await hashOfDescriptor(fd)).hash;
-      } finally {
-        closeSync(fd);
-      }
+      // A sealed layer never changes: an empty file there is the empty content, read or not (one shared hash, no descriptor).
+      const { hash, size } = entry.info.size === 0n ? EMPTY_CONTENT : await hashOfWalkedFile(entry);
       sealed?.add(entry.path, entry.info, hash);
       delta.changed.push({ path: entry.path, kind: 'file', mode: entry.mode, size, target: null, hash });
     },
@@ -56,6 +52,19 @@ export async function layerDelta(layerRoot: string, trees: { newTree: string; lo
     for (const path of await removedIn(directories, trees)) if (!whiteouts.has(path)) delta.removed.push(path);
   }
   return delta;
+}
+
+/** The hash of no bytes: every empty file's. */
+const EMPTY_CONTENT = { hash: createHash('sha256').digest('hex'), size: 0 };
+
+/** The hash and size of a walked file of the layer. */
+async function hashOfWalkedFile(entry: WalkedPath): Promise<{ hash: ContentHash; size: number }> {
+  const { fd } = openWalkedFile(entry);
+  try {
+    return await hashOfDescriptor(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
