@@ -1,7 +1,7 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
+import { MountShell } from './mount-shell';
 
-const run = promisify(execFile);
+/** The process's one shell for mount commands (see MountShell). */
+const shell = new MountShell();
 
 /** A mount or unmount never waits on forever. */
 const MOUNT_TIMEOUT_MS = 30_000;
@@ -46,30 +46,23 @@ export async function mountReadOnlyChain(cwd: string, lowers: readonly string[],
  * the tree is freed when the last user goes. Resolves when nothing was mounted there.
  */
 export async function unmount(target: string, options: { lazy?: boolean } = {}): Promise<void> {
-  try {
-    await run('umount', [...(options.lazy ? ['--lazy'] : []), target], { timeout: MOUNT_TIMEOUT_MS });
-  } catch (error) {
-    const stderr = String((error as { stderr?: unknown }).stderr ?? '');
-    if (/not mounted|no mount point specified/i.test(stderr)) return;
-    throw new Error(`could not unmount a workspace (${firstLine(stderr) || 'umount failed'})`, { cause: error });
-  }
+  const { status, firstLine: line } = await shell.run('/', ['umount', ...(options.lazy ? ['--lazy'] : []), target], MOUNT_TIMEOUT_MS);
+  if (status === 0 || /not mounted|no mount point specified/i.test(line)) return;
+  throw new Error(`could not unmount a workspace (${reasonIn(line) || 'umount failed'})`);
 }
 
 async function mount(cwd: string, args: string[]): Promise<void> {
-  try {
-    await run('mount', args, { cwd, timeout: MOUNT_TIMEOUT_MS });
-  } catch (error) {
-    const stderr = String((error as { stderr?: unknown }).stderr ?? '');
-    throw new Error(`could not mount a layered workspace (${firstLine(stderr) || 'mount failed'})`, { cause: error });
-  }
+  const { status, firstLine: line } = await shell.run(cwd, ['mount', ...args], MOUNT_TIMEOUT_MS);
+  if (status !== 0) throw new Error(`could not mount a layered workspace (${reasonIn(line) || 'mount failed'})`);
 }
 
 /** Commas and colons separate overlay options and layers; a backslash escapes them (layer paths never hold one: defence only). */
 const escapeOption = (path: string) => path.replace(/[\\,:]/g, (character) => `\\${character}`);
 
-/** The reason in mount's or umount's first line of error, without the host paths it names (`mount: /x/y: mount point does not exist.`). */
-const firstLine = (text: string) =>
-  (text.trim().split('\n')[0] ?? '')
+/** The reason in mount's or umount's line of error, without the host paths it names (`mount: /x/y: mount point does not exist.`). */
+const reasonIn = (line: string) =>
+  line
+    .trim()
     .split(': ')
     .filter((part) => part !== 'mount' && part !== 'umount' && !part.startsWith('/'))
     .join(': ')
