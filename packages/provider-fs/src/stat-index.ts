@@ -63,7 +63,7 @@ export class StatIndex {
 
   /** Records `path`'s hash under the stat it had when it was read (before reading). */
   record(path: string, info: FileStamp, hash: ContentHash): void {
-    this.#next.set(path, { size: String(info.size), mtimeNs: String(info.mtimeNs), ctimeNs: String(info.ctimeNs), ino: String(info.ino), hash });
+    this.#next.set(path, indexedFile(info, hash));
   }
 
   /**
@@ -123,7 +123,7 @@ export class SealedIndexWriter {
 
   /** Records a sealed file (its stamp as sealed, its content hash). */
   add(file: string, info: FileStamp, hash: ContentHash): void {
-    this.#pending.push(`${this.#first ? '' : ','}${JSON.stringify(file)}:${JSON.stringify({ size: String(info.size), mtimeNs: String(info.mtimeNs), ctimeNs: String(info.ctimeNs), ino: String(info.ino), hash, written: true })}`);
+    this.#pending.push(`${this.#first ? '' : ','}${JSON.stringify(file)}:${JSON.stringify({ ...indexedFile(info, hash), written: true })}`);
     this.#first = false;
     if (this.#pending.length >= SEALED_PER_WRITE) this.#flush();
   }
@@ -151,6 +151,11 @@ export class SealedIndexWriter {
   #write(text: string): void {
     writeAllSync(this.#fd, Buffer.from(text));
   }
+}
+
+/** A file's entry in an index: its stamp as strings (BigInts do not go through JSON), its hash. */
+function indexedFile(info: FileStamp, hash: ContentHash): IndexedFile {
+  return { size: String(info.size), mtimeNs: String(info.mtimeNs), ctimeNs: String(info.ctimeNs), ino: String(info.ino), hash };
 }
 
 function sameStat(entry: IndexedFile, info: FileStamp): boolean {
