@@ -110,6 +110,15 @@ describe('the exec command script', () => {
     expect(await isAlive(child)).toBe(false);
   });
 
+  it("kills a child ignoring SIGTERM before answering, although the command's own shell exits at SIGTERM", async () => {
+    const cwd = await scratch();
+    const { stdout } = await runScript({ cwd, command: `sh -c "trap '' TERM; exec sleep 30" & echo $! > child.pid; wait`, timeoutMs: 300 });
+    expect(parseCommandOutput(stdout, 1024)).toMatchObject({ kind: 'result', result: { timedOut: true, exitCode: null } });
+    const child = Number((await readFile(join(cwd, 'child.pid'), 'utf8')).trim());
+    // No grace here: the next command must find the killed one gone (a fork bomb's processes held the process limit).
+    expect(await isAlive(child)).toBe(false);
+  });
+
   it('returns once the command exits although a background job still holds its output', async () => {
     const cwd = await scratch();
     const { stdout, elapsedMs } = await runScript({ cwd, command: 'sleep 5 & echo started' });

@@ -24,7 +24,14 @@ export interface CommandScriptRequest {
  */
 const DRAIN_STEPS_WHILE_JOBS_RUN = 20;
 const DRAIN_STEPS_AFTER_JOBS = 2_000;
-const DRAIN_STEP_SECONDS = '0.005';
+const STEP_MS = 5;
+const STEP_SECONDS = '0.005';
+/**
+ * After SIGKILL, how long (in steps) the watchdog waits for the killed group to be gone — every
+ * process exited and reaped — before the result comes back: ~2 s. Until then its processes still
+ * count against the sandbox's process limit, and the next command could not start.
+ */
+const REAP_STEPS = 400;
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
@@ -45,8 +52,11 @@ const seconds = (ms: number) => (ms / 1000).toFixed(3);
  *   copies nothing (end of stream).
  * - **Timeouts kill the tree.** envd's own deadline kills only the top process; the command runs
  *   under `setsid` (its own process group) and a watchdog sends SIGTERM to the whole group at the
- *   timeout and SIGKILL after `killGraceMs`, then marks the result timed out. The watchdog is a
- *   subshell sleeping with bash's own `read -t`, so it costs no extra processes.
+ *   timeout and SIGKILL after `killGraceMs` unless the group is gone sooner, then waits (bounded)
+ *   until every process of it is reaped, and marks the result timed out. The script waits for the
+ *   watchdog once it fired: the command's shell exiting at SIGTERM says nothing of a child that
+ *   ignores it, and a killed group's processes hold the sandbox's process limit until reaped. The
+ *   watchdog is a subshell sleeping with bash's own `read -t`, so it forks nothing once started.
  * - **Counting what it leaves running.** The command gets `RUNTIMECTL_EXEC=1` (see
  *   BACKGROUND_MARKER), inherited by everything it starts, so the backend can count them.
  * - **Background jobs** (`server &`) do not hold the exec open: once the command's shell exits,
@@ -80,15 +90,19 @@ export function commandScript(request: CommandScriptRequest): string {
     `${launch} </dev/null >"$d/o" 2>"$d/e" 9>&- & pid=$!`,
   ];
   if (request.timeoutMs !== undefined) {
+    const graceSteps = Math.max(1, Math.ceil(request.killGraceMs / STEP_MS));
+    // While `kill -0` reaches a process of the group (a zombie too: it holds its pid until reaped).
+    const whileGroupLives = (steps: number) => `n=0; while [ $n -lt ${steps} ] && kill -0 -- "-$pid"; do read -r -t ${STEP_SECONDS} -u 9; n=$((n+1)); done`;
     lines.push(
-      `( read -r -t ${seconds(request.timeoutMs)} -u 9; : >"$d/timeout"; kill -TERM -- "-$pid"; read -r -t ${seconds(request.killGraceMs)} -u 9; kill -KILL -- "-$pid" ) </dev/null >/dev/null & wd=$!`,
+      `( read -r -t ${seconds(request.timeoutMs)} -u 9; : >"$d/timeout"; kill -TERM -- "-$pid"; ${whileGroupLives(graceSteps)}; kill -KILL -- "-$pid"; ${whileGroupLives(REAP_STEPS)} ) </dev/null >/dev/null & wd=$!`,
     );
   }
   lines.push(
     'wait "$pid"; status=$?',
-    request.timeoutMs !== undefined ? 'kill -KILL "$wd"' : ':',
+    // Past the timeout the watchdog is left to finish: the shell exiting at SIGTERM says nothing of its children.
+    request.timeoutMs !== undefined ? 'if [ -e "$d/timeout" ]; then wait "$wd"; else kill -KILL "$wd"; fi' : ':',
     `if kill -0 -- "-$pid"; then steps=${DRAIN_STEPS_WHILE_JOBS_RUN}; else steps=${DRAIN_STEPS_AFTER_JOBS}; fi`,
-    `n=0; while [ $n -lt $steps ] && { kill -0 "$po" || kill -0 "$pe"; }; do read -r -t ${DRAIN_STEP_SECONDS} -u 9; n=$((n+1)); done`,
+    `n=0; while [ $n -lt $steps ] && { kill -0 "$po" || kill -0 "$pe"; }; do read -r -t ${STEP_SECONDS} -u 9; n=$((n+1)); done`,
     `base64 -w 0 <"$d/o.bytes"; printf '\\n'`,
     `base64 -w 0 <"$d/e.bytes"; printf '\\n'`,
     `if [ -e "$d/timeout" ]; then rm -rf -- "$d"; printf 'timeout\\n'; exit 124; fi`,

@@ -201,6 +201,15 @@ export function execTests(options: ProviderConformanceOptions): void {
       expect(await waitUntilGone(backend, child, killWithinMs)).toBe(true);
     });
 
+    posixTest("a timed-out command's child that ignores SIGTERM is killed too, when the command's own shell exits at SIGTERM", async () => {
+      const { backend } = await harness.createBackend();
+      const result = await run(backend, `sh -c "trap '' TERM; exec sleep 30" & echo $! > stubborn.pid; wait`, { timeoutMs: 300 });
+      expect(result).toMatchObject({ timedOut: true, exitCode: null });
+      const child = Number(text(await backend.readBytes('stubborn.pid')).trim());
+      expect(child).toBeGreaterThan(1);
+      expect(await waitUntilGone(backend, child, killWithinMs)).toBe(true);
+    });
+
     posixTest('output far beyond the cap is drained until the command exits on its own', async () => {
       const { backend } = await harness.createBackend();
       const result = await run(backend, 'head -c 67108864 /dev/zero; echo done >&2', { maxOutputBytes: 1024 });
