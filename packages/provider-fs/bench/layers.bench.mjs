@@ -101,7 +101,7 @@ try {
         await changeOneMiBFile(layers.root, entry.shape.oneMiB[at % entry.shape.oneMiB.length]);
         await stores.layers.checkpoint(layers.attached, { labels: {} });
       }
-      entry.disk = { checkpoints: CHECKPOINTS_FOR_DISK, storeBytes: await diskUsage(join(scratch, 'layers-store')), copyBytes: await diskUsage(references.tree) - (await diskUsage(join(references.tree, '.git'))) };
+      entry.disk = { checkpoints: CHECKPOINTS_FOR_DISK, storeBytes: await diskUsage(join(scratch, 'layers-store')), copyBytes: references.copyBytes };
     }
     report.workspaces[key] = entry;
     log(`${key}: ${entry.shape.files} files, ${(entry.shape.bytes / 2 ** 20).toFixed(0)} MiB; first checkpoint: ${Object.entries(entry.first).map(([what, ms]) => `${what} ${ms.toFixed(0)} ms`).join(', ')}`);

@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { diskUsage } from './disk-usage.mjs';
 import { run, timedAfterSync } from './timing.mjs';
 
 /** Whether `restic` runs here (Debian: `apt-get install restic`); the bench reports it missing otherwise. */
@@ -18,8 +19,14 @@ export const resticInstalled = () => spawnSync('restic', ['version'], { stdio: '
 export async function referenceCopy(source, scratch, name, { restic }) {
   const tree = join(scratch, `${name}-tree`);
   run('cp', ['-a', `${source}/.`, tree]);
-  // The copy keeps the sandbox identity as owner: git must be told the repository is safe.
-  const git = (...argv) => run('git', ['-C', tree, '-c', `safe.directory=${tree}`, '-c', 'user.name=bench', '-c', 'user.email=bench@localhost', ...argv]);
+  // Measured before git runs: `.git` is no fixed size to subtract later (see gc.auto below).
+  const copyBytes = await diskUsage(tree);
+  // The copy keeps the sandbox identity as owner: git must be told the repository is safe. No
+  // automatic gc: past 6,700 loose objects `git commit` packs them in a process it leaves
+  // running, which took CPU from the figures measured next and (packing while `.git` was being
+  // measured) once made "one copy of the workspace" read 20 MiB low. Git's times leave gc out.
+  const git = (...argv) =>
+    run('git', ['-C', tree, '-c', `safe.directory=${tree}`, '-c', 'gc.auto=0', '-c', 'user.name=bench', '-c', 'user.email=bench@localhost', ...argv]);
   const repository = join(scratch, `${name}-restic`);
   const resticEnv = { ...process.env, RESTIC_PASSWORD: 'bench', RESTIC_CACHE_DIR: join(scratch, `${name}-restic-cache`) };
   const backup = () => resticRun(['-r', repository, 'backup', '--quiet', '--host', 'bench', '--exclude', join(tree, '.git'), tree], resticEnv);
@@ -34,6 +41,8 @@ export async function referenceCopy(source, scratch, name, { restic }) {
   }
   return {
     tree,
+    /** Disk one plain copy of the tree takes (blocks, as `du`). */
+    copyBytes,
     first,
     /** Times committing (and backing up) a change already written into `tree`. */
     async change(round) {
