@@ -22,7 +22,7 @@ function duration(ms) {
 /** Every workspace package's directory, as `group/name` (bench is a package itself). */
 function packageLabels() {
   const labels = ['bench'];
-  for (const group of ['packages', 'apps', 'tests']) {
+  for (const group of ['packages', 'apps', 'tests', 'clients']) {
     const dir = join(root, group);
     if (existsSync(dir)) labels.push(...readdirSync(dir).map((name) => `${group}/${name}`));
   }
