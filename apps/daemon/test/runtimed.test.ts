@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -151,6 +152,27 @@ describe('runtimed', () => {
     const allowed = await fetch(`${daemon.url}/api/v1/runtimes`, { headers: { authorization: 'Bearer runtimed-test-token-123' } });
     expect(allowed.status).toBe(200);
     expect(daemon.stderr()).not.toContain('runtimed-test-token-123');
+  });
+
+  it('serves [[http.auth.keys]] from its config: a read-only key reads and is refused 403 naming the scope, the bearer token stays admin', async () => {
+    const dir = temporaryDirectory('runtimed-keys-');
+    const file = join(dir, 'runtimed.toml');
+    const readerToken = 'reader-token-0123456789abcdef';
+    writeFileSync(
+      file,
+      `[http]\nport = 0\n[[http.auth.keys]]\nname = "dashboard"\ntoken_sha256 = "${createHash('sha256').update(readerToken).digest('hex')}"\nscopes = ["read"]\n`,
+    );
+    const daemon = await start(['--config', file], { RUNTIMECTL_HTTP_AUTH_BEARER_TOKEN_ENV: 'SECRET', SECRET: 'runtimed-test-token-123' });
+    expect(daemon.banner).toContain('auth: bearer + 1 API key');
+    const reader = { authorization: `Bearer ${readerToken}` };
+    const admin = { authorization: 'Bearer runtimed-test-token-123' };
+    const api = `${daemon.url}/api/v1/runtimes`;
+    expect((await post(`${api}/open`, { runtime_id: 'keyed', conversation_id: 'c', sender_id: 's' }, admin)).status).toBe(200);
+    expect((await fetch(`${api}/keyed`, { headers: reader })).status).toBe(200);
+    const refused = await post(`${api}/exec`, { runtime_id: 'keyed', command: 'true' }, reader);
+    expect(refused).toMatchObject({ status: 403, body: { code: 'forbidden', details: { scope: 'exec', key: 'dashboard' } } });
+    expect((await post(`${api}/close`, { runtime_id: 'keyed' }, admin)).status).toBe(200);
+    expect(daemon.stderr()).not.toContain(readerToken);
   });
 
   it('refuses a non-loopback address without auth and says why; --allow-insecure-bind overrides', async () => {

@@ -14,6 +14,7 @@ import { registerExportCommand } from './commands/export-command';
 import { registerCatCommand, registerWriteCommand } from './commands/file-commands';
 import { registerForkCommand } from './commands/fork-command';
 import { registerLogCommand } from './commands/log-command';
+import { registerKeysCommand } from './commands/keys-command';
 import { registerLsCommand } from './commands/ls-command';
 import { registerNodesCommand } from './commands/nodes-command';
 import { registerOpenCommand } from './commands/open-command';
@@ -89,6 +90,7 @@ export function createProgram(io: CliIo): Command {
     registerLogCommand,
     registerEventsCommand,
     registerWebhooksCommand,
+    registerKeysCommand,
     registerProvidersCommand,
     registerNodesCommand,
     registerHealthCommand,

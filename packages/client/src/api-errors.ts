@@ -30,6 +30,8 @@ export class RuntimectlApiError extends RuntimectlError {
 
 export class InvalidRequestError extends RuntimectlApiError {}
 export class UnauthorizedError extends RuntimectlApiError {}
+/** 403: the key is valid but lacks the scope the route needs (`details.scope`). */
+export class ForbiddenError extends RuntimectlApiError {}
 export class HostNotAllowedError extends RuntimectlApiError {}
 export class RouteNotFoundError extends RuntimectlApiError {}
 /** 405: the path is served, under other methods (`details.allow`). */
@@ -72,6 +74,7 @@ export class WebhookNotFoundError extends RuntimectlApiError {}
 const ERROR_CLASSES: Record<ErrorCode, new (init: ApiErrorInit) => RuntimectlApiError> = {
   invalid_request: InvalidRequestError,
   unauthorized: UnauthorizedError,
+  forbidden: ForbiddenError,
   host_not_allowed: HostNotAllowedError,
   route_not_found: RouteNotFoundError,
   method_not_allowed: MethodNotAllowedError,

@@ -8,6 +8,7 @@ export {
   ClientTimeoutError,
   InvalidRequestError,
   UnauthorizedError,
+  ForbiddenError,
   HostNotAllowedError,
   RouteNotFoundError,
   MethodNotAllowedError,

@@ -1,6 +1,7 @@
 import type { RuntimeService, WebhookDirectory } from '@runtimectl/core';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
+import { ApiKeyVerifier, type AuthOptions } from './auth/api-keys';
 import type { IdempotencyOptions } from './idempotency/idempotency-hooks';
 import { closeConnectionsNotInFlight } from './graceful-close';
 import { CONNECTION_DEFAULTS, connectionsCheckingIntervalMs, limitConnectionsPerAddress, type ConnectionLimits } from './connection-limits';
@@ -21,8 +22,11 @@ const MAX_PATH_PARAMETER_LENGTH = 1024;
 export interface ServerConfig {
   /** Largest accepted request body in bytes; file bytes travel base64 inside it. Default 10 MiB. */
   bodyLimitBytes?: number;
-  /** When set, every route except `GET /api/v1/health` requires `Authorization: Bearer <bearerToken>`. */
-  auth?: { bearerToken: string };
+  /**
+   * When set, every route except `GET /api/v1/health` requires `Authorization: Bearer <token>`:
+   * the bearer token (an admin key), or an API key whose scopes the route allows (`keys`).
+   */
+  auth?: AuthOptions;
   /**
    * Without auth, only requests whose `Host` names a loopback address (`localhost`, 127.0.0.0/8,
    * `[::1]`) or one of these names (any port, case-insensitive) are served; others get 421
@@ -149,8 +153,14 @@ function assertValidConfig(config: ServerConfig): void {
       throw new TypeError(`config.${key} must be a positive integer, got ${String(value)}`);
     }
   }
-  if (config.auth !== undefined && (typeof config.auth.bearerToken !== 'string' || config.auth.bearerToken.length === 0)) {
-    throw new TypeError('config.auth.bearerToken must be a non-empty string (omit config.auth to disable auth)');
+  if (config.auth !== undefined) {
+    const { bearerToken, keys } = config.auth;
+    if (bearerToken !== undefined && (typeof bearerToken !== 'string' || bearerToken.length === 0)) {
+      throw new TypeError('config.auth.bearerToken must be a non-empty string (omit config.auth to disable auth)');
+    }
+    // Also refuses a key twice, a malformed hash, no scope, and auth with neither token nor key.
+    new ApiKeyVerifier(config.auth);
+    if (keys !== undefined && !Array.isArray(keys)) throw new TypeError('config.auth.keys must be an array');
   }
   if (typeof config.version !== 'string' || config.version.length === 0) {
     throw new TypeError('config.version must be a non-empty string');

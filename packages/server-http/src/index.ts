@@ -20,6 +20,7 @@ export {
 export type { WebhookBacklogSource } from './telemetry/webhook-metrics';
 export { providerTimingOf, type RequestTiming } from './provider-timing';
 export { BearerTokenVerifier } from './auth/bearer-auth';
+export { ApiKeyVerifier, grants, type ApiKeyConfig, type AuthenticatedKey, type AuthOptions } from './auth/api-keys';
 export { IDEMPOTENCY_HEADER, REPLAYED_HEADER, type IdempotencyOptions } from './idempotency/idempotency-hooks';
 export { requestIdOf, REQUEST_ID_HEADER } from './request-id';
 export { REDACTED_LOG_PATHS, withSecretRedaction } from './logging/log-redaction';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { BearerTokenVerifier } from './auth/bearer-auth';
+import { ApiKeyVerifier, grants, type AuthenticatedKey, type AuthOptions } from './auth/api-keys';
 import { decoratePeerRequests } from './fleet/peer-auth-hooks';
 import { claimsToBePeer, type PeerRequestVerifier } from './fleet/peer-request-verifier';
 import { HostAllowlist } from './auth/host-allowlist';
@@ -18,6 +18,19 @@ function rejectHost(request: FastifyRequest, reply: FastifyReply): void {
     'host_not_allowed',
     'the Host header names neither a loopback address nor an allowed host (runtimed: http.allowed_hosts); without auth other names are refused against DNS rebinding',
   );
+  closeAfterAnswer(request, reply);
+  reply.code(status).send(body);
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The key the request authenticated with (undefined without auth, and for fleet peers). */
+    runtimectlKey?: AuthenticatedKey;
+  }
+}
+
+function rejectForbidden(request: FastifyRequest, reply: FastifyReply, key: AuthenticatedKey, scope: string): void {
+  const { status, body } = errorReply('forbidden', `the API key ${key.name} lacks the ${scope} scope this route needs`, { scope, key: key.name });
   closeAfterAnswer(request, reply);
   reply.code(status).send(body);
 }
@@ -50,8 +63,10 @@ function admitPeer(request: FastifyRequest, reply: FastifyReply, peers: PeerRequ
 
 /**
  * Hooks every request in the plugin passes through, in order: request id header, fleet peer
- * authentication for requests claiming to come from another node (see admitPeer), else bearer
- * auth (all routes but the public ones, unknown routes included) or, without auth, the Host check
+ * authentication for requests claiming to come from another node (see admitPeer), else auth
+ * (all routes but the public ones, unknown routes included): the bearer token or an API key,
+ * whose scopes must include the one the route names (admin when it names none; 403 otherwise),
+ * or, without auth, the Host check
  * (every route: see HostAllowlist), and the start of provider timing
  * for runtime operations (their handlers pass `providerTimingOf(request)` to the service),
  * `server-timing` on their responses, request metrics.
@@ -60,14 +75,14 @@ export function installRequestHooks(
   app: FastifyInstance,
   options: {
     telemetry: ServerTelemetry;
-    auth?: { bearerToken: string } | undefined;
+    auth?: AuthOptions | undefined;
     allowedHosts?: readonly string[] | undefined;
     /** Fleet nodes only: checks requests other nodes send (forwarded operations, the handshake). */
     peers?: PeerRequestVerifier | undefined;
   },
 ): void {
   const { telemetry } = options;
-  const verifier = options.auth ? new BearerTokenVerifier(options.auth.bearerToken) : undefined;
+  const verifier = options.auth ? new ApiKeyVerifier(options.auth) : undefined;
   const hosts = verifier ? undefined : new HostAllowlist(options.allowedHosts);
   decorateProviderTiming(app);
   decoratePeerRequests(app);
@@ -85,12 +100,22 @@ export function installRequestHooks(
       return;
     }
     const config = request.routeOptions.config.runtimectl;
-    if (!verifier || config?.public || verifier.verify(request.headers.authorization)) {
-      if (config?.timing) startProviderTiming(request);
-      done();
-      return;
+    if (verifier && !config?.public) {
+      const verdict = verifier.verify(request.headers.authorization, Date.now());
+      if (!verdict.ok) {
+        rejectUnauthenticated(request, reply, verdict.message);
+        return;
+      }
+      request.runtimectlKey = verdict.key;
+      // An unknown route needs any key (then 404); a known one its scope, admin when it names none.
+      const scope = request.routeOptions.url === undefined ? undefined : (config?.scope ?? 'admin');
+      if (scope !== undefined && !grants(verdict.key, scope)) {
+        rejectForbidden(request, reply, verdict.key, scope);
+        return;
+      }
     }
-    rejectUnauthenticated(request, reply);
+    if (config?.timing) startProviderTiming(request);
+    done();
   });
 
   app.addHook('onSend', (request, reply, payload, done) => {

@@ -2,6 +2,7 @@ import type { RuntimeService, WebhookDirectory } from '@runtimectl/core';
 import type { FastifyPluginAsync } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { API_PREFIX } from './api-prefix';
+import type { AuthOptions } from './auth/api-keys';
 import type { FleetOptions } from './fleet/fleet-options';
 import { installForwardingHook } from './fleet/forwarding-hook';
 import { installPeerAuthHooks } from './fleet/peer-auth-hooks';
@@ -20,6 +21,7 @@ import { fleetRoutes } from './routes/fleet-routes';
 import { retentionRoutes } from './routes/retention-routes';
 import { runtimeRoutes } from './routes/runtime-routes';
 import { serviceRoutes } from './routes/service-routes';
+import { ADMIN_ROUTE } from './routes/route-options';
 import { webhookRoutes } from './routes/webhook-routes';
 import { createServerTelemetry, type ServerTelemetry } from './telemetry/server-telemetry';
 
@@ -30,8 +32,11 @@ export interface RuntimeApiPluginOptions {
   service: RuntimeService;
   /** Reported by `GET /api/v1/health` and the OpenAPI document. */
   version: string;
-  /** When set, every route but `GET /api/v1/health` needs `Authorization: Bearer <bearerToken>`. */
-  auth?: { bearerToken: string } | undefined;
+  /**
+   * When set, every route but `GET /api/v1/health` needs `Authorization: Bearer <token>`: the
+   * bearer token, or an API key whose scopes the route allows (see API_KEY_SCOPES).
+   */
+  auth?: AuthOptions | undefined;
   /**
    * Without auth, the host names (besides loopback ones) a request's `Host` may name, any port;
    * other requests get 421 `host_not_allowed` (DNS rebinding). Ignored with auth on.
@@ -104,7 +109,7 @@ export const runtimeApiPlugin: FastifyPluginAsync<RuntimeApiPluginOptions> = asy
   installErrorHandlers(app, routes);
   await registerOpenApi(app, { version: options.version, authenticated: options.auth !== undefined });
 
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) =>
+  app.get('/metrics', { config: ADMIN_ROUTE, schema: { hide: true } }, async (_request, reply) =>
     reply.type(telemetry.contentType).send(await telemetry.metrics()),
   );
 

@@ -1,20 +1,13 @@
 import type { HTTPMethods } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from './api-client';
+import { concreteUrl } from './route-walk';
 import { createTestServer, TEST_TOKEN, type TestServer } from './test-server';
 
 interface RegisteredRoute {
   method: string;
   url: string;
 }
-
-/** A concrete URL for a route pattern: parameters and wildcards filled with plausible values. */
-const concreteUrl = (pattern: string) =>
-  pattern
-    .replace(':runtime_id', 'rt-a')
-    .replace(':checkpoint_id', `rtcp_${'0'.repeat(32)}`)
-    .replace(/:[A-Za-z_]+/g, 'x')
-    .replace('*', 'index.html');
 
 describe('bearer auth', () => {
   let server: TestServer;

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { ProviderRegistry, RuntimeService, type ProviderDefinition, type ReconcileReport } from '@runtimectl/core';
 import { buildServer, createServerTelemetry, turnBatchedDestination } from '@runtimectl/server-http';
+import { authOptionsOf, describeAuth } from './auth-options';
 import { createWebhookDirectory } from '@runtimectl/webhooks';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
@@ -89,7 +90,7 @@ function forwardTimeoutMsOf(config: ResolvedConfig): number {
  */
 export async function startDaemon(config: ResolvedConfig, options: StartDaemonOptions = {}): Promise<RunningDaemon> {
   const logger = options.logger ?? pino({ level: config.log.level }, turnBatchedDestination(2));
-  assertSafeBind(config.http.host, config.bearerToken !== undefined, config.http.allow_insecure_bind);
+  assertSafeBind(config.http.host, authOptionsOf(config) !== undefined, config.http.allow_insecure_bind);
   // Every provider package is found, checked and its settings validated before anything is
   // written: a configuration mistake stops the start with nothing changed.
   const loaded = await loadProviders(config, options.providers);
@@ -113,7 +114,8 @@ async function startLocked(config: ResolvedConfig, logger: Logger, lock: StateDi
   const telemetry = createServerTelemetry();
   const providers = await createProviders(loaded, { config, nodeId, logger, telemetry });
   // The local provider's isolation probe runs while the store opens and reconciles.
-  const isolationProbe = describeLocalIsolation(providers, config.bearerToken !== undefined);
+  const auth = authOptionsOf(config);
+  const isolationProbe = describeLocalIsolation(providers, auth !== undefined);
   isolationProbe.catch(() => undefined);
   const snapshotStoresProbe = describeSnapshotStores(providers);
   snapshotStoresProbe.catch(() => undefined);
@@ -176,7 +178,7 @@ async function startLocked(config: ResolvedConfig, logger: Logger, lock: StateDi
       keepAliveTimeoutMs: config.http.keep_alive_timeout_ms,
       maxConnections: config.http.max_connections,
       maxConnectionsPerAddress: config.http.max_connections_per_address,
-      ...(config.bearerToken ? { auth: { bearerToken: config.bearerToken } } : {}),
+      ...(auth ? { auth } : {}),
     },
   });
   // The address first: a daemon that cannot have it must not join the fleet (see listenBeforeJoining).
@@ -219,7 +221,7 @@ async function startLocked(config: ResolvedConfig, logger: Logger, lock: StateDi
     `node: ${nodeId}`,
     `providers: ${providerList}`,
     `store: ${storeLabel}`,
-    `auth: ${config.bearerToken ? 'bearer' : 'off'}`,
+    `auth: ${describeAuth(config)}`,
     ...(localIsolation ? [localIsolation] : []),
     ...(snapshotStores ? [snapshotStores] : []),
   ].join(' · ');

@@ -1,4 +1,4 @@
-import { MIN_IDLE_PAUSE_AFTER_MS } from '@runtimectl/core';
+import { API_KEY_SCOPES, MIN_IDLE_PAUSE_AFTER_MS } from '@runtimectl/core';
 import { POSTGRES_SCHEMA_NAME, POSTGRES_SCHEMA_NAME_RULE } from '@runtimectl/store-postgres';
 import { z } from 'zod';
 import { WebhooksSchema } from './webhook-schema';
@@ -16,6 +16,17 @@ export const BEARER_TOKEN_CHARACTERS = /^[\x21-\x7e]+$/;
 export const BEARER_TOKEN_CHARACTERS_RULE =
   'visible ASCII characters only: no whitespace, control or non-ASCII characters (no request could present such a token)';
 
+/**
+ * An API key: a name, the SHA-256 of its token (the file holds no secret: `runtimectl keys new`
+ * makes a token and prints both), what it may do, and optionally until when.
+ */
+const ApiKeySchema = z.strictObject({
+  name: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, '1-64 letters, digits, dots, dashes or underscores'),
+  token_sha256: z.string().regex(/^[0-9a-f]{64}$/, 'the SHA-256 of the token: 64 lowercase hex digits'),
+  scopes: z.array(z.enum(API_KEY_SCOPES)).min(1, 'at least one scope'),
+  expires_at_ms: z.int().positive().optional(),
+});
+
 const AuthSchema = z
   .strictObject({
     /** The token itself (prefer bearer_token_env: config files get copied around). */
@@ -26,10 +37,14 @@ const AuthSchema = z
       .optional(),
     /** Name of the environment variable holding the token. */
     bearer_token_env: z.string().regex(ENV_NAME, 'an environment variable name').optional(),
+    /** `[[http.auth.keys]]`: API keys with scopes, besides (or instead of) the bearer token, an admin key. */
+    keys: z.array(ApiKeySchema).max(10_000).optional(),
   })
   .refine((auth) => !(auth.bearer_token && auth.bearer_token_env), {
     message: 'give bearer_token or bearer_token_env, not both',
-  });
+  })
+  .refine((auth) => new Set(auth.keys?.map((key) => key.name)).size === (auth.keys?.length ?? 0), { message: 'two keys have the same name' })
+  .refine((auth) => new Set(auth.keys?.map((key) => key.token_sha256)).size === (auth.keys?.length ?? 0), { message: 'two keys have the same token' });
 
 /** A host name or IP address as a `Host` header names it, without a port; IPv6 in brackets. */
 const HOST_NAME = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)$/;

@@ -68,6 +68,20 @@ describe('loadConfig', () => {
     expect(() => load({ MY_TOKEN: 'short' }, {}, path)).toThrow(/at least 16/);
   });
 
+  it('[[http.auth.keys]] become API keys (hashes, never tokens), and a malformed hash, no scope, an unknown scope or a name twice stop the start', () => {
+    const hash = 'a'.repeat(64);
+    const keys = (body: string) => load({}, {}, tempFile('k.toml', body)).apiKeys;
+    expect(keys(`[[http.auth.keys]]\nname = "ci"\ntoken_sha256 = "${hash}"\nscopes = ["read", "exec"]\nexpires_at_ms = 1900000000000\n`)).toEqual([
+      { name: 'ci', tokenSha256: hash, scopes: ['read', 'exec'], expiresAtMs: 1_900_000_000_000 },
+    ]);
+    expect(load().apiKeys).toEqual([]);
+    expect(() => keys(`[[http.auth.keys]]\nname = "ci"\ntoken_sha256 = "secret-token"\nscopes = ["read"]\n`)).toThrow(/token_sha256: the SHA-256 of the token/);
+    expect(() => keys(`[[http.auth.keys]]\nname = "ci"\ntoken_sha256 = "${hash}"\nscopes = []\n`)).toThrow(/at least one scope/);
+    expect(() => keys(`[[http.auth.keys]]\nname = "ci"\ntoken_sha256 = "${hash}"\nscopes = ["root"]\n`)).toThrow(/scopes/);
+    const twice = `[[http.auth.keys]]\nname = "ci"\ntoken_sha256 = "${hash}"\nscopes = ["read"]\n[[http.auth.keys]]\nname = "ci"\ntoken_sha256 = "${'b'.repeat(64)}"\nscopes = ["read"]\n`;
+    expect(() => keys(twice)).toThrow(/two keys have the same name/);
+  });
+
   it('http.allowed_hosts comes from a TOML array, a comma-separated variable or repeated flags, and refuses a name with a port', () => {
     expect(load().http.allowed_hosts).toEqual([]);
     expect(load({}, {}, tempFile('a.toml', '[http]\nallowed_hosts = ["runtimed.internal", "[fd00::1]"]\n')).http.allowed_hosts).toEqual(['runtimed.internal', '[fd00::1]']);

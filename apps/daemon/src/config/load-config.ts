@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import type { ApiKeyConfig } from '@runtimectl/server-http';
 import { parse as parseToml } from 'smol-toml';
 import type { z } from 'zod';
 import { ConfigError } from './config-error';
@@ -35,6 +36,8 @@ export interface ResolvedConfig extends DaemonConfig {
   databaseUrl: string | undefined;
   /** The bearer token to require, resolved from the file or its environment variable. Never logged. */
   bearerToken: string | undefined;
+  /** `[[http.auth.keys]]` as the server takes them (hashes, never tokens). */
+  apiKeys: ApiKeyConfig[];
   /** The fleet's shared secret from the variable fleet.secret_env names (required on PostgreSQL). Never logged. */
   fleetSecret: string | undefined;
   /** `[[webhooks]]` with their secrets resolved (from the file or secret_env). Secrets: never logged. */
@@ -157,6 +160,12 @@ export function loadConfig(sources: ConfigSources): ResolvedConfig {
     providerOverrides: { env: sources.env, flags: providerFlags },
     databaseUrl: resolveDatabaseUrl(config, sources.env),
     bearerToken,
+    apiKeys: (config.http.auth?.keys ?? []).map((key) => ({
+      name: key.name,
+      tokenSha256: key.token_sha256,
+      scopes: key.scopes,
+      ...(key.expires_at_ms === undefined ? {} : { expiresAtMs: key.expires_at_ms }),
+    })),
     fleetSecret: resolveFleetSecret(config, sources.env, bearerToken),
     webhookSettings: resolveWebhooks(config, sources.env),
     configPath,

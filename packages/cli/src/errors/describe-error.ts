@@ -91,6 +91,8 @@ function describeApiError(error: RuntimectlApiError, context: ErrorContext): str
       return context.tokenGiven
         ? `the daemon at ${context.url} refused the bearer token (unauthorized). Set RUNTIMECTL_TOKEN or --token to the daemon's token.`
         : `the daemon at ${context.url} requires a bearer token (unauthorized). Set RUNTIMECTL_TOKEN or pass --token.`;
+    case 'forbidden':
+      return `the daemon at ${context.url} accepted the key but it lacks the ${detail('scope') ?? 'needed'} scope (forbidden). Use a key with that scope.`;
     case 'session_busy':
       return `${subjectOf(detail('runtime_id'))} has an operation in flight (session_busy). Wait for it to finish and retry.`;
     case 'runtime_not_found':

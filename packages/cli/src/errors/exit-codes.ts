@@ -21,6 +21,7 @@ export const EXIT_CODES = {
 const EXIT_CODE_BY_ERROR_CODE: Record<ErrorCode, number> = {
   invalid_request: EXIT_CODES.usage,
   unauthorized: EXIT_CODES.failed,
+  forbidden: EXIT_CODES.failed,
   host_not_allowed: EXIT_CODES.failed,
   route_not_found: EXIT_CODES.failed,
   method_not_allowed: EXIT_CODES.failed,

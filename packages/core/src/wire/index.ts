@@ -9,3 +9,4 @@ export * from './events';
 export * from './retention';
 export * from './checkpoint-diff';
 export * from './webhooks';
+export * from './api-keys';

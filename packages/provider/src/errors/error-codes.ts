@@ -5,6 +5,7 @@
 export const ERROR_CODES = [
   'invalid_request',
   'unauthorized',
+  'forbidden',
   'host_not_allowed',
   'route_not_found',
   'method_not_allowed',

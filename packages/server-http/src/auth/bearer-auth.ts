@@ -3,6 +3,12 @@ import { timingSafeEqual } from 'node:crypto';
 /** `Authorization: <scheme> <credentials>`; the scheme is matched case-insensitively (RFC 9110). */
 const AUTHORIZATION = /^([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*)[ \t]+(\S+)[ \t]*$/;
 
+/** The credentials of `Authorization: Bearer <credentials>`; undefined for another scheme, or a missing or malformed header. */
+export function bearerCredentials(header: string | undefined): string | undefined {
+  const match = header === undefined ? null : AUTHORIZATION.exec(header);
+  return match && match[1]!.toLowerCase() === 'bearer' ? match[2]! : undefined;
+}
+
 /**
  * Checks `Authorization` headers against one configured bearer token in constant time. The
  * presented credentials are compared with `timingSafeEqual` when they have the token's byte
@@ -21,10 +27,9 @@ export class BearerTokenVerifier {
 
   /** true only for `Bearer <the token>`; any other scheme, a missing or malformed header is false. */
   verify(header: string | undefined): boolean {
-    if (header === undefined) return false;
-    const match = AUTHORIZATION.exec(header);
-    if (!match || match[1]!.toLowerCase() !== 'bearer') return false;
-    const presented = Buffer.from(match[2]!, 'utf8');
+    const credentials = bearerCredentials(header);
+    if (credentials === undefined) return false;
+    const presented = Buffer.from(credentials, 'utf8');
     const sameLength = presented.length === this.#expected.length;
     const sameContent = timingSafeEqual(sameLength ? presented : this.#expected, this.#expected);
     return sameLength && sameContent;

@@ -7,6 +7,7 @@ import type { ErrorCode } from '@runtimectl/core';
 export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = Object.freeze({
   invalid_request: 400,
   unauthorized: 401,
+  forbidden: 403,
   host_not_allowed: 421,
   route_not_found: 404,
   method_not_allowed: 405,

@@ -2,6 +2,7 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { READ_ROUTE } from '../routes/route-options';
 import { OPENAPI_METADATA } from './openapi-metadata';
 
 export const OPENAPI_PATH = '/openapi.json';
@@ -43,8 +44,12 @@ export async function registerOpenApi(app: FastifyInstance, options: { version: 
     transformObject: createJsonSchemaTransformObject({ schemaRegistry }),
   });
 
-  app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
+  app.get(OPENAPI_PATH, { config: READ_ROUTE, schema: { hide: true } }, async () => app.swagger());
 
+  // The reference pages are the spec's: any key may read them (routes that name no scope need admin).
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith(DOCS_PREFIX)) route.config = { ...route.config, ...READ_ROUTE };
+  });
   await app.register(fastifySwaggerUi, {
     routePrefix: DOCS_PREFIX,
     uiConfig: { validatorUrl: null, docExpansion: 'list', deepLinking: true },

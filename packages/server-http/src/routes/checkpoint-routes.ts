@@ -19,7 +19,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { providerTimingOf } from '../provider-timing';
 import { operationOptionsOf } from './operation-options';
 import '../route-config';
-import { ERROR_RESPONSES, READ_OPERATION, RUNTIME_OPERATION, type RouteGroupOptions } from './route-options';
+import { ERROR_RESPONSES, READ_OPERATION, runtimeOperation, type RouteGroupOptions } from './route-options';
 
 /** Checkpoint, diff, delete a checkpoint's snapshot, check out (one or N ways), fork, pause and resume. */
 export const checkpointRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async (app, { service }) => {
@@ -43,7 +43,7 @@ export const checkpointRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async 
   app.post(
     '/runtimes/checkpoint',
     {
-      config: RUNTIME_OPERATION,
+      config: runtimeOperation('checkpoint'),
       schema: {
         summary: 'Capture an idle (or paused) runtime as a checkpoint',
         description:
@@ -60,7 +60,7 @@ export const checkpointRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async 
   app.post(
     '/runtimes/checkpoint/delete-snapshot',
     {
-      config: RUNTIME_OPERATION,
+      config: runtimeOperation('admin'),
       schema: {
         summary: 'Delete the provider snapshot a checkpoint references',
         description:
@@ -77,7 +77,7 @@ export const checkpointRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async 
   app.post(
     '/runtimes/checkout',
     {
-      config: RUNTIME_OPERATION,
+      config: runtimeOperation('checkpoint'),
       schema: {
         summary: 'Create a new runtime from a checkpoint, or `count` of them',
         description:
@@ -96,7 +96,7 @@ export const checkpointRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async 
   app.post(
     '/runtimes/fork',
     {
-      config: RUNTIME_OPERATION,
+      config: runtimeOperation('checkpoint'),
       schema: {
         summary: 'Checkpoint a runtime and check the checkpoint out `count` ways, in one call',
         description:
@@ -113,7 +113,7 @@ export const checkpointRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async 
   app.post(
     '/runtimes/pause',
     {
-      config: RUNTIME_OPERATION,
+      config: runtimeOperation('checkpoint'),
       schema: {
         summary: 'Snapshot an idle runtime and release its live backend',
         tags: ['checkpoints'],
@@ -128,7 +128,7 @@ export const checkpointRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async 
   app.post(
     '/runtimes/resume',
     {
-      config: RUNTIME_OPERATION,
+      config: runtimeOperation('checkpoint'),
       schema: {
         summary: 'Restore a paused runtime under the same runtime_id',
         description:

@@ -19,7 +19,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { providerTimingOf } from '../provider-timing';
 import '../route-config';
-import { ERROR_RESPONSES, READ_OPERATION, RUNTIME_OPERATION, type RouteGroupOptions } from './route-options';
+import { ERROR_RESPONSES, READ_OPERATION, runtimeOperation, type RouteGroupOptions } from './route-options';
 
 const FileBytesSchema = z.string().describe('the file bytes');
 
@@ -33,7 +33,7 @@ export const dataRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async (app, 
   app.post(
     '/runtimes/exec',
     {
-      config: RUNTIME_OPERATION,
+      config: runtimeOperation('exec'),
       schema: {
         summary: 'Run a command in the runtime',
         description:
@@ -67,7 +67,7 @@ export const dataRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async (app, 
   app.post(
     '/runtimes/write-file',
     {
-      config: RUNTIME_OPERATION,
+      config: runtimeOperation('exec'),
       schema: {
         summary: 'Write a file (base64), creating parent directories',
         tags: ['data'],
@@ -97,7 +97,7 @@ export const dataRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async (app, 
   app.post(
     '/runtimes/mkdir',
     {
-      config: RUNTIME_OPERATION,
+      config: runtimeOperation('exec'),
       schema: {
         summary: 'Create a directory and its parents (create_dir_all)',
         tags: ['data'],

@@ -8,7 +8,7 @@ import { closeAfterAnswer } from '../http-errors/answer-and-close';
 import { errorReply } from '../http-errors/error-reply';
 import { documented } from '../openapi/openapi-metadata';
 import '../route-config';
-import { ERROR_RESPONSES } from './route-options';
+import { ERROR_RESPONSES, READ_ROUTE } from './route-options';
 
 /** How event streams wait, keep their connection alive, and are bounded (the daemon's `[http]` settings; tests shorten them). */
 export interface EventStreamOptions {
@@ -245,6 +245,7 @@ export const eventRoutes: FastifyPluginAsyncZod<{ service: RuntimeService; event
   app.get(
     '/events',
     {
+      config: READ_ROUTE,
       schema: {
         summary: 'The event log: lifecycle changes in commit order; JSON pages, or a live Server-Sent Events stream',
         description:

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { PEER_HELLO_PATH, type FleetOptions } from '../fleet/fleet-options';
 import { toNodeView } from '../fleet/node-view';
 import '../route-config';
-import { ERROR_RESPONSES } from './route-options';
+import { ADMIN_ROUTE, ERROR_RESPONSES } from './route-options';
 
 const DEFAULT_READY_TIMEOUT_MS = 2_000;
 
@@ -28,6 +28,7 @@ export const fleetRoutes: FastifyPluginAsyncZod<{ fleet: FleetOptions }> = async
   app.get(
     '/nodes',
     {
+      config: ADMIN_ROUTE,
       schema: {
         summary: 'The nodes of the fleet: advertised URL, version, start, last heartbeat, liveness, runtimes each is home to',
         tags: ['service'],

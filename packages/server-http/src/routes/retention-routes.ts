@@ -2,14 +2,14 @@ import { CheckpointPinRequestSchema, CheckpointPinResultSchema, RetentionPreview
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { operationOptionsOf } from './operation-options';
 import '../route-config';
-import { ERROR_RESPONSES, READ_OPERATION, RUNTIME_OPERATION, type RouteGroupOptions } from './route-options';
+import { ERROR_RESPONSES, runtimeOperation, type RouteGroupOptions } from './route-options';
 
 /** Snapshot retention: pin a checkpoint, and the dry run of a retention pass. */
 export const retentionRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async (app, { service }) => {
   app.post(
     '/runtimes/checkpoint/pin',
     {
-      config: RUNTIME_OPERATION,
+      config: runtimeOperation('checkpoint'),
       schema: {
         summary: 'Pin a checkpoint (no retention policy deletes its provider snapshot), or unpin it with `pinned: false`',
         description:
@@ -26,7 +26,7 @@ export const retentionRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async (
   app.get(
     '/retention/preview',
     {
-      config: READ_OPERATION,
+      config: { runtimectl: { timing: true, scope: 'admin' } },
       schema: {
         summary: 'What a retention pass run now would delete, and why, per checkpoint with a provider snapshot',
         description:

@@ -9,10 +9,16 @@ export interface RouteGroupOptions {
 export const ERROR_RESPONSES = { '4xx': ErrorBodySchema, '5xx': ErrorBodySchema } as const;
 
 /**
- * Config of a runtime operation that changes state: authenticated, answered with
- * `server-timing`, and honouring `Idempotency-Key`.
+ * Config of a runtime operation that changes state: authenticated (a key needs `scope`),
+ * answered with `server-timing`, and honouring `Idempotency-Key`.
  */
-export const RUNTIME_OPERATION = { runtimectl: { timing: true, idempotent: true } } as const;
+export const runtimeOperation = (scope: 'exec' | 'checkpoint' | 'admin') => ({ runtimectl: { timing: true, idempotent: true, scope } }) as const;
 
 /** A runtime operation that only reads: repeating it is harmless, so no response is kept. */
-export const READ_OPERATION = { runtimectl: { timing: true } } as const;
+export const READ_OPERATION = { runtimectl: { timing: true, scope: 'read' } } as const;
+
+/** A route any key may read. */
+export const READ_ROUTE = { runtimectl: { scope: 'read' } } as const;
+
+/** A route for `admin` keys only (the daemon's settings, other callers' business). */
+export const ADMIN_ROUTE = { runtimectl: { scope: 'admin' } } as const;

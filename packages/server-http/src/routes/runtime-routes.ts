@@ -18,14 +18,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { providerTimingOf } from '../provider-timing';
 import { operationOptionsOf } from './operation-options';
 import '../route-config';
-import { ERROR_RESPONSES, READ_OPERATION, RUNTIME_OPERATION, type RouteGroupOptions } from './route-options';
+import { ERROR_RESPONSES, READ_OPERATION, runtimeOperation, type RouteGroupOptions } from './route-options';
 
 /** Open, list, read, update and close runtimes; read checkpoints. */
 export const runtimeRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async (app, { service }) => {
   app.post(
     '/runtimes/open',
     {
-      config: RUNTIME_OPERATION,
+      config: runtimeOperation('checkpoint'),
       schema: {
         summary: 'Open a runtime (or re-attach to an existing id opened with the same settings)',
         description:
@@ -74,7 +74,7 @@ export const runtimeRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async (ap
   app.post(
     '/runtimes/update',
     {
-      config: RUNTIME_OPERATION,
+      config: runtimeOperation('checkpoint'),
       schema: {
         summary: 'Replace a runtime\'s session_state and/or metadata (wholesale)',
         tags: ['runtimes'],
@@ -89,7 +89,7 @@ export const runtimeRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async (ap
   app.post(
     '/runtimes/close',
     {
-      config: RUNTIME_OPERATION,
+      config: runtimeOperation('checkpoint'),
       schema: {
         summary: 'Close a runtime: release its backend and delete the snapshots nothing keeps',
         description:

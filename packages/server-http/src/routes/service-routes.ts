@@ -1,7 +1,7 @@
 import { HealthResultSchema, ProviderListResultSchema } from '@runtimectl/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import '../route-config';
-import { ERROR_RESPONSES, type RouteGroupOptions } from './route-options';
+import { ERROR_RESPONSES, READ_ROUTE, type RouteGroupOptions } from './route-options';
 
 /** `GET /health` (public: liveness probes carry no token) and `GET /providers`. */
 export const serviceRoutes: FastifyPluginAsyncZod<RouteGroupOptions & { version: string }> = async (app, options) => {
@@ -25,6 +25,7 @@ export const serviceRoutes: FastifyPluginAsyncZod<RouteGroupOptions & { version:
   app.get(
     '/providers',
     {
+      config: READ_ROUTE,
       schema: {
         summary: 'The configured providers and what each can do',
         tags: ['service'],

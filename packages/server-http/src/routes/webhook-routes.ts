@@ -9,7 +9,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import '../route-config';
-import { ERROR_RESPONSES } from './route-options';
+import { ADMIN_ROUTE, ERROR_RESPONSES } from './route-options';
 
 const WebhookIdParamsSchema = z.strictObject({ webhook_id: WebhookIdSchema });
 
@@ -28,6 +28,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ webhooks?: WebhookDirectory 
   app.get(
     '/webhooks',
     {
+      config: ADMIN_ROUTE,
       schema: {
         summary: 'The configured webhooks: URL (without credentials or query), filters, cursor, last success and failure, failing',
         description: 'Secrets are never shown. `after_event_id` is the event log cursor: every event up to it was delivered, given up on, or filtered out.',
@@ -42,6 +43,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ webhooks?: WebhookDirectory 
   app.get(
     '/webhooks/:webhook_id/deliveries',
     {
+      config: ADMIN_ROUTE,
       schema: {
         summary: "A webhook's delivery attempts, newest first",
         description:

@@ -1,0 +1,50 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { tokenSha256 } from '@runtimectl/core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli, runCliJson } from './cli-process';
+import { startRuntimed, type RuntimedProcess } from './runtimed-process';
+
+const daemons: RuntimedProcess[] = [];
+afterAll(() => Promise.all(daemons.map((daemon) => daemon.stop())));
+
+interface NewKey {
+  name: string;
+  token: string;
+  token_sha256: string;
+  scopes: string[];
+}
+
+describe('runtimectl keys new', () => {
+  it('makes a 256-bit token and prints the config entry holding only its hash; without --scope the key reads', async () => {
+    const key = await runCliJson<NewKey>(['keys', 'new', 'dashboard']);
+    expect(key).toMatchObject({ name: 'dashboard', scopes: ['read'] });
+    expect(key.token).toMatch(/^rtk_[A-Za-z0-9_-]{43}$/);
+    expect(key.token_sha256).toBe(tokenSha256(key.token));
+    const human = await runCli(['keys', 'new', 'agent-7', '--scope', 'exec', 'checkpoint']);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/^token: rtk_\S+\n.*shown once.*\n\n\[\[http\.auth\.keys\]\]\nname = "agent-7"\ntoken_sha256 = "[0-9a-f]{64}"\nscopes = \["exec", "checkpoint"\]\n$/);
+    const bad = await runCli(['keys', 'new', 'no spaces']);
+    expect(bad.code).toBe(2);
+    const unknownScope = await runCli(['keys', 'new', 'x', '--scope', 'root']);
+    expect(unknownScope.code).toBe(2);
+  });
+
+  it('the entry it prints, pasted into runtimed.toml, gives a key the daemon takes: it reads, and a write is refused with a line naming the scope', async () => {
+    const human = (await runCli(['keys', 'new', 'viewer'])).stdout;
+    const token = /^token: (\S+)$/m.exec(human)![1]!;
+    const config = join(mkdtempSync(join(tmpdir(), 'runtimectl-keys-')), 'runtimed.toml');
+    writeFileSync(config, `[http]\nport = 0\n${human.slice(human.indexOf('[[http.auth.keys]]'))}`);
+    const daemon = await startRuntimed(['--provider', 'memory', '--config', config], { RUNTIMECTL_HTTP_AUTH_BEARER_TOKEN_ENV: 'ADMIN_TOKEN', ADMIN_TOKEN: 'admin-token-0123456789abcdef' });
+    daemons.push(daemon);
+    rmSync(dirname(config), { recursive: true, force: true });
+    const admin = { url: daemon.url, env: { RUNTIMECTL_TOKEN: 'admin-token-0123456789abcdef' } };
+    const viewer = { url: daemon.url, env: { RUNTIMECTL_TOKEN: token } };
+    expect((await runCli(['open', '--id', 'shown', '--sender', 'ops'], admin)).code).toBe(0);
+    expect((await runCli(['ls'], viewer)).stdout).toContain('shown');
+    const refused = await runCli(['checkpoint', 'shown'], viewer);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('lacks the checkpoint scope (forbidden)');
+  });
+});
