@@ -29,10 +29,12 @@ describe('runtimectl keys new', () => {
     expect(bad.code).toBe(2);
     const unknownScope = await runCli(['keys', 'new', 'x', '--scope', 'root']);
     expect(unknownScope.code).toBe(2);
+    expect((await runCli(['keys', 'new', 'x', '--scope', 'admin', '--runtime', 'rt-1'])).code).toBe(2);
   });
 
-  it('the entry it prints, pasted into runtimed.toml, gives a key the daemon takes: it reads, and a write is refused with a line naming the scope', async () => {
-    const human = (await runCli(['keys', 'new', 'viewer'])).stdout;
+  it('the entry it prints, pasted into runtimed.toml, gives a key the daemon takes: it reads its runtime only, and a write is refused with a line naming the scope', async () => {
+    const human = (await runCli(['keys', 'new', 'viewer', '--runtime', 'shown'])).stdout;
+    expect(human).toContain('\nruntimes = ["shown"]\n');
     const token = /^token: (\S+)$/m.exec(human)![1]!;
     const config = join(mkdtempSync(join(tmpdir(), 'runtimectl-keys-')), 'runtimed.toml');
     writeFileSync(config, `[http]\nport = 0\n${human.slice(human.indexOf('[[http.auth.keys]]'))}`);
@@ -42,7 +44,9 @@ describe('runtimectl keys new', () => {
     const admin = { url: daemon.url, env: { RUNTIMECTL_TOKEN: 'admin-token-0123456789abcdef' } };
     const viewer = { url: daemon.url, env: { RUNTIMECTL_TOKEN: token } };
     expect((await runCli(['open', '--id', 'shown', '--sender', 'ops'], admin)).code).toBe(0);
-    expect((await runCli(['ls'], viewer)).stdout).toContain('shown');
+    expect((await runCli(['open', '--id', 'hidden', '--sender', 'ops'], admin)).code).toBe(0);
+    expect((await runCli(['ls', '--quiet'], viewer)).stdout).toBe('shown\n');
+    expect((await runCli(['show', 'hidden'], viewer)).code).toBe(4);
     const refused = await runCli(['checkpoint', 'shown'], viewer);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('lacks the checkpoint scope (forbidden)');

@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { API_PREFIX } from './api-prefix';
 import type { AuthOptions } from './auth/api-keys';
+import { installRuntimeScopeHook } from './auth/runtime-scope-hook';
 import type { FleetOptions } from './fleet/fleet-options';
 import { installForwardingHook } from './fleet/forwarding-hook';
 import { installPeerAuthHooks } from './fleet/peer-auth-hooks';
@@ -103,6 +104,8 @@ export const runtimeApiPlugin: FastifyPluginAsync<RuntimeApiPluginOptions> = asy
   // A peer's body is checked against its signature before anything reads it.
   if (fleet) installPeerAuthHooks(app, { nodeId: fleet.nodeId, secret: fleet.secret });
   const routes = installMethodNotAllowed(app);
+  // A key scoped to runtimes reaches only those, here, before a request is forwarded anywhere.
+  installRuntimeScopeHook(app, service);
   // Forwarding first: a request for another node's runtime is claimed (Idempotency-Key) there.
   if (fleet) installForwardingHook(app, fleet);
   if (options.idempotency) installIdempotencyHooks(app, idempotencyOfNode(options.idempotency, fleet));

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTestServer, type TestServer } from './test-server';
+import { tokenSha256 } from '@runtimectl/core';
+import { createTestServer, type TestServer, type TestServerOptions } from './test-server';
 
 /** One SSE frame as the stream sent it. */
 interface Frame {
@@ -71,8 +72,8 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function start(events = { pollIntervalMs: 50, heartbeatMs: 60_000 }): Promise<TestServer> {
-  server = createTestServer({ events });
+async function start(events = { pollIntervalMs: 50, heartbeatMs: 60_000 }, config: TestServerOptions['config'] = {}): Promise<TestServer> {
+  server = createTestServer({ events, config });
   baseUrl = await server.app.listen({ port: 0, host: '127.0.0.1' });
   return server;
 }
@@ -90,6 +91,25 @@ async function openRuntime(s: TestServer): Promise<string> {
 }
 
 describe('GET /api/v1/events', () => {
+  it('streams a key scoped to runtimes the events of its runtimes only, catch-up and live', async () => {
+    const token = 'scoped-stream-token-0123456789';
+    const s = await start(undefined, {
+      auth: { keys: [{ name: 'agent', tokenSha256: tokenSha256(token), scopes: ['read'], runtimes: { ids: ['rt-mine'] } }] },
+    });
+    await s.service.open({ runtime_id: 'rt-mine', conversation_id: 'c', sender_id: 's' });
+    await openRuntime(s);
+    const reader = await subscribe('', { authorization: `Bearer ${token}` });
+    await reader.until(() => reader.events().length === 1, 'the catch-up event of rt-mine');
+    await openRuntime(s);
+    await s.service.close({ runtime_id: 'rt-mine' });
+    await reader.until(() => reader.events().length === 2, 'the live close of rt-mine');
+    await reader.close();
+    expect(reader.events().map((frame) => [frame.event, JSON.parse(frame.data!).runtime_id])).toEqual([
+      ['runtime.opened', 'rt-mine'],
+      ['runtime.closed', 'rt-mine'],
+    ]);
+  });
+
   it('answers a JSON page of the log, oldest first, filtered by runtime and types, with the last id', async () => {
     const s = await start();
     const a = await openRuntime(s);

@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { MemoryRuntimeStore } from '@runtimectl/core';
 import { afterEach, describe, expect, it } from 'vitest';
+import { tokenSha256 } from '@runtimectl/core';
+import type { ApiKeyConfig } from '../src/index';
 import { signedPeerRequest } from '../src/fleet/forward-request';
 import { FakeNodeDirectory } from './fleet-directory';
 import { createTestServer, TEST_TOKEN, type TestServer } from './test-server';
@@ -20,14 +22,14 @@ interface Node {
  * provider: a backend opened through node-b exists only on node-b. Both share one fleet secret
  * unless `secrets` gives each its own (undefined: none).
  */
-async function twoNodes(options: { forward?: boolean; secrets?: [string | undefined, string | undefined] } = {}) {
+async function twoNodes(options: { forward?: boolean; secrets?: [string | undefined, string | undefined]; keys?: ApiKeyConfig[] } = {}) {
   const store = new MemoryRuntimeStore();
   const directory = new FakeNodeDirectory();
   const [secretA, secretB] = options.secrets ?? [FLEET_SECRET, FLEET_SECRET];
   const start = async (nodeId: string, secret: string | undefined): Promise<Node> => {
     const server = createTestServer({
       store,
-      config: { auth: { bearerToken: TEST_TOKEN } },
+      config: { auth: { bearerToken: TEST_TOKEN, ...(options.keys ? { keys: options.keys } : {}) } },
       idempotency: {},
       fleet: { nodeId, directory, homes: store, ...(options.forward === undefined ? {} : { forward: options.forward }), ...(secret ? { secret } : {}) },
     });
@@ -108,6 +110,21 @@ describe('forwarding to a runtime\'s home node', () => {
     const exported = await fetch(`${a.url}/api/v1/runtimes/export`, { method: 'POST', headers: AUTH, body: JSON.stringify({ runtime_id: runtimeId, path: 'a.txt' }) });
     expect(exported.status).toBe(200);
     expect(await exported.text()).toBe('hello');
+  });
+
+  it('a key scoped to one runtime is checked by the node it calls before anything is forwarded: its runtime is served from its home node, another is 404 and never leaves', async () => {
+    const token = 'fleet-agent-token-0123456789';
+    const agent = { authorization: `Bearer ${token}` };
+    const { store, a, b } = await twoNodes({ keys: [{ name: 'agent', tokenSha256: tokenSha256(token), scopes: ['exec'], runtimes: { ids: ['rt-agent'] } }] });
+    await post(b, '/api/v1/runtimes/open', { runtime_id: 'rt-agent', conversation_id: 'c', sender_id: 's' });
+    await store.commit({ sessions: [{ ...(await store.getSession('rt-agent'))!, homeNodeId: 'node-b' }] });
+    const other = await runtimeHomeOn(store, b, 'node-b');
+    const written = await post(a, '/api/v1/runtimes/write-file', { runtime_id: 'rt-agent', path: 'a.txt', content_base64: 'aGk=' }, agent);
+    expect(written.status).toBe(200);
+    const before = b.seen.length;
+    const refused = await post(a, '/api/v1/runtimes/write-file', { runtime_id: other, path: 'a.txt', content_base64: 'aGk=' }, agent);
+    expect(refused).toMatchObject({ status: 404, body: { code: 'runtime_not_found' } });
+    expect(b.seen.length).toBe(before);
   });
 
   it('the forwarded request carries the Idempotency-Key, the request id and the forwarding node\'s signature, never the caller\'s Authorization', async () => {

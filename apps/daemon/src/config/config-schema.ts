@@ -25,6 +25,12 @@ const ApiKeySchema = z.strictObject({
   token_sha256: z.string().regex(/^[0-9a-f]{64}$/, 'the SHA-256 of the token: 64 lowercase hex digits'),
   scopes: z.array(z.enum(API_KEY_SCOPES)).min(1, 'at least one scope'),
   expires_at_ms: z.int().positive().optional(),
+  /** Only these runtimes and their branches (checkouts, forks); with conversations, runtimes of either. */
+  runtimes: z.array(z.string().min(1).max(256)).max(10_000).optional(),
+  /** Only runtimes in these conversations (and their branches); new runtimes may be opened in them. */
+  conversations: z.array(z.string().min(1).max(256)).max(10_000).optional(),
+}).refine((key) => !((key.runtimes || key.conversations) && key.scopes.includes('admin')), {
+  message: 'a key scoped to runtimes or conversations cannot be admin (admin routes span every runtime)',
 });
 
 const AuthSchema = z

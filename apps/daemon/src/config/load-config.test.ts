@@ -75,6 +75,10 @@ describe('loadConfig', () => {
       { name: 'ci', tokenSha256: hash, scopes: ['read', 'exec'], expiresAtMs: 1_900_000_000_000 },
     ]);
     expect(load().apiKeys).toEqual([]);
+    expect(keys(`[[http.auth.keys]]\nname = "agent"\ntoken_sha256 = "${hash}"\nscopes = ["exec"]\nruntimes = ["rt-1"]\nconversations = ["c-1"]\n`)).toEqual([
+      { name: 'agent', tokenSha256: hash, scopes: ['exec'], runtimes: { ids: ['rt-1'], conversations: ['c-1'] } },
+    ]);
+    expect(() => keys(`[[http.auth.keys]]\nname = "agent"\ntoken_sha256 = "${hash}"\nscopes = ["admin"]\nruntimes = ["rt-1"]\n`)).toThrow(/cannot be admin/);
     expect(() => keys(`[[http.auth.keys]]\nname = "ci"\ntoken_sha256 = "secret-token"\nscopes = ["read"]\n`)).toThrow(/token_sha256: the SHA-256 of the token/);
     expect(() => keys(`[[http.auth.keys]]\nname = "ci"\ntoken_sha256 = "${hash}"\nscopes = []\n`)).toThrow(/at least one scope/);
     expect(() => keys(`[[http.auth.keys]]\nname = "ci"\ntoken_sha256 = "${hash}"\nscopes = ["root"]\n`)).toThrow(/scopes/);

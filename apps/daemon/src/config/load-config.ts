@@ -165,6 +165,9 @@ export function loadConfig(sources: ConfigSources): ResolvedConfig {
       tokenSha256: key.token_sha256,
       scopes: key.scopes,
       ...(key.expires_at_ms === undefined ? {} : { expiresAtMs: key.expires_at_ms }),
+      ...(key.runtimes || key.conversations
+        ? { runtimes: { ...(key.runtimes ? { ids: key.runtimes } : {}), ...(key.conversations ? { conversations: key.conversations } : {}) } }
+        : {}),
     })),
     fleetSecret: resolveFleetSecret(config, sources.env, bearerToken),
     webhookSettings: resolveWebhooks(config, sources.env),

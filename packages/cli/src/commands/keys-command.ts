@@ -11,13 +11,18 @@ export interface NewKey {
   token: string;
   token_sha256: string;
   scopes: ApiKeyScope[];
+  /** Only these runtimes (and their branches), or runtimes of these conversations. */
+  runtimes?: string[];
+  conversations?: string[];
 }
 
 /** `rtk_` and 32 random bytes, base64url: 256 bits, visible ASCII, one word in a header. */
-export function newKey(name: string, scopes: ApiKeyScope[]): NewKey {
+export function newKey(name: string, scopes: ApiKeyScope[], reach: Pick<NewKey, 'runtimes' | 'conversations'> = {}): NewKey {
   const token = `rtk_${randomBytes(32).toString('base64url')}`;
-  return { name, token, token_sha256: tokenSha256(token), scopes };
+  return { name, token, token_sha256: tokenSha256(token), scopes, ...reach };
 }
+
+const tomlList = (values: readonly string[]) => `[${values.map((value) => JSON.stringify(value)).join(', ')}]`;
 
 const KEY_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -27,24 +32,37 @@ export function registerKeysCommand(program: Command, io: CliIo): void {
     .command('new <name>')
     .description('make a key here (no daemon needed): prints its token once and the [[http.auth.keys]] entry to add to runtimed.toml, which holds only its hash')
     .addOption(new Option('--scope <scope...>', 'what the key may do (repeatable; every key reads)').choices([...API_KEY_SCOPES]).default(['read']))
-    .action((name: string, options: { scope: ApiKeyScope[] }, cmd: Command) => {
+    .option('--runtime <id...>', 'only these runtimes and their branches (checkouts, forks)')
+    .option('--conversation <id...>', 'only runtimes in these conversations (and new ones opened in them)')
+    .action((name: string, options: { scope: ApiKeyScope[]; runtime?: string[]; conversation?: string[] }, cmd: Command) => {
       const ctx = contextOf(cmd, io);
       if (!KEY_NAME.test(name)) throw new UsageError(`key name ${JSON.stringify(name)}: 1-64 letters, digits, dots, dashes or underscores`);
-      const key = newKey(name, [...new Set(options.scope)]);
+      const scoped = options.runtime !== undefined || options.conversation !== undefined;
+      if (scoped && options.scope.includes('admin')) throw new UsageError('a key scoped to runtimes or conversations cannot be admin');
+      const key = newKey(name, [...new Set(options.scope)], {
+        ...(options.runtime ? { runtimes: options.runtime } : {}),
+        ...(options.conversation ? { conversations: options.conversation } : {}),
+      });
       ctx.emit(key, {
-        human: ({ token, token_sha256, scopes }) => [
+        human: ({ token, token_sha256, scopes, runtimes, conversations }) => [
           `token: ${token}`,
           '(shown once: give it to the caller; the daemon keeps only its hash)',
           '',
           '[[http.auth.keys]]',
           `name = ${JSON.stringify(name)}`,
           `token_sha256 = "${token_sha256}"`,
-          `scopes = [${scopes.map((scope) => JSON.stringify(scope)).join(', ')}]`,
+          `scopes = ${tomlList(scopes)}`,
+          ...(runtimes ? [`runtimes = ${tomlList(runtimes)}`] : []),
+          ...(conversations ? [`conversations = ${tomlList(conversations)}`] : []),
         ],
         quiet: ({ token }) => [token],
       });
     });
-  const examples = ['runtimectl keys new dashboard', 'runtimectl keys new agent-7 --scope exec checkpoint', 'runtimectl keys new ci --scope admin --json'];
+  const examples = [
+    'runtimectl keys new dashboard',
+    'runtimectl keys new agent-7 --scope exec checkpoint --runtime rt_0123456789abcdef0123456789abcdef',
+    'runtimectl keys new ci --scope admin --json',
+  ];
   withExamples(keys, ...examples);
   withExamples(create, ...examples);
 }

@@ -1,4 +1,5 @@
 import { tokenSha256, type ApiKeyScope } from '@runtimectl/core';
+import type { RuntimeScopeConfig } from './runtime-scope';
 import { bearerCredentials, BearerTokenVerifier } from './bearer-auth';
 
 /** One API key as configured: the token is never held, only its SHA-256. */
@@ -10,6 +11,8 @@ export interface ApiKeyConfig {
   scopes: readonly ApiKeyScope[];
   /** From then on the key is refused (401). */
   expiresAtMs?: number;
+  /** Only these runtimes (and their descendants); absent: every runtime. Not with `admin`. */
+  runtimes?: RuntimeScopeConfig;
 }
 
 /** Auth on: the bearer token (an `admin` key named `bearer_token`), API keys, or both. */
@@ -22,6 +25,7 @@ export interface AuthOptions {
 export interface AuthenticatedKey {
   name: string;
   scopes: readonly ApiKeyScope[];
+  runtimes?: RuntimeScopeConfig;
 }
 
 export type KeyVerdict = { ok: true; key: AuthenticatedKey } | { ok: false; message: string };
@@ -51,6 +55,7 @@ export class ApiKeyVerifier {
     for (const key of options.keys ?? []) {
       if (!SHA256_HEX.test(key.tokenSha256)) throw new TypeError(`auth key ${key.name}: tokenSha256 must be 64 lowercase hex digits`);
       if (key.scopes.length === 0) throw new TypeError(`auth key ${key.name}: give at least one scope`);
+      if (key.runtimes && key.scopes.includes('admin')) throw new TypeError(`auth key ${key.name}: a key scoped to runtimes cannot be admin (admin routes span every runtime)`);
       if (names.has(key.name)) throw new TypeError(`auth key ${key.name}: two keys have this name`);
       if (this.#keys.has(key.tokenSha256)) throw new TypeError(`auth key ${key.name}: another key has the same token`);
       names.add(key.name);
@@ -64,6 +69,6 @@ export class ApiKeyVerifier {
     const key = credentials === undefined ? undefined : this.#keys.get(tokenSha256(credentials));
     if (!key) return { ok: false, message: 'missing or invalid bearer token' };
     if (key.expiresAtMs !== undefined && nowMs >= key.expiresAtMs) return { ok: false, message: `the API key ${key.name} has expired` };
-    return { ok: true, key: { name: key.name, scopes: key.scopes } };
+    return { ok: true, key: { name: key.name, scopes: key.scopes, ...(key.runtimes ? { runtimes: key.runtimes } : {}) } };
   }
 }

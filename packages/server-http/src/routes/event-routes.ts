@@ -8,6 +8,7 @@ import { closeAfterAnswer } from '../http-errors/answer-and-close';
 import { errorReply } from '../http-errors/error-reply';
 import { documented } from '../openapi/openapi-metadata';
 import '../route-config';
+import { inScope } from '../auth/runtime-scope-hook';
 import { ERROR_RESPONSES, READ_ROUTE } from './route-options';
 
 /** How event streams wait, keep their connection alive, and are bounded (the daemon's `[http]` settings; tests shorten them). */
@@ -182,7 +183,7 @@ async function stream(context: StreamContext, request: FastifyRequest, reply: Fa
   try {
     for (;;) {
       const page = await service.listEvents({ ...query, after: cursor, limit: FEED_PAGE });
-      for (const event of page.events) await writeText(frame(event));
+      for (const event of await inScope(request.runtimeScope, page.events, (item) => item.runtime_id)) await writeText(frame(event));
       if (page.events.length > 0) lastWriteMs = Date.now();
       cursor = page.events.at(-1)?.event_id ?? cursor;
       if (abort.signal.aborted) return;
@@ -198,7 +199,7 @@ async function stream(context: StreamContext, request: FastifyRequest, reply: Fa
       for (const event of batch) {
         if (event.event_id <= cursor) continue;
         cursor = event.event_id;
-        if (!matches(event)) continue;
+        if (!matches(event) || (await inScope(request.runtimeScope, [event], (item) => item.runtime_id)).length === 0) continue;
         await writeText(frame(event));
         lastWriteMs = Date.now();
       }
@@ -268,7 +269,10 @@ export const eventRoutes: FastifyPluginAsyncZod<{ service: RuntimeService; event
       },
     },
     async (request, reply) => {
-      if (!wantsStream(request)) return service.listEvents({ ...request.query, after: resumeFrom(request, request.query) });
+      if (!wantsStream(request)) {
+        const page = await service.listEvents({ ...request.query, after: resumeFrom(request, request.query) });
+        return { ...page, events: await inScope(request.runtimeScope, page.events, (event) => event.runtime_id) };
+      }
       const slot = context.slots.take(request.raw.socket?.remoteAddress ?? '');
       if (!('release' in slot)) return refuseStream(request, reply, slot);
       try {

@@ -18,6 +18,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { providerTimingOf } from '../provider-timing';
 import { operationOptionsOf } from './operation-options';
 import '../route-config';
+import { inScope } from '../auth/runtime-scope-hook';
 import { ERROR_RESPONSES, READ_OPERATION, runtimeOperation, type RouteGroupOptions } from './route-options';
 
 /** Open, list, read, update and close runtimes; read checkpoints. */
@@ -52,7 +53,10 @@ export const runtimeRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async (ap
         response: { 200: RuntimeListResultSchema, ...ERROR_RESPONSES },
       },
     },
-    async (request) => service.list(request.query),
+    async (request) => {
+      const page = await service.list(request.query);
+      return { ...page, runtimes: await inScope(request.runtimeScope, page.runtimes, (runtime) => runtime.runtime_id) };
+    },
   );
 
   app.get(

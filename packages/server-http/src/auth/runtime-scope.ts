@@ -1,0 +1,84 @@
+import { CheckpointNotFoundError, RuntimeNotFoundError, RuntimectlError, type RuntimeService } from '@runtimectl/core';
+
+/** Which runtimes a key may see and act on: these, those of these conversations, and their descendants. */
+export interface RuntimeScopeConfig {
+  /** Runtime ids. */
+  ids?: readonly string[];
+  /** Conversation ids: their runtimes, and new runtimes opened in them. */
+  conversations?: readonly string[];
+}
+
+/** A checkout or fork records its source runtime; a chain longer than this is not followed. */
+const MAX_LINEAGE = 256;
+
+/**
+ * The runtimes one request's key may reach: a runtime is in scope when it is listed, belongs to a
+ * listed conversation, or descends (by checkout or fork, `parent_runtime_id`) from one that is.
+ * Answers are cached for the request. Out of scope reads as absent: the caller gets the 404 a
+ * missing runtime or checkpoint gets, so a key learns nothing of runtimes beyond its own.
+ */
+export class RuntimeScope {
+  readonly #ids: ReadonlySet<string>;
+  readonly #conversations: ReadonlySet<string>;
+  readonly #known = new Map<string, Promise<boolean>>();
+
+  constructor(
+    private readonly service: RuntimeService,
+    config: RuntimeScopeConfig,
+  ) {
+    this.#ids = new Set(config.ids ?? []);
+    this.#conversations = new Set(config.conversations ?? []);
+  }
+
+  /** Whether a new runtime may be opened with this id in this conversation. */
+  mayOpen(runtimeId: string | undefined, conversationId: string | undefined): boolean {
+    return (runtimeId !== undefined && this.#ids.has(runtimeId)) || (conversationId !== undefined && this.#conversations.has(conversationId));
+  }
+
+  includesRuntime(runtimeId: string): Promise<boolean> {
+    let known = this.#known.get(runtimeId);
+    if (!known) {
+      known = this.#walk(runtimeId);
+      this.#known.set(runtimeId, known);
+    }
+    return known;
+  }
+
+  async includesCheckpoint(checkpointId: string): Promise<boolean> {
+    const checkpoint = await absentAsUndefined(() => this.service.getCheckpoint(checkpointId));
+    return checkpoint !== undefined && this.includesRuntime(checkpoint.runtime_id);
+  }
+
+  /** Throws the 404 of a missing runtime unless it is in scope. */
+  async requireRuntime(runtimeId: string): Promise<void> {
+    if (!(await this.includesRuntime(runtimeId))) throw new RuntimeNotFoundError(runtimeId);
+  }
+
+  /** Throws the 404 of a missing checkpoint unless its runtime is in scope. */
+  async requireCheckpoint(checkpointId: string): Promise<void> {
+    if (!(await this.includesCheckpoint(checkpointId))) throw new CheckpointNotFoundError(checkpointId);
+  }
+
+  async #walk(runtimeId: string): Promise<boolean> {
+    let at: string | null = runtimeId;
+    for (let hop = 0; at !== null && hop < MAX_LINEAGE; hop++) {
+      if (this.#ids.has(at)) return true;
+      const id: string = at;
+      const detail = await absentAsUndefined(() => this.service.get(id));
+      if (!detail) return false;
+      if (this.#conversations.has(detail.runtime.conversation_id)) return true;
+      at = detail.parent_runtime_id;
+    }
+    return false;
+  }
+}
+
+/** A lookup of something missing or malformed reads as absent; any other failure stands. */
+async function absentAsUndefined<T>(read: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (error) {
+    if (RuntimectlError.isInstance(error) && ['runtime_not_found', 'checkpoint_not_found', 'invalid_request'].includes(error.code)) return undefined;
+    throw error;
+  }
+}
