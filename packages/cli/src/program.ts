@@ -16,6 +16,7 @@ import { registerForkCommand } from './commands/fork-command';
 import { registerLogCommand } from './commands/log-command';
 import { registerKeysCommand } from './commands/keys-command';
 import { registerLsCommand } from './commands/ls-command';
+import { registerMcpCommand } from './commands/mcp-command';
 import { registerNodesCommand } from './commands/nodes-command';
 import { registerOpenCommand } from './commands/open-command';
 import { registerPauseCommand, registerResumeCommand } from './commands/pause-resume-commands';
@@ -91,6 +92,7 @@ export function createProgram(io: CliIo): Command {
     registerEventsCommand,
     registerWebhooksCommand,
     registerKeysCommand,
+    registerMcpCommand,
     registerProvidersCommand,
     registerNodesCommand,
     registerHealthCommand,

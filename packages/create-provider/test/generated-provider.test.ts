@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { runApiConformance } from '@runtimectl/testkit';
 import { afterAll, expect, it } from 'vitest';
@@ -200,7 +202,42 @@ it('a generated provider builds, passes the conformance suite and runs in runtim
   const branch = (await cli('checkout', checkpointId, '--quiet')).trim();
   expect(branch).toMatch(/:checkout:[0-9a-f]{32}$/);
   expect(await cli('exec', branch, '--', 'cat', 'made.txt')).toContain('from the generated provider');
+
+  // The installed CLI's MCP server, as an MCP client launches it: the handshake, then a tool call.
+  const read = await mcpToolCall(join(daemonDir, 'node_modules/.bin/runtimectl'), url, 'read_file', { runtime_id: branch, path: 'made.txt' });
+  expect(read).toMatchObject({ structuredContent: { content: 'from the generated provider\n', encoding: 'utf-8' } });
 }, 5 * 60_000);
+
+/** `runtimectl mcp` spoken to by hand over stdio (JSON-RPC, one message per line): initialize, initialized, one tools/call. */
+async function mcpToolCall(bin: string, url: string, name: string, args: Record<string, unknown>): Promise<unknown> {
+  const child = spawn(bin, ['mcp'], { env: { PATH: env.PATH, HOME: env.HOME, RUNTIMECTL_URL: url }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const waiting = new Map<number, (message: { result?: unknown; error?: unknown }) => void>();
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    const message = JSON.parse(line) as { id?: number; result?: unknown; error?: unknown };
+    if (message.id !== undefined) waiting.get(message.id)?.(message);
+  });
+  const send = (message: Record<string, unknown>) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+  const request = (id: number, method: string, params: Record<string, unknown>) =>
+    new Promise<{ result?: unknown; error?: unknown }>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`runtimectl mcp: no answer to ${method} within ${START_MS} ms`)), START_MS);
+      waiting.set(id, (message) => {
+        clearTimeout(timer);
+        resolve(message);
+      });
+      send({ id, method, params });
+    });
+  try {
+    const initialized = await request(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'packaging-proof', version: '0.0.0' } });
+    expect(initialized.result).toMatchObject({ serverInfo: { name: 'runtimectl' } });
+    send({ method: 'notifications/initialized' });
+    const called = await request(2, 'tools/call', { name, arguments: args });
+    expect(called.error).toBeUndefined();
+    return called.result;
+  } finally {
+    child.stdin.end();
+    child.kill();
+  }
+}
 
 // The HTTP API contract, against the installed runtimed with the generated provider carrying the
 // runtimes (snapshot semantics included: it checkpoints, checks out, pauses and resumes).
