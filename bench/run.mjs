@@ -30,6 +30,7 @@ import { measureFsScale } from './src/sections/fs-scale.mjs';
 import { measureRetention } from './src/sections/retention.mjs';
 import { measureManifests } from './src/sections/manifests.mjs';
 import { measureVerifyRestores } from './src/sections/verify-restores.mjs';
+import { measureMcpToolCall } from './src/sections/mcp-tool-call.mjs';
 
 const SECTION_RUNNERS = {
   'http-clean': { title: 'HTTP checkpoint of a clean runtime (packages/server-http/bench)', run: measureHttpClean },
@@ -47,6 +48,7 @@ const SECTION_RUNNERS = {
   retention: { title: 'Retention: a pass over 100,000 checkpoints, and clean checkpoints while passes run (issue 23)', run: measureRetention },
   fleet: { title: 'A fleet of 3 nodes on one PostgreSQL against one node (E2B emulator)', run: measureFleet },
   manifests: { title: 'Content manifests at checkpoint and diff (issue 22; packages/provider-fs/bench/manifest.bench.mjs)', run: measureManifests },
+  mcp: { title: 'MCP tool call against the same operation over HTTP (issue 35; packages/mcp)', run: measureMcpToolCall },
   'verify-restores': { title: 'Verified restores: checkout and resume with verification on against off, per provider (issue 22; apps/daemon/bench/verify-restores.bench.mjs)', run: measureVerifyRestores },
 };
 

@@ -2,7 +2,7 @@
 // the same measurements with fewer and shorter rounds (under two minutes on a 2-core machine).
 import { parseArgs } from 'node:util';
 
-export const SECTIONS = ['http-clean', 'http-operations', 'e2b', 'store', 'store-postgres', 'memory', 'local', 'fs', 'fs-layers', 'fs-scale', 'events', 'retention', 'startup', 'fleet', 'manifests', 'verify-restores'];
+export const SECTIONS = ['http-clean', 'http-operations', 'e2b', 'store', 'store-postgres', 'memory', 'local', 'fs', 'fs-layers', 'fs-scale', 'events', 'retention', 'startup', 'fleet', 'manifests', 'verify-restores', 'mcp'];
 
 const PROFILES = {
   full: {
@@ -21,6 +21,7 @@ const PROFILES = {
     events: { rounds: 3, durationSec: 5 },
     retention: { runtimes: 10_000, rounds: 3, passes: 2, durationSec: 5 },
     fleet: { rounds: 5, operations: 40, leaseMs: 5_000, concurrent: 30, snapshotMs: 1_000 },
+    mcp: { rounds: 5, calls: 400 },
   },
   quick: {
     // autocannon counts whole seconds. No warm-up per load: one per round instead (see http).
@@ -43,6 +44,7 @@ const PROFILES = {
     events: { rounds: 1, durationSec: 2 },
     retention: { runtimes: 2_000, rounds: 1, passes: 2, durationSec: 2 },
     fleet: { rounds: 2, operations: 10, leaseMs: 3_000, concurrent: 30, snapshotMs: 500 },
+    mcp: { rounds: 1, calls: 100 },
   },
 };
 

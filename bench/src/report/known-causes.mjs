@@ -35,6 +35,15 @@ export const CAUSES = {
     text:
       'The bare route’s p50 in the same rounds (the reference) moves with the machine’s load, and the daemon stays at about 2× it: the extra is its CPU per request (see [the clean checkpoint’s cause](#cause-cpu-per-request-above-the-hand-minimal-server)). What would fix it: the same, or the target read against the reference in the same run.',
   },
+  'mcp-call-path': {
+    title: 'An MCP tool call is two requests and two validations deep',
+    text:
+      'The tool call goes bench → (stdio, JSON-RPC) → runtimectl-mcp → (@runtimectl/client, HTTP) → runtimed; the reference is the HTTP request alone, sent as clients send it (with an Idempotency-Key). ' +
+      'Measured 2026-12-06 04:35 UTC (full run, 5 rounds): MCP p50 3.80 ms against HTTP 2.04 ms (1.86×); an MCP ping alone (the stdio round trip with the SDK’s message handling on both sides) p50 0.15 ms. ' +
+      'Outside the bench, in one process against the same daemon: the TypeScript client’s checkpoint p50 2.74–2.83 ms against 2.12–2.42 ms for the same request by bare fetch, so the client’s request check, response parse and transport add 0.4–0.6 ms. ' +
+      'That leaves about 1 ms in the SDK’s handling of `tools/call` (request, input and result validation with zod, JSON on both sides) and the second process’s scheduling. ' +
+      'What would fix it: a tool path without the double validation (the server validates the input against the same schema the client checks again before sending; the client parses the daemon’s answer the server then re-serialises), and a profile of the SDK’s per-call cost; or the target read as the overhead in milliseconds, which a model’s own latency dwarfs. Not profiled yet.',
+  },
   'fleet-saturated-machine': {
     title: 'Three node processes on a saturated 2-core machine',
     text:
@@ -85,6 +94,7 @@ export const CAUSES = {
 
 /** Row id → the cause that explains its miss. */
 export const CAUSE_OF_ROW = {
+  'mcp.checkpoint.clean.p50': 'mcp-call-path',
   'fs.first-checkpoint': 'fs-file-per-blob',
   'fs.changed-checkpoint': 'fs-walk',
   'http.checkpoint.clean.c1.throughput': 'operation-cpu',
