@@ -1,5 +1,5 @@
 import type { RuntimeService, WebhookDirectory } from '@runtimectl/core';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync, type FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import { ApiKeyVerifier, type AuthOptions } from './auth/api-keys';
 import type { IdempotencyOptions } from './idempotency/idempotency-hooks';
@@ -76,6 +76,8 @@ export interface BuildServerOptions {
   events?: EventStreamOptions;
   /** The configured webhooks and their delivery logs (see `RuntimeApiPluginOptions.webhooks`). */
   webhooks?: WebhookDirectory;
+  /** More routes under the API's hooks (see `RuntimeApiPluginOptions.routes`). */
+  routes?: readonly FastifyPluginAsync[];
 }
 
 /**
@@ -131,6 +133,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     fleet: options.fleet,
     events: options.events,
     webhooks: options.webhooks,
+    routes: options.routes,
   });
   return app;
 }

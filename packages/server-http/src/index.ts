@@ -19,7 +19,7 @@ export {
 } from './telemetry/server-telemetry';
 export type { WebhookBacklogSource } from './telemetry/webhook-metrics';
 export { providerTimingOf, type RequestTiming } from './provider-timing';
-export { BearerTokenVerifier } from './auth/bearer-auth';
+export { bearerCredentials, BearerTokenVerifier } from './auth/bearer-auth';
 export { ApiKeyVerifier, grants, type ApiKeyConfig, type AuthenticatedKey, type AuthOptions } from './auth/api-keys';
 export { IDEMPOTENCY_HEADER, REPLAYED_HEADER, type IdempotencyOptions } from './idempotency/idempotency-hooks';
 export { requestIdOf, REQUEST_ID_HEADER } from './request-id';

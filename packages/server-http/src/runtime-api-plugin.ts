@@ -34,6 +34,11 @@ export interface RuntimeApiPluginOptions {
   /** Reported by `GET /api/v1/health` and the OpenAPI document. */
   version: string;
   /**
+   * More routes the embedding app serves under the same hooks (auth and scopes, the Host check,
+   * request ids, the error handler), e.g. runtimed's `/mcp`. Each names its scope in its config.
+   */
+  routes?: readonly FastifyPluginAsync[] | undefined;
+  /**
    * When set, every route but `GET /api/v1/health` needs `Authorization: Bearer <token>`: the
    * bearer token, or an API key whose scopes the route allows (see API_KEY_SCOPES).
    */
@@ -129,4 +134,5 @@ export const runtimeApiPlugin: FastifyPluginAsync<RuntimeApiPluginOptions> = asy
     },
     { prefix: API_PREFIX },
   );
+  for (const routes of options.routes ?? []) await app.register(routes);
 };

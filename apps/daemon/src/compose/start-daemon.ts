@@ -17,6 +17,7 @@ import { describeLocalIsolation } from './local-isolation';
 import { describeSnapshotStores } from './snapshot-stores';
 import { loadInstallationId } from './installation-id';
 import { listenBeforeJoining } from './listen-before-joining';
+import { loopbackUrlOf, mcpRoutes } from './mcp-route';
 import { loadNodeId } from './node-id';
 import { makeStateOwnerOnly, stateLocationsOf } from './owner-only-state';
 import { MEMORY_STORE_WARNING, releaseNonDurableState } from './release-non-durable-state';
@@ -163,6 +164,8 @@ async function startLocked(config: ResolvedConfig, logger: Logger, lock: StateDi
       ...(config.fleetSecret ? { secret: config.fleetSecret } : {}),
     },
     webhooks: createWebhookDirectory(store, config.webhookSettings),
+    // POST /mcp: its tool calls come back to this daemon on loopback, with the caller's key.
+    routes: [mcpRoutes(() => loopbackUrlOf(app.server.address() as AddressInfo))],
     events: {
       maxStreams: config.http.max_event_streams,
       maxStreamsPerAddress: config.http.max_event_streams_per_address,

@@ -1,16 +1,19 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createRuntimectlClient } from '@runtimectl/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRuntimed, type RuntimedProcess } from '../../../apps/daemon/test/runtimed-process';
+import { startRuntimed, type RuntimedProcess } from './runtimed-process';
 
-// The built server (dist/main.js) launched as MCP clients launch it, spoken to by the official
-// MCP TypeScript SDK client over stdio, in front of a real runtimed (fs provider, real shells).
-const SERVER = join(import.meta.dirname, '..', 'dist', 'main.js');
+// The MCP server (@runtimectl/mcp) in front of a real runtimed (fs provider, real shells), spoken
+// to by the official MCP TypeScript SDK client: launched over stdio as MCP clients launch it
+// (its built bin), and served by runtimed itself at POST /mcp (Streamable HTTP).
+const SERVER = join(dirname(createRequire(import.meta.url).resolve('@runtimectl/mcp')), 'main.js');
 const ADMIN = 'mcp-admin-token-0123456789abcdef';
 const AGENT = 'mcp-agent-token-0123456789abcdef';
 const sha256 = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -36,10 +39,14 @@ afterAll(async () => {
   rmSync(configDir, { recursive: true, force: true });
 });
 
-async function connect(token: string): Promise<Client> {
+async function connect(token: string, over: 'stdio' | 'http' = 'stdio'): Promise<Client> {
   const client = new Client({ name: 'runtimectl-mcp-test', version: '0.0.0' });
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', RUNTIMECTL_URL: daemon.url, RUNTIMECTL_TOKEN: token, RUNTIMECTL_RUNTIME: 'rt-agent' };
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [SERVER], env }));
+  await client.connect(
+    over === 'stdio'
+      ? new StdioClientTransport({ command: process.execPath, args: [SERVER], env })
+      : new StreamableHTTPClientTransport(new URL(`${daemon.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+  );
   clients.push(client);
   return client;
 }
@@ -53,19 +60,6 @@ const ok = async (client: Client, name: string, args: Record<string, unknown>) =
 };
 
 describe('runtimectl-mcp over stdio', () => {
-  it('lists the agent loop as tools, with the HTTP API\'s input schemas and read-only / destructive annotations, and names the agent\'s runtime in its instructions', async () => {
-    const client = await connect(AGENT);
-    const { tools } = await client.listTools();
-    const byName = new Map(tools.map((tool) => [tool.name, tool]));
-    expect([...byName.keys()].sort()).toEqual(
-      ['checkout', 'checkpoint', 'close_runtime', 'diff', 'exec', 'find_files', 'fork', 'log', 'open_runtime', 'pause', 'pin_checkpoint', 'read_file', 'resume', 'search_text', 'write_file'].sort(),
-    );
-    expect(byName.get('read_file')!.annotations).toMatchObject({ readOnlyHint: true });
-    expect(byName.get('close_runtime')!.annotations).toMatchObject({ destructiveHint: true });
-    expect(byName.get('exec')!.inputSchema).toMatchObject({ type: 'object', required: expect.arrayContaining(['runtime_id', 'command']) });
-    expect(client.getInstructions()).toContain('Your runtime is rt-agent');
-  });
-
   it('a scripted agent with a one-runtime key writes code, checkpoints, sees a test fail, diffs, rolls back, forks three ways and keeps the branch whose test passes, and cannot touch another runtime', async () => {
     const agent = await connect(AGENT);
     const runtime = 'rt-agent';
@@ -103,9 +97,13 @@ describe('runtimectl-mcp over stdio', () => {
     expect((await call(agent, 'open_runtime', { conversation_id: 'c', sender_id: 'agent' })).content[0]!.text).toMatch(/^forbidden: /);
   });
 
-  it('a request the schema refuses is a tool error the model can read, and the daemon is not asked', async () => {
-    const client = await connect(AGENT);
-    const result = await call(client, 'diff', { from_checkpoint_id: `rtcp_${'0'.repeat(32)}` });
-    expect(result).toMatchObject({ isError: true, content: [{ text: 'invalid_request: give exactly one of to_checkpoint_id and to_runtime_id' }] });
+  it('runtimed serves the same tools at POST /mcp (Streamable HTTP) under the caller\'s key: its scopes and runtime scope hold for each tool call, and no key is 401', async () => {
+    const agent = await connect(AGENT, 'http');
+    const made = await ok(agent, 'checkpoint', { runtime_id: 'rt-agent', name: 'over http' });
+    expect(made.name).toBe('over http');
+    expect(await call(agent, 'read_file', { runtime_id: 'rt-other', path: 'secret.txt' })).toMatchObject({ isError: true, content: [{ text: 'runtime_not_found: runtime rt-other not found' }] });
+    expect((await call(agent, 'pin_checkpoint', { checkpoint_id: made.checkpoint_id })).isError).toBeFalsy();
+    const anonymous = await fetch(`${daemon.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+    expect(anonymous.status).toBe(401);
   });
 });
