@@ -35,7 +35,8 @@ export interface RuntimeApiPluginOptions {
   version: string;
   /**
    * More routes the embedding app serves under the same hooks (auth and scopes, the Host check,
-   * request ids, the error handler), e.g. runtimed's `/mcp`. Each names its scope in its config.
+   * request ids, the error handler), e.g. runtimed's `/mcp`. Each names its scope in its config;
+   * they are left out of the OpenAPI document.
    */
   routes?: readonly FastifyPluginAsync[] | undefined;
   /**
@@ -134,5 +135,13 @@ export const runtimeApiPlugin: FastifyPluginAsync<RuntimeApiPluginOptions> = asy
     },
     { prefix: API_PREFIX },
   );
-  for (const routes of options.routes ?? []) await app.register(routes);
+  for (const routes of options.routes ?? []) {
+    await app.register(async (scope) => {
+      // Not of the runtime API's contract: left out of its OpenAPI document (as /metrics is).
+      scope.addHook('onRoute', (route) => {
+        route.schema = { ...route.schema, hide: true };
+      });
+      await scope.register(routes);
+    });
+  }
 };
