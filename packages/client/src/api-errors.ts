@@ -69,6 +69,10 @@ export class RuntimeOnOtherNodeError extends RuntimectlApiError {}
 export class NodeUnreachableError extends RuntimectlApiError {}
 export class InternalServerError extends RuntimectlApiError {}
 export class WebhookNotFoundError extends RuntimectlApiError {}
+/** 404: no stored API key has this name. */
+export class ApiKeyNotFoundError extends RuntimectlApiError {}
+/** 409: a key with this name (stored or configured) already exists. */
+export class ApiKeyExistsError extends RuntimectlApiError {}
 
 /** One class per server code; the Record type makes a new code a compile error until mapped. */
 const ERROR_CLASSES: Record<ErrorCode, new (init: ApiErrorInit) => RuntimectlApiError> = {
@@ -81,6 +85,7 @@ const ERROR_CLASSES: Record<ErrorCode, new (init: ApiErrorInit) => RuntimectlApi
   runtime_not_found: RuntimeNotFoundError,
   checkpoint_not_found: CheckpointNotFoundError,
   webhook_not_found: WebhookNotFoundError,
+  api_key_not_found: ApiKeyNotFoundError,
   path_not_found: PathNotFoundError,
   session_busy: SessionBusyError,
   runtime_paused: RuntimePausedError,
@@ -89,6 +94,7 @@ const ERROR_CLASSES: Record<ErrorCode, new (init: ApiErrorInit) => RuntimectlApi
   runtime_expired: RuntimeExpiredError,
   runtime_failed: RuntimeFailedError,
   runtime_exists: RuntimeExistsError,
+  api_key_exists: ApiKeyExistsError,
   snapshot_in_use: SnapshotInUseError,
   checkpoint_snapshot_deleted: CheckpointSnapshotDeletedError,
   manifest_unavailable: ManifestUnavailableError,

@@ -15,6 +15,8 @@ export {
   RuntimeNotFoundError,
   CheckpointNotFoundError,
   WebhookNotFoundError,
+  ApiKeyNotFoundError,
+  ApiKeyExistsError,
   PathNotFoundError,
   SessionBusyError,
   RuntimePausedError,

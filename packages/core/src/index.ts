@@ -56,6 +56,7 @@ export {
   type WebhookProgress,
   type WebhookStore,
 } from './store/webhook-log';
+export type { StoredApiKey, ApiKeyStore } from './store/api-key-store';
 export { leaseConflict } from './store/lease-conflict';
 export { ProcessFleetState } from './store/process-fleet-state';
 export * from './store/sql-rows/index';

@@ -37,10 +37,12 @@ import {
   type WebhookDelivery,
   type WebhookDeliveryQuery,
   type WebhookProgress,
+  type StoredApiKey,
 } from '@runtimectl/core';
 import { fleetStatements } from './fleet-statements';
 import { PostgresEventLog } from './postgres-event-log';
 import { PostgresWebhookLog } from './postgres-webhook-log';
+import { PostgresApiKeys } from './postgres-api-keys';
 import { PostgresIdempotencyKeys } from './idempotency-keys';
 import type { MigrationOutcome } from './migrate-schema';
 import type { PoolDatabase } from './pool-database';
@@ -76,6 +78,7 @@ export class PostgresRuntimeStore implements RuntimeStore {
   readonly #leases: PostgresLeases;
   readonly #nodes: PostgresNodeRegistry;
   readonly #webhooks: PostgresWebhookLog;
+  readonly #apiKeys: PostgresApiKeys;
   #closed = false;
 
   constructor(db: PoolDatabase, schema: string, migration: MigrationOutcome) {
@@ -89,6 +92,7 @@ export class PostgresRuntimeStore implements RuntimeStore {
     this.#leases = new PostgresLeases(db, fleet);
     this.#nodes = new PostgresNodeRegistry(db, fleet);
     this.#webhooks = new PostgresWebhookLog(db, schema, this.#leases);
+    this.#apiKeys = new PostgresApiKeys(db, schema);
   }
 
   async getSession(runtimeId: string): Promise<SessionRecord | undefined> {
@@ -229,6 +233,22 @@ export class PostgresRuntimeStore implements RuntimeStore {
 
   pruneWebhookDeliveries(beforeMs: number): Promise<number> {
     return this.#webhooks.prune(beforeMs);
+  }
+
+  createApiKey(key: StoredApiKey): Promise<boolean> {
+    return this.#apiKeys.create(key);
+  }
+
+  findApiKey(tokenSha256: string): Promise<StoredApiKey | undefined> {
+    return this.#apiKeys.find(tokenSha256);
+  }
+
+  listApiKeys(): Promise<StoredApiKey[]> {
+    return this.#apiKeys.list();
+  }
+
+  deleteApiKey(name: string): Promise<boolean> {
+    return this.#apiKeys.delete(name);
   }
 
   async listEvents(query: EventQuery): Promise<RuntimeEvent[]> {

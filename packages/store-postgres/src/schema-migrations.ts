@@ -322,6 +322,21 @@ export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
       ALTER TABLE sessions ADD COLUMN backend_nothing_running INTEGER CHECK (backend_nothing_running IN (0, 1));
     `,
   },
+  {
+    version: 12,
+    description: 'stored API keys: created and revoked at run time, found by the SHA-256 of their token (never the token)',
+    sql: `
+      CREATE TABLE api_keys (
+        name          TEXT COLLATE "C" NOT NULL PRIMARY KEY,
+        token_sha256  TEXT COLLATE "C" NOT NULL UNIQUE,
+        scopes        TEXT   NOT NULL,
+        expires_at_ms BIGINT,
+        runtimes      TEXT,
+        conversations TEXT,
+        created_at_ms BIGINT NOT NULL
+      );
+    `,
+  },
 ];
 
 /** The schema version this code writes and the newest it can open. */

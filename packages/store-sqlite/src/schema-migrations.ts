@@ -269,6 +269,21 @@ export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
       ALTER TABLE sessions ADD COLUMN backend_nothing_running INTEGER CHECK (backend_nothing_running IN (0, 1));
     `,
   },
+  {
+    version: 14,
+    description: 'stored API keys: created and revoked at run time, found by the SHA-256 of their token (never the token)',
+    sql: `
+      CREATE TABLE api_keys (
+        name          TEXT    NOT NULL PRIMARY KEY,
+        token_sha256  TEXT    NOT NULL UNIQUE,
+        scopes        TEXT    NOT NULL,
+        expires_at_ms INTEGER,
+        runtimes      TEXT,
+        conversations TEXT,
+        created_at_ms INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
 ];
 
 /** The schema version this code writes and the newest it can open. */

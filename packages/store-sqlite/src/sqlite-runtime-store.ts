@@ -26,6 +26,7 @@ import {
   type WebhookDelivery,
   type WebhookDeliveryQuery,
   type WebhookProgress,
+  type StoredApiKey,
   idempotencyFromRow,
   idempotencyToRow,
   intentFromRow,
@@ -41,6 +42,7 @@ import { prepareStatements, type StoreStatements } from './store-statements';
 import { SqliteLeases } from './lease-table';
 import { SqliteNodeRegistry } from './node-registry';
 import { SqliteWebhookLog } from './sqlite-webhook-log';
+import { SqliteApiKeys } from './sqlite-api-keys';
 
 export interface SqliteStoreDiagnostics {
   path: string;
@@ -76,6 +78,7 @@ export class SqliteRuntimeStore implements RuntimeStore {
   readonly #leases: SqliteLeases;
   readonly #nodes: SqliteNodeRegistry;
   readonly #webhooks: SqliteWebhookLog;
+  readonly #apiKeys: SqliteApiKeys;
   readonly #commit: (batch: StoreBatch) => void;
   readonly #claim: (record: IdempotencyRecord) => IdempotencyRecord | undefined;
   readonly #evict: (maxTotalBytes: number) => number;
@@ -91,6 +94,7 @@ export class SqliteRuntimeStore implements RuntimeStore {
     this.#leases = leases;
     this.#nodes = new SqliteNodeRegistry(db, leases);
     this.#webhooks = new SqliteWebhookLog(db, leases);
+    this.#apiKeys = new SqliteApiKeys(db);
     // Rows are built inside the transaction: a record that cannot be serialised, or a deferred
     // foreign key that fails at COMMIT, rolls back everything the batch wrote before it.
     // Checkpoints go first: the service's batches (a new checkpoint + the session whose head it
@@ -276,6 +280,22 @@ export class SqliteRuntimeStore implements RuntimeStore {
 
   async pruneWebhookDeliveries(beforeMs: number): Promise<number> {
     return this.#webhooks.prune(beforeMs);
+  }
+
+  async createApiKey(key: StoredApiKey): Promise<boolean> {
+    return this.#apiKeys.create(key);
+  }
+
+  async findApiKey(tokenSha256: string): Promise<StoredApiKey | undefined> {
+    return this.#apiKeys.find(tokenSha256);
+  }
+
+  async listApiKeys(): Promise<StoredApiKey[]> {
+    return this.#apiKeys.list();
+  }
+
+  async deleteApiKey(name: string): Promise<boolean> {
+    return this.#apiKeys.delete(name);
   }
 
   async claimIdempotencyKey(record: IdempotencyRecord): Promise<IdempotencyRecord | undefined> {

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteStore } from '../src/index';
 import { STATEMENT_SQL } from '../src/store-statements';
 import { WEBHOOK_STATEMENT_SQL } from '../src/sqlite-webhook-log';
+import { API_KEY_STATEMENT_SQL } from '../src/sqlite-api-keys';
 import { temporaryDirectory } from './temp-directory';
 
 /** The index each lookup the service does must be served by. */
@@ -91,6 +92,22 @@ describe('query plans of the webhook statements', () => {
       expect(list).toContain('INDEX webhook_deliveries_by_webhook');
       expect(list).not.toContain('FOR ORDER BY');
       expect(planOf(WEBHOOK_STATEMENT_SQL.pruneWebhookDeliveries)).toContain('INDEX webhook_deliveries_by_time');
+      db.close();
+    } finally {
+      directory.remove();
+    }
+  });
+});
+
+describe('query plans of the API key statements', () => {
+  it('a presented token is looked up by its hash through an index, never a scan (every unknown token costs this lookup)', async () => {
+    const directory = temporaryDirectory();
+    try {
+      const path = join(directory.path, 'api-key-plans.db');
+      await createSqliteStore({ path }).close();
+      const db = new Database(path, { readonly: true });
+      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${API_KEY_STATEMENT_SQL.findApiKey}`).all('0'.repeat(64)) as Array<{ detail: string }>).map((row) => row.detail).join(' | ');
+      expect(plan).toMatch(/SEARCH api_keys USING INDEX/);
       db.close();
     } finally {
       directory.remove();

@@ -16,6 +16,8 @@ describe('describeError', () => {
       runtime_not_found: 4,
       checkpoint_not_found: 4,
       webhook_not_found: 4,
+      api_key_not_found: 4,
+      api_key_exists: 5,
       path_not_found: 4,
       session_busy: 5,
       runtime_paused: 5,

@@ -107,6 +107,10 @@ function describeApiError(error: RuntimectlApiError, context: ErrorContext): str
     }
     case 'webhook_not_found':
       return `webhook ${detail('webhook_id') ?? '(unknown)'} not found. List the configured webhooks with \`runtimectl webhooks\`.`;
+    case 'api_key_not_found':
+      return `API key ${detail('key') ?? '(unknown)'} not found among the stored keys. List the keys with \`runtimectl keys list\`; a key from the daemon's config is revoked by editing the config.`;
+    case 'api_key_exists':
+      return `an API key named ${detail('key') ?? '(unknown)'} already exists (api_key_exists). Choose another name, or revoke that key first with \`runtimectl keys revoke\`.`;
     case 'path_not_found':
       return `${error.message} (path_not_found). Check the path: it is relative to the runtime's workspace.`;
     case 'checkpoint_snapshot_deleted':

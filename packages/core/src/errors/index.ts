@@ -2,6 +2,7 @@
 // codes) live in @runtimectl/provider; core's index re-exports them.
 export { IdempotencyKeyReusedError } from './idempotency-errors';
 export { RuntimeNotFoundError, CheckpointNotFoundError, WebhookNotFoundError } from './not-found-errors';
+export { ApiKeyNotFoundError, ApiKeyExistsError } from './api-key-errors';
 export {
   SessionBusyError,
   InvalidStateError,

@@ -1,6 +1,7 @@
 import type { EventQuery, RuntimeEvent } from './event-log';
 import { MemoryEventLog } from './memory-event-log';
 import { MemoryWebhookLog } from './memory-webhook-log';
+import type { StoredApiKey } from './api-key-store';
 import type { WebhookCursor, WebhookDelivery, WebhookDeliveryQuery, WebhookProgress } from './webhook-log';
 import type { LeaseGrant, LeaseRequest, NodeRecord, RuntimeFence } from './fleet-store';
 import { immutableCopy } from './immutable-record';
@@ -48,6 +49,8 @@ export class MemoryRuntimeStore implements RuntimeStore {
   /** Tree objects by hash; bodies are copied in, and never handed out (reads copy them). */
   readonly #trees = new Map<string, Uint8Array>();
   readonly #webhooks = new MemoryWebhookLog();
+  /** Stored API keys by token hash. */
+  readonly #apiKeys = new Map<string, StoredApiKey>();
 
   constructor(options: MemoryRuntimeStoreOptions = {}) {
     this.#fleet = new ProcessFleetState(options.clock);
@@ -262,6 +265,25 @@ export class MemoryRuntimeStore implements RuntimeStore {
     if (!existing) return;
     this.#idempotency.delete(key);
     this.#idempotencyBytes -= idempotencyRecordBytes(existing);
+  }
+
+  async createApiKey(key: StoredApiKey): Promise<boolean> {
+    if (this.#apiKeys.has(key.tokenSha256) || [...this.#apiKeys.values()].some((stored) => stored.name === key.name)) return false;
+    this.#apiKeys.set(key.tokenSha256, immutableCopy(key));
+    return true;
+  }
+
+  async findApiKey(tokenSha256: string): Promise<StoredApiKey | undefined> {
+    return this.#apiKeys.get(tokenSha256);
+  }
+
+  async listApiKeys(): Promise<StoredApiKey[]> {
+    return [...this.#apiKeys.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  async deleteApiKey(name: string): Promise<boolean> {
+    const key = [...this.#apiKeys.values()].find((stored) => stored.name === name);
+    return key !== undefined && this.#apiKeys.delete(key.tokenSha256);
   }
 
   async close(): Promise<void> {}

@@ -1,4 +1,5 @@
 import type { EventStore, NewRuntimeEvent } from './event-log';
+import type { ApiKeyStore } from './api-key-store';
 import type { WebhookStore } from './webhook-log';
 import type { LeaseStore, NodeStore, RuntimeFence } from './fleet-store';
 import type { TreeObject } from '../manifest/tree-object';
@@ -146,7 +147,7 @@ export interface IdempotencyStore {
  * atomic, so a SQL store implements it as one transaction; an acknowledged commit survives a
  * crash. Ids compare in byte order (a SQL store needs a binary collation).
  */
-export interface RuntimeStore extends SessionStore, CheckpointStore, TreeObjectStore, IntentStore, IdempotencyStore, LeaseStore, NodeStore, EventStore, WebhookStore {
+export interface RuntimeStore extends SessionStore, CheckpointStore, TreeObjectStore, IntentStore, IdempotencyStore, LeaseStore, NodeStore, EventStore, WebhookStore, ApiKeyStore {
   commit(batch: StoreBatch): Promise<void>;
   close(): Promise<void>;
 }

@@ -15,6 +15,7 @@ export { checkpointListTests } from './checkpoint-list-tests';
 export { intentTests } from './intent-tests';
 export { eventLogTests } from './event-log-tests';
 export { webhookLogTests } from './webhook-log-tests';
+export { apiKeyTests } from './api-key-tests';
 export { idempotencyTests } from './idempotency-tests';
 export { serviceOverStoreTests } from './service-over-store-tests';
 export { fleetRecordFieldTests } from './fleet-record-field-tests';

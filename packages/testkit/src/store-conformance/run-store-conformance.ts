@@ -16,6 +16,7 @@ import { serviceOverStoreTests } from './service-over-store-tests';
 import { sessionIndexTests } from './session-index-tests';
 import { sessionListTests } from './session-list-tests';
 import { webhookLogTests } from './webhook-log-tests';
+import { apiKeyTests } from './api-key-tests';
 import type { StoreConformanceOptions } from './store-conformance-options';
 import { treeObjectTests } from './tree-object-tests';
 
@@ -38,6 +39,7 @@ export function runStoreConformance(options: StoreConformanceOptions): void {
     intentTests(options);
     eventLogTests(options);
     webhookLogTests(options);
+    apiKeyTests(options);
     idempotencyTests(options);
     fleetRecordFieldTests(options);
     retentionFieldTests(options);

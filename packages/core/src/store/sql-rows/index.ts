@@ -30,3 +30,4 @@ export {
   type WebhookDeliveryRow,
   type NewWebhookDeliveryRow,
 } from './webhook-rows';
+export { apiKeyToRow, apiKeyFromRow, API_KEY_COLUMNS, type ApiKeyRow } from './api-key-rows';
