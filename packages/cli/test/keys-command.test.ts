@@ -52,3 +52,35 @@ describe('runtimectl keys new', () => {
     expect(refused.stderr).toContain('lacks the checkpoint scope (forbidden)');
   });
 });
+
+describe('runtimectl keys create, list and revoke (keys the daemon stores)', () => {
+  it('a key created on a running daemon works at once, lists without its token, and is refused once revoked; no restart', async () => {
+    const daemon = await startRuntimed(['--provider', 'memory', '--store', 'sqlite'], { RUNTIMECTL_HTTP_AUTH_BEARER_TOKEN_ENV: 'ADMIN_TOKEN', ADMIN_TOKEN: 'admin-token-0123456789abcdef' });
+    daemons.push(daemon);
+    const admin = { url: daemon.url, env: { RUNTIMECTL_TOKEN: 'admin-token-0123456789abcdef' } };
+    expect((await runCli(['open', '--id', 'mine', '--sender', 'ops'], admin)).code).toBe(0);
+    expect((await runCli(['open', '--id', 'theirs', '--sender', 'ops'], admin)).code).toBe(0);
+    const created = await runCliJson<{ token: string; key: { name: string; source: string; expires_at_ms: number } }>(
+      ['keys', 'create', 'agent', '--scope', 'exec', '--runtime', 'mine', '--expires-in', '2h'],
+      admin,
+    );
+    expect(created.key).toMatchObject({ name: 'agent', source: 'stored' });
+    expect(created.key.expires_at_ms).toBeGreaterThan(Date.now() + 7_100_000);
+    const agent = { url: daemon.url, env: { RUNTIMECTL_TOKEN: created.token } };
+    expect((await runCli(['ls', '--quiet'], agent)).stdout).toBe('mine\n');
+    expect((await runCli(['show', 'theirs'], agent)).code).toBe(4);
+    const listed = await runCli(['keys', 'list'], admin);
+    expect(listed.stdout, listed.stderr).toMatch(/^NAME\s+SOURCE\s+SCOPES\s+REACH\s+EXPIRES\n/);
+    expect(listed.stdout, listed.stdout).toMatch(/\nagent\s+stored\s+exec\s+runtime mine\s+in [12] hours?\n/);
+    expect(listed.stdout).not.toContain(created.token);
+    const again = await runCli(['keys', 'create', 'agent'], admin);
+    expect(again.code).toBe(5);
+    expect(again.stderr).toContain('already exists (api_key_exists)');
+    expect((await runCli(['keys', 'create', 'self', '--scope', 'admin'], agent)).code).toBe(1);
+    expect((await runCli(['keys', 'revoke', 'agent'], admin)).stdout).toBe('revoked agent\n');
+    const refused = await runCli(['ls'], agent);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('unauthorized');
+    expect((await runCli(['keys', 'revoke', 'agent'], admin)).code).toBe(4);
+  });
+});

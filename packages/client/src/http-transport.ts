@@ -35,6 +35,8 @@ export interface RequestOptions {
   body?: unknown;
   /** Send this Idempotency-Key (POSTs get a fresh one per call otherwise). */
   idempotencyKey?: string;
+  /** Retries after a connection failure for this request, instead of the client's. */
+  retries?: number;
 }
 
 const RETRY_DELAY_MS = 200;
@@ -56,7 +58,7 @@ export class HttpTransport {
   }
 
   /** Sends and parses a JSON response with `schema`. */
-  async json<S extends z.ZodType>(method: 'GET' | 'POST', path: string, schema: S, options: RequestOptions = {}): Promise<z.infer<S>> {
+  async json<S extends z.ZodType>(method: 'GET' | 'POST' | 'DELETE', path: string, schema: S, options: RequestOptions = {}): Promise<z.infer<S>> {
     const response = await this.send(method, path, options);
     const parsed = schema.safeParse(await response.json());
     if (!parsed.success) {
@@ -71,7 +73,7 @@ export class HttpTransport {
   }
 
   /** Sends; resolves with a 2xx response, throws the matching error class otherwise. */
-  async send(method: 'GET' | 'POST', path: string, options: RequestOptions = {}): Promise<Response> {
+  async send(method: 'GET' | 'POST' | 'DELETE', path: string, options: RequestOptions = {}): Promise<Response> {
     const url = this.#url(path, options.query);
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.#options.token) headers.authorization = `Bearer ${this.#options.token}`;
@@ -82,7 +84,7 @@ export class HttpTransport {
     }
     const body = method === 'POST' ? JSON.stringify(options.body ?? {}) : undefined;
     const timeoutMs = this.#options.timeoutMs ?? 120_000;
-    const attempts = 1 + (this.#options.retries ?? 2);
+    const attempts = 1 + (options.retries ?? this.#options.retries ?? 2);
     // Retries carry the same key, so a POST the daemon received before its connection broke runs once.
     let mayHaveRun = false;
     for (let attempt = 1; ; attempt += 1) {

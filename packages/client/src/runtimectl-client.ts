@@ -59,6 +59,25 @@ export class RuntimectlClient {
     return this.#http.json('GET', '/api/v1/webhooks', wire.WebhookListResultSchema);
   }
 
+  /** The API keys: configured and stored (never a token nor its hash). Needs an admin key. */
+  apiKeys(): Promise<wire.ApiKeyListResult> {
+    return this.#http.json('GET', '/api/v1/keys', wire.ApiKeyListResultSchema);
+  }
+
+  /**
+   * Creates a stored key and resolves its token, which the daemon shows this once. Never retried
+   * (the daemon keeps no response that would hold the token): after a lost answer, revoke the
+   * name and create it again. Needs an admin key.
+   */
+  createApiKey(request: wire.ApiKeyCreateRequest): Promise<wire.ApiKeyCreateResult> {
+    return this.#http.json('POST', '/api/v1/keys', wire.ApiKeyCreateResultSchema, { body: checked(wire.ApiKeyCreateRequestSchema, request), retries: 0 });
+  }
+
+  /** Revokes a stored key: every node refuses it from its next request on. `ApiKeyNotFoundError` for a name no stored key has. */
+  revokeApiKey(name: string): Promise<wire.ApiKeyRevokeResult> {
+    return this.#http.json('DELETE', `/api/v1/keys/${encodedId(checked(wire.ApiKeyNameSchema, name))}`, wire.ApiKeyRevokeResultSchema);
+  }
+
   /** A page of one webhook's delivery attempts, newest first; `WebhookNotFoundError` for an id the daemon does not have. */
   async webhookDeliveries(webhookId: string, query: wire.WebhookDeliveryListQuery = {}): Promise<wire.WebhookDeliveryListResult> {
     checked(wire.WebhookIdSchema, webhookId);

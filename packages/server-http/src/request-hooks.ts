@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiKeyVerifier, grants, type AuthenticatedKey, type AuthOptions } from './auth/api-keys';
+import { grants, type ApiKeyVerifier, type AuthenticatedKey, type KeyVerdict } from './auth/api-keys';
 import { decoratePeerRequests } from './fleet/peer-auth-hooks';
 import { claimsToBePeer, type PeerRequestVerifier } from './fleet/peer-request-verifier';
 import { HostAllowlist } from './auth/host-allowlist';
@@ -75,14 +75,15 @@ export function installRequestHooks(
   app: FastifyInstance,
   options: {
     telemetry: ServerTelemetry;
-    auth?: AuthOptions | undefined;
+    /** Auth on: checks every request's key (see ApiKeyVerifier). Off: the Host check instead. */
+    verifier?: ApiKeyVerifier | undefined;
     allowedHosts?: readonly string[] | undefined;
     /** Fleet nodes only: checks requests other nodes send (forwarded operations, the handshake). */
     peers?: PeerRequestVerifier | undefined;
   },
 ): void {
   const { telemetry } = options;
-  const verifier = options.auth ? new ApiKeyVerifier(options.auth) : undefined;
+  const { verifier } = options;
   const hosts = verifier ? undefined : new HostAllowlist(options.allowedHosts);
   decorateProviderTiming(app);
   decoratePeerRequests(app);
@@ -100,8 +101,15 @@ export function installRequestHooks(
       return;
     }
     const config = request.routeOptions.config.runtimectl;
-    if (verifier && !config?.public) {
-      const verdict = verifier.verify(request.headers.authorization, Date.now());
+    const proceed = () => {
+      if (config?.timing) startProviderTiming(request);
+      done();
+    };
+    if (!verifier || config?.public) {
+      proceed();
+      return;
+    }
+    const admit = (verdict: KeyVerdict) => {
       if (!verdict.ok) {
         rejectUnauthenticated(request, reply, verdict.message);
         return;
@@ -113,9 +121,12 @@ export function installRequestHooks(
         rejectForbidden(request, reply, verdict.key, scope);
         return;
       }
-    }
-    if (config?.timing) startProviderTiming(request);
-    done();
+      proceed();
+    };
+    const verdict = verifier.verify(request.headers.authorization, Date.now());
+    // A stored key is looked up in the store (its failure is the error handler's: 503 store_unavailable).
+    if (verdict instanceof Promise) verdict.then(admit, done);
+    else admit(verdict);
   });
 
   app.addHook('onSend', (request, reply, payload, done) => {

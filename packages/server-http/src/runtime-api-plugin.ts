@@ -2,7 +2,7 @@ import type { RuntimeService, WebhookDirectory } from '@runtimectl/core';
 import type { FastifyPluginAsync } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { API_PREFIX } from './api-prefix';
-import type { AuthOptions } from './auth/api-keys';
+import { ApiKeyVerifier, type AuthOptions } from './auth/api-keys';
 import { installRuntimeScopeHook } from './auth/runtime-scope-hook';
 import type { FleetOptions } from './fleet/fleet-options';
 import { installForwardingHook } from './fleet/forwarding-hook';
@@ -15,6 +15,7 @@ import { responseSerializerCompiler } from './json/response-serializer';
 import { registerOpenApi } from './openapi/openapi-routes';
 import { installIdempotencyHooks, type IdempotencyOptions } from './idempotency/idempotency-hooks';
 import { installRequestHooks } from './request-hooks';
+import { apiKeyRoutes } from './routes/api-key-routes';
 import { checkpointRoutes } from './routes/checkpoint-routes';
 import { dataRoutes } from './routes/data-routes';
 import { eventRoutes, type EventStreamOptions } from './routes/event-routes';
@@ -106,7 +107,8 @@ export const runtimeApiPlugin: FastifyPluginAsync<RuntimeApiPluginOptions> = asy
     route.bodyLimit ??= bodyLimitBytes;
   });
   const peers = fleet ? new PeerRequestVerifier(fleet.nodeId, fleet.secret) : undefined;
-  installRequestHooks(app, { telemetry, auth: options.auth, allowedHosts: options.allowedHosts, peers });
+  const verifier = options.auth ? new ApiKeyVerifier(options.auth) : undefined;
+  installRequestHooks(app, { telemetry, verifier, allowedHosts: options.allowedHosts, peers });
   // A peer's body is checked against its signature before anything reads it.
   if (fleet) installPeerAuthHooks(app, { nodeId: fleet.nodeId, secret: fleet.secret });
   const routes = installMethodNotAllowed(app);
@@ -132,6 +134,7 @@ export const runtimeApiPlugin: FastifyPluginAsync<RuntimeApiPluginOptions> = asy
       await api.register(retentionRoutes, { service });
       await api.register(eventRoutes, { service, events: options.events });
       await api.register(webhookRoutes, { webhooks: options.webhooks });
+      await api.register(apiKeyRoutes, { auth: options.auth, verifier });
     },
     { prefix: API_PREFIX },
   );

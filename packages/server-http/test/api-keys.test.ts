@@ -52,6 +52,9 @@ const SCOPE_OF: Record<string, ApiKeyScope | 'public' | 'peer'> = {
   'GET /api/v1/nodes': 'admin',
   'GET /api/v1/webhooks': 'admin',
   'GET /api/v1/webhooks/:webhook_id/deliveries': 'admin',
+  'GET /api/v1/keys': 'admin',
+  'POST /api/v1/keys': 'admin',
+  'DELETE /api/v1/keys/:name': 'admin',
   'GET /metrics': 'admin',
 };
 const scopeOf = (method: string, url: string) => (url.startsWith('/docs') ? 'read' : SCOPE_OF[`${method === 'HEAD' ? 'GET' : method} ${url}`]);
@@ -151,10 +154,14 @@ describe('ApiKeyVerifier', () => {
     expect(() => new ApiKeyVerifier({ keys: [key('a', ['read']), { ...key('a', ['read']), name: 'b' }] })).toThrow(/same token/);
   });
 
-  it('holds only hashes: a key is found by the SHA-256 of the token presented, in any scheme case', () => {
+  it('holds only hashes: a key is found by the SHA-256 of the token presented, in any scheme case', async () => {
     const verifier = new ApiKeyVerifier({ keys: [key('a', ['exec'])] });
     expect(verifier.verify(`bearer ${token('a')}`, Date.now())).toEqual({ ok: true, key: { name: 'a', scopes: ['exec'] } });
-    expect(verifier.verify(`Bearer ${tokenSha256(token('a'))}`, Date.now()).ok).toBe(false);
-    expect(verifier.verify(`Basic ${token('a')}`, Date.now()).ok).toBe(false);
+    expect((await verifier.verify(`Bearer ${tokenSha256(token('a'))}`, Date.now())).ok).toBe(false);
+    expect((await verifier.verify(`Basic ${token('a')}`, Date.now())).ok).toBe(false);
+  });
+
+  it('no key may take the name the bearer token goes by', () => {
+    expect(() => new ApiKeyVerifier({ bearerToken: TEST_TOKEN, keys: [key('bearer_token', ['read'])] })).toThrow(/the bearer token goes by it/);
   });
 });

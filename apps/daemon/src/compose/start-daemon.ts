@@ -181,7 +181,8 @@ async function startLocked(config: ResolvedConfig, logger: Logger, lock: StateDi
       keepAliveTimeoutMs: config.http.keep_alive_timeout_ms,
       maxConnections: config.http.max_connections,
       maxConnectionsPerAddress: config.http.max_connections_per_address,
-      ...(auth ? { auth } : {}),
+      // Keys created at run time (POST /keys) live in the store: every node of a fleet honours them.
+      ...(auth ? { auth: { ...auth, store } } : {}),
     },
   });
   // The address first: a daemon that cannot have it must not join the fleet (see listenBeforeJoining).

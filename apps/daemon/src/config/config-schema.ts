@@ -1,4 +1,4 @@
-import { API_KEY_SCOPES, MIN_IDLE_PAUSE_AFTER_MS } from '@runtimectl/core';
+import { ADMIN_NOT_RUNTIME_SCOPED, ApiKeyGrantSchema, ApiKeyNameSchema, MIN_IDLE_PAUSE_AFTER_MS } from '@runtimectl/core';
 import { POSTGRES_SCHEMA_NAME, POSTGRES_SCHEMA_NAME_RULE } from '@runtimectl/store-postgres';
 import { z } from 'zod';
 import { WebhooksSchema } from './webhook-schema';
@@ -20,18 +20,10 @@ export const BEARER_TOKEN_CHARACTERS_RULE =
  * An API key: a name, the SHA-256 of its token (the file holds no secret: `runtimectl keys new`
  * makes a token and prints both), what it may do, and optionally until when.
  */
-const ApiKeySchema = z.strictObject({
-  name: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, '1-64 letters, digits, dots, dashes or underscores'),
+const ApiKeySchema = ApiKeyGrantSchema.extend({
+  name: ApiKeyNameSchema,
   token_sha256: z.string().regex(/^[0-9a-f]{64}$/, 'the SHA-256 of the token: 64 lowercase hex digits'),
-  scopes: z.array(z.enum(API_KEY_SCOPES)).min(1, 'at least one scope'),
-  expires_at_ms: z.int().positive().optional(),
-  /** Only these runtimes and their branches (checkouts, forks); with conversations, runtimes of either. */
-  runtimes: z.array(z.string().min(1).max(256)).max(10_000).optional(),
-  /** Only runtimes in these conversations (and their branches); new runtimes may be opened in them. */
-  conversations: z.array(z.string().min(1).max(256)).max(10_000).optional(),
-}).refine((key) => !((key.runtimes || key.conversations) && key.scopes.includes('admin')), {
-  message: 'a key scoped to runtimes or conversations cannot be admin (admin routes span every runtime)',
-});
+}).refine(ADMIN_NOT_RUNTIME_SCOPED.check, { message: ADMIN_NOT_RUNTIME_SCOPED.message });
 
 const AuthSchema = z
   .strictObject({

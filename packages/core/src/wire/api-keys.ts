@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 
 /**
@@ -13,6 +13,9 @@ export type ApiKeyScope = z.infer<typeof ApiKeyScopeSchema>;
 
 /** SHA-256 of a key's token, 64 lowercase hex digits: all the daemon's configuration holds of it. */
 export const tokenSha256 = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
+
+/** A new key's token: `rtk_` and 256 random bits in base64url (visible ASCII, one word in a header; the prefix lets a secret scanner recognise a leaked one). */
+export const newApiKeyToken = () => `rtk_${randomBytes(32).toString('base64url')}`;
 
 /** A key's name: in logs, in a 403's `details.key`, and what `DELETE /keys/{name}` revokes by. */
 export const ApiKeyNameSchema = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, '1-64 letters, digits, dots, dashes or underscores');

@@ -32,6 +32,9 @@ export const CONTRACT_ROUTES = [
   'get /api/v1/events',
   'get /api/v1/webhooks',
   'get /api/v1/webhooks/{webhook_id}/deliveries',
+  'get /api/v1/keys',
+  'post /api/v1/keys',
+  'delete /api/v1/keys/{name}',
 ] as const;
 
 /** Health, providers, the documents, metrics, request ids and the shape of request errors. */
