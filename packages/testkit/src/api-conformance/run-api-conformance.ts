@@ -7,6 +7,7 @@ import { createApiSuiteContext } from './api-suite-context';
 import { dataApiTests } from './data-api-tests';
 import { diffApiTests } from './diff-api-tests';
 import { runtimeApiTests } from './runtime-api-tests';
+import { scopedKeyApiTests } from './scoped-key-api-tests';
 import { serviceApiTests } from './service-api-tests';
 import { snapshotSemanticsTests } from './snapshot-semantics-tests';
 import { unsupportedBackendTests } from './unsupported-backend-tests';
@@ -14,7 +15,7 @@ import { unsupportedBackendTests } from './unsupported-backend-tests';
 /**
  * Registers the black-box HTTP conformance suite (vitest) for a live runtimectl daemon at
  * `baseUrl`: every route, the error codes and body shape, request ids, auth (when `token` is
- * given), pagination, and — on `snapshotProvider` — the checkpoint / checkout / pause / resume /
+ * given; with it, API keys made at run time on every route), pagination, and — on `snapshotProvider` — the checkpoint / checkout / pause / resume /
  * delete-snapshot / close semantics, N-way checkout / fork and checkpoint diff; a provider without snapshots must answer 501.
  * Talks HTTP only (global fetch). Runtime ids are unique per run (`ac-<hex>-…`); every runtime
  * the suite opened or checked out is closed (cascade, snapshots deleted) afterwards.
@@ -33,6 +34,7 @@ export function runApiConformance(options: ApiConformanceOptions): void {
 
     serviceApiTests(context);
     authApiTests(context);
+    scopedKeyApiTests(context);
     runtimeApiTests(context);
     dataApiTests(context);
     snapshotSemanticsTests(context);
