@@ -89,3 +89,39 @@ describe('runtimed with [[webhooks]]', () => {
     expect(refused.stderr).toContain('webhooks.0.secret_env: environment variable OPS_HOOK_SECRET is not set or empty');
   });
 });
+
+describe('a webhook bound to an API key ([[webhooks]] key)', () => {
+  it("delivers only what the key may see: its runtime and that runtime's branches, never another runtime's events", async () => {
+    const target = await receiver();
+    cleanups.push(target.close);
+    const agentToken = 'agent-token-for-webhooks-0123456789';
+    const { createHash } = await import('node:crypto');
+    const config = configFile(
+      `[[http.auth.keys]]\nname = "agent"\ntoken_sha256 = "${createHash('sha256').update(agentToken).digest('hex')}"\nscopes = ["exec", "checkpoint"]\nruntimes = ["mine"]\n\n` +
+        `[[webhooks]]\nid = "agent-hook"\nurl = "${target.url}"\nsecret_env = "HOOK_SECRET"\nkey = "agent"\n`,
+    );
+    const adminToken = 'admin-token-for-webhooks-0123456789';
+    const daemon = await startRuntimed(['--provider', 'memory', '--config', config], { HOOK_SECRET: SECRET, RUNTIMECTL_HTTP_AUTH_BEARER_TOKEN_ENV: 'ADMIN', ADMIN: adminToken });
+    cleanups.push(() => daemon.stop());
+    const admin = async (path: string, body: unknown) =>
+      (await fetch(`${daemon.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` }, body: JSON.stringify(body) })).json();
+    await admin('/api/v1/runtimes/open', { runtime_id: 'theirs', conversation_id: 'c', sender_id: 's' });
+    await admin('/api/v1/runtimes/open', { runtime_id: 'mine', conversation_id: 'c', sender_id: 's' });
+    const checkpoint = await admin('/api/v1/runtimes/checkpoint', { runtime_id: 'mine' });
+    await admin('/api/v1/runtimes/checkpoint', { runtime_id: 'theirs' });
+    const branch = (await admin('/api/v1/runtimes/checkout', { checkpoint_id: checkpoint.checkpoint_id })).runtime.runtime_id;
+    await admin('/api/v1/runtimes/close', { runtime_id: 'theirs' });
+    await admin('/api/v1/runtimes/close', { runtime_id: branch });
+    // The branch's close is the last event: once it arrived, everything before it was decided.
+    await until('the branch closing delivered', async () => target.received.map((request) => JSON.parse(request.body)), (events) => events.some((event) => event.type === 'runtime.closed' && event.runtime_id === branch));
+    const delivered = target.received.map((request) => JSON.parse(request.body) as { runtime_id: string; type: string });
+    expect(new Set(delivered.map((event) => event.runtime_id))).toEqual(new Set(['mine', branch]));
+    expect(delivered.map((event) => event.type)).toContain('checkpoint.created');
+  });
+
+  it('refuses to start when a webhook names a key the config does not have', async () => {
+    const config = configFile(`[[webhooks]]\nid = "x"\nurl = "http://127.0.0.1:9/in"\nsecret = "${SECRET}"\nkey = "nobody"\n`);
+    const refusal = await runtimedRefusal(['--provider', 'memory', '--config', config]);
+    expect(refusal.stderr).toContain('webhooks.0.key: no [[http.auth.keys]] entry is named nobody');
+  });
+});

@@ -64,6 +64,8 @@ export class WebhookPump {
     const { store, pageSize } = this.env;
     const report: PumpReport = { delivered: 0, failed: 0 };
     let cursor = await this.#cursor(fence);
+    // Where the stored cursor stands: events passed over move `cursor` ahead of it.
+    let stored = cursor.afterEventId;
     while (!signals.stopping.aborted) {
       // Read first: every event up to `last` is visible by the time the page is read (ids become visible in order).
       const last = await store.lastEventId();
@@ -74,16 +76,22 @@ export class WebhookPump {
         ...(this.webhook.runtimeId ? { runtimeId: this.webhook.runtimeId } : {}),
       });
       for (const event of page) {
+        if (this.webhook.visible && !(await this.webhook.visible(event))) {
+          // Not for this receiver (beyond its key's reach): passed over, as a filtered-out event is.
+          cursor = { ...cursor, afterEventId: event.eventId };
+          continue;
+        }
         const next = await this.#deliver(event, cursor, fence, signals);
         if (!next) return report;
         if (next.failing) report.failed += 1;
         else report.delivered += 1;
         cursor = next;
+        stored = next.afterEventId;
       }
       if (page.length < pageSize) {
-        // Nothing else matches up to `last`: the filtered-out events are done with too.
-        if (last > cursor.afterEventId) {
-          cursor = { ...cursor, afterEventId: last };
+        // Nothing else matches up to `last`: the filtered-out and passed-over events are done with too.
+        if (last > stored) {
+          cursor = { ...cursor, afterEventId: Math.max(last, cursor.afterEventId) };
           await store.recordWebhookProgress({ cursor, fences: [fence] });
         }
         return report;

@@ -1,4 +1,4 @@
-import { WEBHOOK_ID, type RuntimeEventType } from '@runtimectl/core';
+import { WEBHOOK_ID, type RuntimeEvent, type RuntimeEventType } from '@runtimectl/core';
 import type { BackoffSettings } from './retry-backoff';
 
 /** One receiver of the event log. */
@@ -13,6 +13,11 @@ export interface WebhookSettings extends BackoffSettings {
   eventTypes?: RuntimeEventType[] | undefined;
   /** Only events about this runtime are sent (default: every runtime). */
   runtimeId?: string | undefined;
+  /**
+   * Only events this answers true for are sent (default: every event): what an API key may see,
+   * when the webhook is bound to one. The others are passed over as the filtered-out ones are.
+   */
+  visible?: ((event: RuntimeEvent) => Promise<boolean>) | undefined;
   /** Attempts per event, the first included; after the last failed one the event is recorded failed and skipped. */
   maxAttempts: number;
   /** One attempt's deadline (connect, send, response headers and the bounded excerpt). */

@@ -174,4 +174,17 @@ describe('webhook delivery', () => {
     const successor = await world.store.acquireLease({ runtimeId: WEBHOOK_LEASE_ID, holderId: 'node-b', mode: 'exclusive', ttlMs: 1_000 });
     expect(successor.granted).toBe(true);
   });
+
+  it('events the webhook may not see (visible answers false) are never sent, and its cursor moves past them, also when they come last', async () => {
+    const world = engineWorld();
+    const target = await receiver(() => 200);
+    const engine = world.engine([webhook(target.url, { visible: async (candidate) => candidate.runtimeId === 'mine' })]);
+    await engine.runOnce();
+    await world.store.commit({ events: [event('theirs'), event('mine'), event('theirs'), event('theirs')] });
+    expect(await engine.runOnce()).toStrictEqual({ holder: true, delivered: 1, failed: 0 });
+    expect(target.received.map((request) => JSON.parse(request.body).runtime_id)).toStrictEqual(['mine']);
+    expect((await world.store.getWebhookCursor('hook-1'))?.afterEventId).toBe(await world.store.lastEventId());
+    expect(await engine.runOnce()).toStrictEqual({ holder: true, delivered: 0, failed: 0 });
+    expect(target.received).toHaveLength(1);
+  });
 });

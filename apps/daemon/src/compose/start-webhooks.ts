@@ -1,5 +1,5 @@
 import type { RuntimeService, RuntimeStore } from '@runtimectl/core';
-import type { ServerTelemetry } from '@runtimectl/server-http';
+import { keyVisibility, type ServerTelemetry } from '@runtimectl/server-http';
 import { WebhookEngine } from '@runtimectl/webhooks';
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../config/load-config';
@@ -20,9 +20,12 @@ function codeOf(error: unknown): string {
  * and shows each webhook's pending events.
  */
 export function startWebhooks(config: ResolvedConfig, store: RuntimeStore, service: RuntimeService, nodeId: string, logger: Logger, telemetry: ServerTelemetry) {
+  const keys = new Map(config.apiKeys.map((key) => [key.name, key]));
+  // A webhook bound to a key sends only what that key may see (GET /events would show it).
+  const webhooks = config.webhookSettings.map(({ key, ...webhook }) => (key === undefined ? webhook : { ...webhook, visible: keyVisibility(keys.get(key)!, service) }));
   const engine = new WebhookEngine({
     store,
-    webhooks: config.webhookSettings,
+    webhooks,
     nodeId,
     leaseMs: config.fleet.lease_ms,
     waitForEvents: (timeoutMs, abort) => service.eventsAppended(timeoutMs, abort),

@@ -1,4 +1,4 @@
-import { RUNTIME_EVENT_TYPES, RuntimeIdSchema, WebhookIdSchema } from '@runtimectl/core';
+import { ApiKeyNameSchema, RUNTIME_EVENT_TYPES, RuntimeIdSchema, WebhookIdSchema } from '@runtimectl/core';
 import { WEBHOOK_DEFAULTS } from '@runtimectl/webhooks';
 import { z } from 'zod';
 
@@ -15,6 +15,8 @@ const WebhookSchema = z
     event_types: z.array(z.enum(RUNTIME_EVENT_TYPES)).min(1).optional(),
     /** Only events about this runtime are sent; default every runtime. */
     runtime_id: RuntimeIdSchema.optional(),
+    /** Only what this API key (a `[[http.auth.keys]]` name) may see: its runtimes and their branches; nothing once it has expired. */
+    key: ApiKeyNameSchema.optional(),
     max_attempts: z.int().min(1).max(100).default(WEBHOOK_DEFAULTS.maxAttempts),
     base_backoff_ms: z.int().min(1).max(86_400_000).default(WEBHOOK_DEFAULTS.baseBackoffMs),
     max_backoff_ms: z.int().min(1).max(86_400_000).default(WEBHOOK_DEFAULTS.maxBackoffMs),
