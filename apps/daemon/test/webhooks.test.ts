@@ -103,7 +103,7 @@ describe('a webhook bound to an API key ([[webhooks]] key)', () => {
     const adminToken = 'admin-token-for-webhooks-0123456789';
     const daemon = await startRuntimed(['--provider', 'memory', '--config', config], { HOOK_SECRET: SECRET, RUNTIMECTL_HTTP_AUTH_BEARER_TOKEN_ENV: 'ADMIN', ADMIN: adminToken });
     cleanups.push(() => daemon.stop());
-    const admin = async (path: string, body: unknown) =>
+    const admin = async (path: string, body: unknown): Promise<any> =>
       (await fetch(`${daemon.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` }, body: JSON.stringify(body) })).json();
     await admin('/api/v1/runtimes/open', { runtime_id: 'theirs', conversation_id: 'c', sender_id: 's' });
     await admin('/api/v1/runtimes/open', { runtime_id: 'mine', conversation_id: 'c', sender_id: 's' });

@@ -22,6 +22,7 @@ export { providerTimingOf, type RequestTiming } from './provider-timing';
 export { bearerCredentials, BearerTokenVerifier } from './auth/bearer-auth';
 export { ApiKeyVerifier, grants, type ApiKeyConfig, type AuthenticatedKey, type AuthOptions } from './auth/api-keys';
 export { keyVisibility } from './auth/key-visibility';
+export { runtimeScopeOf, type RuntimeScopeConfig } from './auth/runtime-scope';
 export { IDEMPOTENCY_HEADER, REPLAYED_HEADER, type IdempotencyOptions } from './idempotency/idempotency-hooks';
 export { requestIdOf, REQUEST_ID_HEADER } from './request-id';
 export { REDACTED_LOG_PATHS, withSecretRedaction } from './logging/log-redaction';

@@ -71,6 +71,28 @@ describe('stored API keys: created and revoked at run time', () => {
     );
   });
 
+  it('a key reaching the runtimes it opens: opens new ones, reaches them and their checkouts, and nothing else, not even by re-opening an existing id', async () => {
+    await admin.post('/api/v1/runtimes/open', { runtime_id: 'rt-admins', conversation_id: 'c', sender_id: 's' });
+    const { token, key } = (await admin.post('/api/v1/keys', { name: 'agent', scopes: ['exec', 'checkpoint'], opened_runtimes: true })).body;
+    expect(key).toMatchObject({ opened_runtimes: true, runtimes: null, conversations: null });
+    const agent = as(token);
+    const generated = (await agent.post('/api/v1/runtimes/open', { conversation_id: 'c', sender_id: 's' })).body.runtime.runtime_id;
+    expect((await agent.post('/api/v1/runtimes/open', { runtime_id: 'rt-named', conversation_id: 'c', sender_id: 's' })).status).toBe(200);
+    const checkpoint = await agent.post('/api/v1/runtimes/checkpoint', { runtime_id: generated });
+    const branch = (await agent.post('/api/v1/runtimes/checkout', { checkpoint_id: checkpoint.body.checkpoint_id })).body.runtime.runtime_id;
+    const listed = (await agent.get('/api/v1/runtimes')).body.runtimes.map((runtime: { runtime_id: string }) => runtime.runtime_id);
+    expect(listed.sort()).toEqual([generated, 'rt-named', branch].sort());
+    expect((await admin.get(`/api/v1/runtimes/${generated}`)).body.opened_by_key).toBe('agent');
+    // A branch is reached through its lineage; only open records a key.
+    expect((await admin.get(`/api/v1/runtimes/${branch}`)).body.opened_by_key).toBeNull();
+    expect((await admin.get('/api/v1/runtimes/rt-admins')).body.opened_by_key).toBe('bearer_token');
+    expect((await agent.get('/api/v1/runtimes/rt-admins')).body).toMatchObject({ code: 'runtime_not_found' });
+    const reopen = await agent.post('/api/v1/runtimes/open', { runtime_id: 'rt-admins', conversation_id: 'c', sender_id: 's' });
+    expect(reopen.body).toMatchObject({ code: 'forbidden', details: { scope: 'runtimes', key: 'agent' } });
+    expect(JSON.stringify(reopen.body)).not.toContain('"status"');
+    expect((await admin.post('/api/v1/keys', { name: 'boss', scopes: ['admin'], opened_runtimes: true })).body).toMatchObject({ code: 'invalid_request' });
+  });
+
   it('an expired stored key is 401 naming it; a past expiry, admin with runtimes, an unknown scope or a bad name is refused 400 and stores nothing', async () => {
     const { token } = (await admin.post('/api/v1/keys', { name: 'brief', scopes: ['read'], expires_at_ms: Date.now() + 50 })).body;
     await new Promise((resolve) => setTimeout(resolve, 80));

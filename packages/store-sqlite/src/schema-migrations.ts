@@ -271,7 +271,7 @@ export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
   },
   {
     version: 14,
-    description: 'stored API keys: created and revoked at run time, found by the SHA-256 of their token (never the token)',
+    description: 'stored API keys: created and revoked at run time, found by the SHA-256 of their token (never the token); the key that opened a runtime (keys with opened_runtimes reach those and their branches)',
     sql: `
       CREATE TABLE api_keys (
         name          TEXT    NOT NULL PRIMARY KEY,
@@ -280,8 +280,10 @@ export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
         expires_at_ms INTEGER,
         runtimes      TEXT,
         conversations TEXT,
+        opened_runtimes INTEGER NOT NULL CHECK (opened_runtimes IN (0, 1)),
         created_at_ms INTEGER NOT NULL
       ) STRICT;
+      ALTER TABLE sessions ADD COLUMN opened_by_key TEXT;
     `,
   },
 ];

@@ -79,6 +79,8 @@ describe('loadConfig', () => {
       { name: 'agent', tokenSha256: hash, scopes: ['exec'], runtimes: { ids: ['rt-1'], conversations: ['c-1'] } },
     ]);
     expect(() => keys(`[[http.auth.keys]]\nname = "agent"\ntoken_sha256 = "${hash}"\nscopes = ["admin"]\nruntimes = ["rt-1"]\n`)).toThrow(/cannot be admin/);
+    expect(keys(`[[http.auth.keys]]\nname = "own"\ntoken_sha256 = "${hash}"\nscopes = ["exec"]\nopened_runtimes = true\n`)).toEqual([{ name: 'own', tokenSha256: hash, scopes: ['exec'], runtimes: { openedBy: 'own' } }]);
+    expect(() => keys(`[[http.auth.keys]]\nname = "own"\ntoken_sha256 = "${hash}"\nscopes = ["admin"]\nopened_runtimes = true\n`)).toThrow(/cannot be admin/);
     expect(() => keys(`[[http.auth.keys]]\nname = "ci"\ntoken_sha256 = "secret-token"\nscopes = ["read"]\n`)).toThrow(/token_sha256: the SHA-256 of the token/);
     expect(() => keys(`[[http.auth.keys]]\nname = "ci"\ntoken_sha256 = "${hash}"\nscopes = []\n`)).toThrow(/at least one scope/);
     expect(() => keys(`[[http.auth.keys]]\nname = "ci"\ntoken_sha256 = "${hash}"\nscopes = ["root"]\n`)).toThrow(/scopes/);

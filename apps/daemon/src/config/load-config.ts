@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import type { ApiKeyConfig } from '@runtimectl/server-http';
+import { runtimeScopeOf, type ApiKeyConfig } from '@runtimectl/server-http';
 import { parse as parseToml } from 'smol-toml';
 import type { z } from 'zod';
 import { ConfigError } from './config-error';
@@ -159,15 +159,16 @@ export function loadConfig(sources: ConfigSources): ResolvedConfig {
     providerOverrides: { env: sources.env, flags: providerFlags },
     databaseUrl: resolveDatabaseUrl(config, sources.env),
     bearerToken,
-    apiKeys: (config.http.auth?.keys ?? []).map((key) => ({
-      name: key.name,
-      tokenSha256: key.token_sha256,
-      scopes: key.scopes,
-      ...(key.expires_at_ms === undefined ? {} : { expiresAtMs: key.expires_at_ms }),
-      ...(key.runtimes || key.conversations
-        ? { runtimes: { ...(key.runtimes ? { ids: key.runtimes } : {}), ...(key.conversations ? { conversations: key.conversations } : {}) } }
-        : {}),
-    })),
+    apiKeys: (config.http.auth?.keys ?? []).map((key) => {
+      const runtimes = runtimeScopeOf(key.name, { ...key, openedRuntimes: key.opened_runtimes });
+      return {
+        name: key.name,
+        tokenSha256: key.token_sha256,
+        scopes: key.scopes,
+        ...(key.expires_at_ms === undefined ? {} : { expiresAtMs: key.expires_at_ms }),
+        ...(runtimes ? { runtimes } : {}),
+      };
+    }),
     fleetSecret: resolveFleetSecret(config, sources.env, bearerToken),
     webhookSettings: resolveWebhooks(config, sources.env),
     configPath,

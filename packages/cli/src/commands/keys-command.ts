@@ -16,10 +16,12 @@ export interface NewKey {
   /** Only these runtimes (and their branches), or runtimes of these conversations. */
   runtimes?: string[];
   conversations?: string[];
+  /** The runtimes it opens, and their branches. */
+  opened_runtimes?: boolean;
 }
 
 /** A key made here, for the daemon's config: 256 random bits (see newApiKeyToken) and their hash. */
-export function newKey(name: string, scopes: ApiKeyScope[], reach: Pick<NewKey, 'runtimes' | 'conversations'> = {}): NewKey {
+export function newKey(name: string, scopes: ApiKeyScope[], reach: Pick<NewKey, 'runtimes' | 'conversations' | 'opened_runtimes'> = {}): NewKey {
   const token = newApiKeyToken();
   return { name, token, token_sha256: tokenSha256(token), scopes, ...reach };
 }
@@ -28,6 +30,7 @@ interface KeyOptions {
   scope: ApiKeyScope[];
   runtime?: string[];
   conversation?: string[];
+  openedRuntimes?: boolean;
 }
 
 /** What `new` and `create` take: scopes, and optionally the runtimes or conversations the key is limited to. */
@@ -35,24 +38,26 @@ function withKeyOptions(command: Command): Command {
   return command
     .addOption(new Option('--scope <scope...>', 'what the key may do (repeatable; every key reads)').choices([...API_KEY_SCOPES]).default(['read']))
     .option('--runtime <id...>', 'only these runtimes and their branches (checkouts, forks)')
-    .option('--conversation <id...>', 'only runtimes in these conversations (and new ones opened in them)');
+    .option('--conversation <id...>', 'only runtimes in these conversations (and new ones opened in them)')
+    .option('--opened-runtimes', 'the runtimes the key opens itself, and their branches (an agent’s own)');
 }
 
 /** The key's name and reach, refused here (exit 2) when the daemon would refuse them. */
-function checkedKey(name: string, options: KeyOptions): { name: string; scopes: ApiKeyScope[]; runtimes?: string[]; conversations?: string[] } {
+function checkedKey(name: string, options: KeyOptions): { name: string; scopes: ApiKeyScope[]; runtimes?: string[]; conversations?: string[]; opened_runtimes?: boolean } {
   if (!KEY_NAME.test(name)) throw new UsageError(`key name ${JSON.stringify(name)}: 1-64 letters, digits, dots, dashes or underscores`);
-  const scoped = options.runtime !== undefined || options.conversation !== undefined;
-  if (scoped && options.scope.includes('admin')) throw new UsageError('a key scoped to runtimes or conversations cannot be admin');
+  const scoped = options.runtime !== undefined || options.conversation !== undefined || options.openedRuntimes === true;
+  if (scoped && options.scope.includes('admin')) throw new UsageError('a key scoped to runtimes, conversations or the runtimes it opens cannot be admin');
   return {
     name,
     scopes: [...new Set(options.scope)],
     ...(options.runtime ? { runtimes: options.runtime } : {}),
     ...(options.conversation ? { conversations: options.conversation } : {}),
+    ...(options.openedRuntimes ? { opened_runtimes: true } : {}),
   };
 }
 
 const reachOf = (key: ApiKeyView) =>
-  [...(key.runtimes ?? []).map((id) => `runtime ${id}`), ...(key.conversations ?? []).map((id) => `conversation ${id}`)].join(', ') || 'all';
+  [...(key.runtimes ?? []).map((id) => `runtime ${id}`), ...(key.conversations ?? []).map((id) => `conversation ${id}`), ...(key.opened_runtimes ? ['the runtimes it opens'] : [])].join(', ') || 'all';
 
 const tomlList = (values: readonly string[]) => `[${values.map((value) => JSON.stringify(value)).join(', ')}]`;
 
@@ -66,10 +71,10 @@ export function registerKeysCommand(program: Command, io: CliIo): void {
       .description('make a key here (no daemon needed): prints its token once and the [[http.auth.keys]] entry to add to runtimed.toml, which holds only its hash'),
   ).action((name: string, options: KeyOptions, cmd: Command) => {
     const ctx = contextOf(cmd, io);
-    const { scopes, ...reach } = checkedKey(name, options);
-    const key = newKey(name, scopes, { ...(reach.runtimes ? { runtimes: reach.runtimes } : {}), ...(reach.conversations ? { conversations: reach.conversations } : {}) });
+    const { scopes, name: _, ...reach } = checkedKey(name, options);
+    const key = newKey(name, scopes, reach);
     ctx.emit(key, {
-      human: ({ token, token_sha256, scopes, runtimes, conversations }) => [
+      human: ({ token, token_sha256, scopes, runtimes, conversations, opened_runtimes }) => [
         `token: ${token}`,
         '(shown once: give it to the caller; the daemon keeps only its hash)',
         '',
@@ -79,6 +84,7 @@ export function registerKeysCommand(program: Command, io: CliIo): void {
         `scopes = ${tomlList(scopes)}`,
         ...(runtimes ? [`runtimes = ${tomlList(runtimes)}`] : []),
         ...(conversations ? [`conversations = ${tomlList(conversations)}`] : []),
+        ...(opened_runtimes ? ['opened_runtimes = true'] : []),
       ],
       quiet: ({ token }) => [token],
     });
@@ -127,6 +133,7 @@ export function registerKeysCommand(program: Command, io: CliIo): void {
     });
   const examples = [
     'runtimectl keys create agent-7 --scope exec checkpoint --runtime rt_0123456789abcdef0123456789abcdef --expires-in 12h',
+    'runtimectl keys create agent-8 --scope exec checkpoint --opened-runtimes',
     'runtimectl keys list',
     'runtimectl keys revoke agent-7',
     'runtimectl keys new dashboard',

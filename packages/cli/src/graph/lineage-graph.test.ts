@@ -27,6 +27,7 @@ function runtime(id: string, options: { status?: RuntimeStatus; createdMinutesAg
     idle_pause_after_ms: null,
     auto_resume: null,
     verify: null,
+    opened_by_key: null,
   };
 }
 

@@ -16,9 +16,10 @@ import { lifecycleEvent } from './lifecycle-events';
 /**
  * Opens a runtime and creates its backend. Re-opening an existing id re-attaches to it unchanged
  * (`created:false`, the seed's resume_session) when nothing the request gives contradicts it;
- * otherwise `runtime_exists` names the conflicting fields (see reopen-conflicts.ts).
+ * otherwise `runtime_exists` names the conflicting fields (see reopen-conflicts.ts). A new
+ * runtime records `openedByKey`, the API key that opened it (never changed by a re-attach).
  */
-export async function openRuntime(ctx: ServiceContext, request: RuntimeOpenRequest, scope: OperationScope): Promise<RuntimeOpenResult> {
+export async function openRuntime(ctx: ServiceContext, request: RuntimeOpenRequest, scope: OperationScope, openedByKey?: string): Promise<RuntimeOpenResult> {
   if (request.runtime_id !== undefined) {
     const existing = await ctx.store.getSession(request.runtime_id);
     if (existing) return reattach(ctx, existing, request, scope);
@@ -58,6 +59,7 @@ export async function openRuntime(ctx: ServiceContext, request: RuntimeOpenReque
       createdAtMs: now,
       updatedAtMs: now,
       homeNodeId: homeNodeFor(ctx, provider.providerId),
+      ...(openedByKey !== undefined ? { openedByKey } : {}),
     };
     const result: RuntimeOpenResult = { runtime: toRuntimeRecord(session), created: true };
     try {

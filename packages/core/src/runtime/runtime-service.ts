@@ -216,8 +216,9 @@ export class RuntimeService {
     };
   }
 
-  open(request: wire.RuntimeOpenRequest, options: OperationOptions = {}): Promise<wire.RuntimeOpenResult> {
-    return this.#run('open', (ctx, scope) => openRuntime(ctx, request, scope), options);
+  /** `openedByKey`: the API key the caller authenticated with, recorded with a new runtime (`opened_by_key`). */
+  open(request: wire.RuntimeOpenRequest, options: OperationOptions & { openedByKey?: string } = {}): Promise<wire.RuntimeOpenResult> {
+    return this.#run('open', (ctx, scope) => openRuntime(ctx, request, scope, options.openedByKey), options);
   }
 
   get(runtimeId: string): Promise<wire.RuntimeDetail> {

@@ -36,6 +36,7 @@ export function toRuntimeDetail(session: SessionRecord, busy: ReadonlySet<string
     idle_pause_after_ms: session.idlePauseAfterMs ?? null,
     auto_resume: session.autoResume ?? null,
     verify: session.verify ?? null,
+    opened_by_key: session.openedByKey ?? null,
   };
 }
 

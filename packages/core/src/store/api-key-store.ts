@@ -15,6 +15,8 @@ export interface StoredApiKey {
   runtimes: readonly string[] | null;
   /** null: every conversation. */
   conversations: readonly string[] | null;
+  /** Whether it reaches the runtimes it opened itself (and their branches). */
+  openedRuntimes: boolean;
   createdAtMs: number;
 }
 

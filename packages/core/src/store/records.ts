@@ -72,6 +72,12 @@ export interface SessionRecord {
   /** Whether an operation on it while paused resumes it first. null/absent: the daemon's `auto_resume`. */
   autoResume?: boolean | null;
   /**
+   * The API key that opened it (its name), when one did: a key with `opened_runtimes` reaches the
+   * runtimes it opened and their branches. null/absent: opened without a key (auth off) or before
+   * keys were recorded. Never changes.
+   */
+  openedByKey?: string | null;
+  /**
    * When an operation on it last ran, as far as the nodes have flushed (idle-activity.ts): set
    * through `StoreBatch.sessionMarks` only, never by the record's upsert. null/absent: none yet.
    */

@@ -32,12 +32,14 @@ export const ApiKeyGrantSchema = z.strictObject({
   runtimes: ScopeIdsSchema.optional(),
   /** Only runtimes in these conversations (and their branches); new runtimes may be opened in them. */
   conversations: ScopeIdsSchema.optional(),
+  /** The runtimes this key opens (any new one), and their branches: an agent's own runtimes. */
+  opened_runtimes: z.boolean().optional(),
 });
 
 /** Admin routes span every runtime, so a key scoped to runtimes cannot hold `admin`. */
 export const ADMIN_NOT_RUNTIME_SCOPED = {
-  check: (key: { scopes: readonly ApiKeyScope[]; runtimes?: readonly string[] | undefined; conversations?: readonly string[] | undefined }) =>
-    !((key.runtimes || key.conversations) && key.scopes.includes('admin')),
+  check: (key: { scopes: readonly ApiKeyScope[]; runtimes?: readonly string[] | undefined; conversations?: readonly string[] | undefined; opened_runtimes?: boolean | undefined }) =>
+    !((key.runtimes || key.conversations || key.opened_runtimes) && key.scopes.includes('admin')),
   message: 'a key scoped to runtimes or conversations cannot be admin (admin routes span every runtime)',
 } as const;
 
@@ -54,6 +56,8 @@ export const ApiKeyViewSchema = z.object({
   runtimes: z.array(z.string()).nullable(),
   /** null: every conversation. */
   conversations: z.array(z.string()).nullable(),
+  /** It reaches the runtimes it opened (and their branches). */
+  opened_runtimes: z.boolean(),
   /** `config`: from `[[http.auth.keys]]` (or the bearer token), changed by editing the config; `stored`: created with `POST /keys`, revoked with `DELETE /keys/{name}`. */
   source: z.enum(['config', 'stored']),
   /** When a stored key was created; null for a key from the config. */

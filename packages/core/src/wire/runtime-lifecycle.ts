@@ -94,6 +94,8 @@ export const RuntimeDetailSchema = z.object({
   retention: RetentionSettingsSchema,
   /** Its own restore verification; null: the daemon's and provider's default. */
   verify: z.boolean().nullable(),
+  /** The name of the API key that opened it; null: opened without one (auth off). */
+  opened_by_key: z.string().nullable(),
   /** When the daemon closes it (TTL); null: never. */
   expires_at_ms: z.number().int().nullable(),
   /** The runtime's own idle pause (0: off); null: the daemon's applies. */

@@ -9,6 +9,7 @@ export function viewOfStoredKey(key: StoredApiKey): ApiKeyView {
     expires_at_ms: key.expiresAtMs,
     runtimes: key.runtimes && [...key.runtimes],
     conversations: key.conversations && [...key.conversations],
+    opened_runtimes: key.openedRuntimes,
     source: 'stored',
     created_at_ms: key.createdAtMs,
   };
@@ -19,7 +20,7 @@ export function viewsOfConfiguredKeys(auth: AuthOptions): ApiKeyView[] {
   const bearer: ApiKeyView[] =
     auth.bearerToken === undefined
       ? []
-      : [{ name: BEARER_TOKEN_KEY_NAME, scopes: ['admin'], expires_at_ms: null, runtimes: null, conversations: null, source: 'config', created_at_ms: null }];
+      : [{ name: BEARER_TOKEN_KEY_NAME, scopes: ['admin'], expires_at_ms: null, runtimes: null, conversations: null, opened_runtimes: false, source: 'config', created_at_ms: null }];
   return [
     ...bearer,
     ...(auth.keys ?? []).map((key): ApiKeyView => ({
@@ -28,6 +29,7 @@ export function viewsOfConfiguredKeys(auth: AuthOptions): ApiKeyView[] {
       expires_at_ms: key.expiresAtMs ?? null,
       runtimes: key.runtimes?.ids ? [...key.runtimes.ids] : null,
       conversations: key.runtimes?.conversations ? [...key.runtimes.conversations] : null,
+      opened_runtimes: key.runtimes?.openedBy !== undefined,
       source: 'config',
       created_at_ms: null,
     })),

@@ -1,5 +1,5 @@
 import { tokenSha256, type ApiKeyScope, type ApiKeyStore, type StoredApiKey } from '@runtimectl/core';
-import type { RuntimeScopeConfig } from './runtime-scope';
+import { runtimeScopeOf, type RuntimeScopeConfig } from './runtime-scope';
 import { bearerCredentials, BearerTokenVerifier } from './bearer-auth';
 
 /** One API key as configured: the token is never held, only its SHA-256. */
@@ -51,7 +51,7 @@ function verdictOf(key: AuthenticatedKey, expiresAtMs: number | null | undefined
 
 /** A stored key as a request holds it. */
 function storedKeyOf(stored: StoredApiKey): AuthenticatedKey {
-  const runtimes = stored.runtimes || stored.conversations ? { ...(stored.runtimes ? { ids: stored.runtimes } : {}), ...(stored.conversations ? { conversations: stored.conversations } : {}) } : undefined;
+  const runtimes = runtimeScopeOf(stored.name, stored);
   return { name: stored.name, scopes: stored.scopes, ...(runtimes ? { runtimes } : {}) };
 }
 

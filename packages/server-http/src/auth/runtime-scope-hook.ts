@@ -35,8 +35,8 @@ export function installRuntimeScopeHook(app: FastifyInstance, service: RuntimeSe
     if (request.routeOptions.url === OPEN) {
       const [runtimeId] = stringsOf(body, ['runtime_id']);
       const [conversationId] = stringsOf(body, ['conversation_id']);
-      if (scope.mayOpen(runtimeId, conversationId) || (runtimeId !== undefined && (await scope.includesRuntime(runtimeId)))) return;
-      throw new RuntimectlError('forbidden', `the API key ${request.runtimectlKey!.name} may open only the runtimes it lists or runtimes in its conversations`, {
+      if ((await scope.mayOpen(runtimeId, conversationId)) || (runtimeId !== undefined && (await scope.includesRuntime(runtimeId)))) return;
+      throw new RuntimectlError('forbidden', `the API key ${request.runtimectlKey!.name} may open only the runtimes it lists, runtimes in its conversations${scope.openedBy === undefined ? '' : ', or new runtimes'}`, {
         details: { scope: 'runtimes', key: request.runtimectlKey!.name },
       });
     }

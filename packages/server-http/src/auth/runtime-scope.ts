@@ -6,6 +6,21 @@ export interface RuntimeScopeConfig {
   ids?: readonly string[];
   /** Conversation ids: their runtimes, and new runtimes opened in them. */
   conversations?: readonly string[];
+  /** A key's name: the runtimes opened with that key (`opened_by_key`), and new runtimes it opens. */
+  openedBy?: string;
+}
+
+/** A key's reach as configured or stored (`runtimes`, `conversations`, `opened_runtimes`), as a scope; undefined: every runtime. */
+export function runtimeScopeOf(
+  keyName: string,
+  reach: { runtimes?: readonly string[] | null | undefined; conversations?: readonly string[] | null | undefined; openedRuntimes?: boolean | undefined },
+): RuntimeScopeConfig | undefined {
+  if (!reach.runtimes && !reach.conversations && !reach.openedRuntimes) return undefined;
+  return {
+    ...(reach.runtimes ? { ids: reach.runtimes } : {}),
+    ...(reach.conversations ? { conversations: reach.conversations } : {}),
+    ...(reach.openedRuntimes ? { openedBy: keyName } : {}),
+  };
 }
 
 /** A checkout or fork records its source runtime; a chain longer than this is not followed. */
@@ -20,6 +35,7 @@ const MAX_LINEAGE = 256;
 export class RuntimeScope {
   readonly #ids: ReadonlySet<string>;
   readonly #conversations: ReadonlySet<string>;
+  readonly #openedBy: string | undefined;
   readonly #known = new Map<string, Promise<boolean>>();
 
   constructor(
@@ -28,11 +44,22 @@ export class RuntimeScope {
   ) {
     this.#ids = new Set(config.ids ?? []);
     this.#conversations = new Set(config.conversations ?? []);
+    this.#openedBy = config.openedBy;
   }
 
-  /** Whether a new runtime may be opened with this id in this conversation. */
-  mayOpen(runtimeId: string | undefined, conversationId: string | undefined): boolean {
-    return (runtimeId !== undefined && this.#ids.has(runtimeId)) || (conversationId !== undefined && this.#conversations.has(conversationId));
+  /**
+   * Whether a runtime may be opened with this id in this conversation: one the scope lists, one
+   * in its conversations, or — for a key that reaches the runtimes it opens — a new one (no id, or
+   * an id no runtime has: re-opening an existing id re-attaches, which only its own scope allows).
+   */
+  async mayOpen(runtimeId: string | undefined, conversationId: string | undefined): Promise<boolean> {
+    if ((runtimeId !== undefined && this.#ids.has(runtimeId)) || (conversationId !== undefined && this.#conversations.has(conversationId))) return true;
+    if (this.openedBy === undefined) return false;
+    return runtimeId === undefined || (await absentAsUndefined(() => this.service.get(runtimeId))) === undefined;
+  }
+
+  get openedBy(): string | undefined {
+    return this.#openedBy;
   }
 
   includesRuntime(runtimeId: string): Promise<boolean> {
@@ -67,6 +94,7 @@ export class RuntimeScope {
       const detail = await absentAsUndefined(() => this.service.get(id));
       if (!detail) return false;
       if (this.#conversations.has(detail.runtime.conversation_id)) return true;
+      if (this.#openedBy !== undefined && detail.opened_by_key === this.#openedBy) return true;
       at = detail.parent_runtime_id;
     }
     return false;

@@ -63,7 +63,7 @@ export const apiKeyRoutes: FastifyPluginAsyncZod<{ auth: AuthOptions | undefined
       schema: {
         summary: 'Creates a stored API key and answers its token, this once',
         description:
-          'The daemon makes the token (`rtk_` and 256 random bits) and keeps only its SHA-256; the key works on every node from now on. `scopes`: `read`, `exec`, `checkpoint`, `admin`; `runtimes` / `conversations` limit it to those runtimes and their checkouts and forks (not with `admin`). 409 `api_key_exists` when the name is taken. `Idempotency-Key` is ignored: a kept response would keep the token.',
+          'The daemon makes the token (`rtk_` and 256 random bits) and keeps only its SHA-256; the key works on every node from now on. `scopes`: `read`, `exec`, `checkpoint`, `admin`; `runtimes` / `conversations` limit it to those runtimes and their checkouts and forks, `opened_runtimes` to the runtimes it opens and theirs (any of these: not with `admin`). 409 `api_key_exists` when the name is taken. `Idempotency-Key` is ignored: a kept response would keep the token.',
         tags: ['keys'],
         operationId: 'createApiKey',
         body: ApiKeyCreateRequestSchema,
@@ -84,6 +84,7 @@ export const apiKeyRoutes: FastifyPluginAsyncZod<{ auth: AuthOptions | undefined
         expiresAtMs: body.expires_at_ms ?? null,
         runtimes: body.runtimes ?? null,
         conversations: body.conversations ?? null,
+        openedRuntimes: body.opened_runtimes ?? false,
         createdAtMs: now,
       };
       if (!(await store.createApiKey(key))) throw new ApiKeyExistsError(body.name);

@@ -37,7 +37,8 @@ export const runtimeRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async (ap
         response: { 200: RuntimeOpenResultSchema, ...ERROR_RESPONSES },
       },
     },
-    async (request) => service.open(request.body, operationOptionsOf(request)),
+    // The key is recorded with the runtime: a key reaching the runtimes it opened finds it by that.
+    async (request) => service.open(request.body, { ...operationOptionsOf(request), ...(request.runtimectlKey ? { openedByKey: request.runtimectlKey.name } : {}) }),
   );
 
   app.get(

@@ -1,6 +1,7 @@
 import { describe, expect } from 'vitest';
 import type { StoredApiKey } from '@runtimectl/core';
 import { resolveStoreConformanceOptions, type StoreConformanceOptions } from './store-conformance-options';
+import { sessionRecord } from './store-fixtures';
 import { storeTest, useStoreHarness } from './store-harness';
 
 const key = (name: string, hashDigit: string, overrides: Partial<StoredApiKey> = {}): StoredApiKey => ({
@@ -10,6 +11,7 @@ const key = (name: string, hashDigit: string, overrides: Partial<StoredApiKey> =
   expiresAtMs: null,
   runtimes: null,
   conversations: null,
+  openedRuntimes: false,
   createdAtMs: 1_764_000_000_000,
   ...overrides,
 });
@@ -26,7 +28,7 @@ export function apiKeyTests(options: StoreConformanceOptions): void {
     const harness = useStoreHarness(resolved);
 
     test('a key reads back whole by the hash of its token, with every field, and survives a restart', async () => {
-      const scoped = key('agent-1', 'a', { scopes: ['exec', 'checkpoint'], expiresAtMs: 1_900_000_000_000, runtimes: ['rt-1', 'rt-ü'], conversations: ['c-1'] });
+      const scoped = key('agent-1', 'a', { scopes: ['exec', 'checkpoint'], expiresAtMs: 1_900_000_000_000, runtimes: ['rt-1', 'rt-ü'], conversations: ['c-1'], openedRuntimes: true });
       const open = key('ci', 'b');
       expect(await harness.store.createApiKey(scoped)).toBe(true);
       expect(await harness.store.createApiKey(open)).toBe(true);
@@ -65,6 +67,13 @@ export function apiKeyTests(options: StoreConformanceOptions): void {
     test('keys list in byte order of their names', async () => {
       for (const [name, digit] of [['b-key', '1'], ['A-key', '2'], ['a-key', '3'], ['_key', '4']] as const) await harness.store.createApiKey(key(name, digit));
       expect((await harness.store.listApiKeys()).map((stored) => stored.name)).toStrictEqual(['A-key', '_key', 'a-key', 'b-key']);
+    });
+
+    test('the key that opened a runtime is kept with it, and absent reads back absent', async () => {
+      await harness.store.commit({ sessions: [sessionRecord('rt-1', { openedByKey: 'agent-7' }), sessionRecord('rt-2')] });
+      const store = await harness.restart();
+      expect((await store.getSession('rt-1'))?.openedByKey).toBe('agent-7');
+      expect((await store.getSession('rt-2'))?.openedByKey ?? null).toBeNull();
     });
   });
 }

@@ -38,6 +38,8 @@ export const SESSION_COLUMNS = [
   'verify',
   // Appended by the background-processes migration (store-sqlite v13, store-postgres v11).
   'backend_nothing_running',
+  // Appended by the API keys migration (store-sqlite v14, store-postgres v12).
+  'opened_by_key',
 ] as const satisfies ReadonlyArray<keyof SessionRow>;
 
 /**

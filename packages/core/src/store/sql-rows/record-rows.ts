@@ -39,6 +39,8 @@ export interface SessionRow {
   auto_resume: number | null;
   /** The runtime's own restore verification (0/1); null: the default. */
   verify: number | null;
+  /** The name of the API key that opened it; null: none. */
+  opened_by_key: string | null;
 }
 
 /** A runtime's last activity (SESSION_MARK_COLUMNS): read with the row, never written by its upsert. */
@@ -147,6 +149,7 @@ export function sessionToRow(record: SessionRecord): SessionRow {
     idle_pause_after_ms: record.idlePauseAfterMs ?? null,
     auto_resume: record.autoResume == null ? null : record.autoResume ? 1 : 0,
     verify: record.verify == null ? null : record.verify ? 1 : 0,
+    opened_by_key: record.openedByKey ?? null,
   };
 }
 
@@ -186,6 +189,7 @@ export function sessionFromRow(row: SessionRow & Partial<SessionMarkRow>): Sessi
     ...(row.auto_resume == null ? {} : { autoResume: row.auto_resume === 1 }),
     ...(row.last_active_at_ms == null ? {} : { lastActiveAtMs: row.last_active_at_ms }),
     ...(row.verify === null ? {} : { verify: row.verify === 1 }),
+    ...(row.opened_by_key == null ? {} : { openedByKey: row.opened_by_key }),
   };
 }
 
