@@ -171,6 +171,23 @@ class ClientTest(unittest.TestCase):
         asyncio.run(asyncio.wait_for(scenario(), 60))
 
 
+class AsyncClientShapeTest(unittest.TestCase):
+    def test_every_client_method_has_an_awaitable_twin_with_the_same_signature(self) -> None:
+        import inspect
+
+        from runtimectl.client import Client
+
+        public = [name for name, member in inspect.getmembers(Client, inspect.isfunction) if not name.startswith("_")]
+        self.assertIn("checkpoint", public)
+        for name in public:
+            twin = getattr(AsyncClient, name, None)
+            self.assertIsNotNone(twin, f"AsyncClient.{name} is missing")
+            if name == "follow_events":
+                continue
+            self.assertTrue(inspect.iscoroutinefunction(twin), f"AsyncClient.{name} is not a coroutine function")
+            self.assertEqual(inspect.signature(twin), inspect.signature(getattr(Client, name)), f"AsyncClient.{name} differs from Client.{name}")
+
+
 class ErrorClassesTest(unittest.TestCase):
     def test_every_code_the_daemon_answers_has_its_class(self) -> None:
         source = (REPOSITORY / "packages" / "provider" / "src" / "errors" / "error-codes.ts").read_text()
