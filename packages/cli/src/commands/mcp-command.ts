@@ -1,4 +1,3 @@
-import { serveStdio } from '@runtimectl/mcp';
 import type { Command } from 'commander';
 import type { GlobalOptions } from '../cli-context';
 import { withExamples } from './command-support';
@@ -11,6 +10,8 @@ export function registerMcpCommand(program: Command): void {
     .action(async (options: { runtime?: string }, cmd: Command) => {
       const { url, token } = cmd.optsWithGlobals<GlobalOptions>();
       const runtimeId = options.runtime ?? process.env.RUNTIMECTL_RUNTIME;
+      // Loaded here, not at start: every other command would pay for the MCP SDK (~150 ms).
+      const { serveStdio } = await import('@runtimectl/mcp');
       await serveStdio({ url, ...(token ? { token } : {}), ...(runtimeId ? { runtimeId } : {}) });
       // Served until the client closes stdin; the process then exits with nothing left to do.
       await new Promise<void>((resolve) => process.stdin.once('end', resolve).once('close', resolve));
