@@ -101,4 +101,15 @@ describe('keys scoped to runtimes', () => {
   it('a key scoped to runtimes cannot be admin: the configuration is refused', () => {
     expect(() => new ApiKeyVerifier({ keys: [{ name: 'x', tokenSha256: tokenSha256('x'), scopes: ['admin'], runtimes: { ids: ['rt-own'] } }] })).toThrow(/cannot be admin/);
   });
+
+  it('an agent that rolled back by checkout 300 times still reaches its newest branch: the lineage root answers first', async () => {
+    const agent = as(AGENT);
+    let runtimeId = 'rt-own';
+    for (let depth = 0; depth < 300; depth++) {
+      const checkpoint = await agent.post('/api/v1/runtimes/checkpoint', { runtime_id: runtimeId });
+      runtimeId = (await agent.post('/api/v1/runtimes/checkout', { checkpoint_id: checkpoint.body.checkpoint_id })).body.runtime.runtime_id;
+    }
+    expect((await agent.post('/api/v1/runtimes/read-file', { runtime_id: runtimeId, path: 'who.txt' })).status).toBe(200);
+    expect((await as(TEAM).post('/api/v1/runtimes/read-file', { runtime_id: runtimeId, path: 'who.txt' })).body.code).toBe('runtime_not_found');
+  });
 });

@@ -1,4 +1,4 @@
-import { CheckpointNotFoundError, RuntimeNotFoundError, RuntimectlError, type RuntimeService } from '@runtimectl/core';
+import { CheckpointNotFoundError, checkoutRoot, RuntimeNotFoundError, RuntimectlError, type RuntimeService } from '@runtimectl/core';
 
 /** Which runtimes a key may see and act on: these, those of these conversations, and their descendants. */
 export interface RuntimeScopeConfig {
@@ -23,8 +23,8 @@ export function runtimeScopeOf(
   };
 }
 
-/** A checkout or fork records its source runtime; a chain longer than this is not followed. */
-const MAX_LINEAGE = 256;
+/** A checkout or fork records its source runtime; a chain longer than this is not followed (past its root, checked first). */
+const MAX_LINEAGE = 4096;
 
 /**
  * The runtimes one request's key may reach: a runtime is in scope when it is listed, belongs to a
@@ -37,6 +37,8 @@ export class RuntimeScope {
   readonly #conversations: ReadonlySet<string>;
   readonly #openedBy: string | undefined;
   readonly #known = new Map<string, Promise<boolean>>();
+  /** Parents read by #grantsItself, for the walk's next hop. */
+  readonly #parents = new Map<string, string | null>();
 
   constructor(
     private readonly service: RuntimeService,
@@ -86,18 +88,32 @@ export class RuntimeScope {
     if (!(await this.includesCheckpoint(checkpointId))) throw new CheckpointNotFoundError(checkpointId);
   }
 
+  /**
+   * Up the lineage from `runtimeId`. Its root first: every checkout or fork of a runtime has an id
+   * `<root>:checkout:<hex>` (open refuses such ids), so the root that opened the line answers at
+   * once for the usual key — scoped to the runtime an agent works in, or the runtimes it opened —
+   * however many times the agent rolled back by checkout. Only a key listing a branch, or a
+   * conversation that a checkout moved to, needs the walk from parent to parent.
+   */
   async #walk(runtimeId: string): Promise<boolean> {
+    const root = checkoutRoot(runtimeId);
+    if (root !== runtimeId && (await this.#grantsItself(root)) === true) return true;
     let at: string | null = runtimeId;
     for (let hop = 0; at !== null && hop < MAX_LINEAGE; hop++) {
-      if (this.#ids.has(at)) return true;
-      const id: string = at;
-      const detail = await absentAsUndefined(() => this.service.get(id));
-      if (!detail) return false;
-      if (this.#conversations.has(detail.runtime.conversation_id)) return true;
-      if (this.#openedBy !== undefined && detail.opened_by_key === this.#openedBy) return true;
-      at = detail.parent_runtime_id;
+      const verdict = await this.#grantsItself(at);
+      if (verdict !== 'no') return verdict === true;
+      at = this.#parents.get(at) ?? null;
     }
     return false;
+  }
+
+  /** true when the scope names this runtime itself (its id, its conversation, the key that opened it); 'missing' when it does not exist; 'no' otherwise. */
+  async #grantsItself(runtimeId: string): Promise<true | 'no' | 'missing'> {
+    if (this.#ids.has(runtimeId)) return true;
+    const detail = await absentAsUndefined(() => this.service.get(runtimeId));
+    if (!detail) return 'missing';
+    this.#parents.set(runtimeId, detail.parent_runtime_id);
+    return this.#conversations.has(detail.runtime.conversation_id) || (this.#openedBy !== undefined && detail.opened_by_key === this.#openedBy) ? true : 'no';
   }
 }
 
