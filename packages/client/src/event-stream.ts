@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import * as wire from '@runtimectl/core';
 import { createParser } from 'eventsource-parser';
 import { RuntimectlApiError, TooManyEventStreamsError } from './api-errors';
+import type { DaemonResponse } from './daemon-fetch';
 import type { HttpTransport } from './http-transport';
 import { reconnectDelayMs } from './reconnect-delay';
 
@@ -35,7 +36,7 @@ export type EventQueryParams = {
 };
 
 /** The events of one SSE response, as they arrive. */
-async function* eventsOf(response: Response): AsyncGenerator<wire.EventView> {
+async function* eventsOf(response: DaemonResponse): AsyncGenerator<wire.EventView> {
   const arrived: wire.EventView[] = [];
   const parser = createParser({
     onEvent: (message) => {

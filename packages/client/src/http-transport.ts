@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ErrorBodySchema } from '@runtimectl/core';
 import type { z } from 'zod';
 import { apiErrorFor, ClientTimeoutError, DaemonUnreachableError, RuntimectlApiError } from './api-errors';
+import type { DaemonFetch, DaemonResponse } from './daemon-fetch';
 
 export interface TransportOptions {
   /** Daemon base URL, e.g. http://127.0.0.1:7333 */
@@ -12,7 +13,8 @@ export interface TransportOptions {
   timeoutMs?: number;
   /** Attempts after the first when the daemon could not be reached (default 2). */
   retries?: number;
-  fetch?: typeof fetch;
+  /** Default: the built-in fetch. */
+  fetch?: DaemonFetch;
   /**
    * The Idempotency-Key of each POST, called once per request (its retries reuse it); default a
    * random UUID. A caller that wants to send a request again after a failure, as the same
@@ -49,7 +51,7 @@ const RETRY_DELAY_MS = 200;
 export class HttpTransport {
   readonly baseUrl: string;
   readonly #options: TransportOptions;
-  readonly #fetch: typeof fetch;
+  readonly #fetch: DaemonFetch;
 
   constructor(options: TransportOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -73,7 +75,7 @@ export class HttpTransport {
   }
 
   /** Sends; resolves with a 2xx response, throws the matching error class otherwise. */
-  async send(method: 'GET' | 'POST' | 'DELETE', path: string, options: RequestOptions = {}): Promise<Response> {
+  async send(method: 'GET' | 'POST' | 'DELETE', path: string, options: RequestOptions = {}): Promise<DaemonResponse> {
     const url = this.#url(path, options.query);
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.#options.token) headers.authorization = `Bearer ${this.#options.token}`;
@@ -88,7 +90,7 @@ export class HttpTransport {
     // Retries carry the same key, so a POST the daemon received before its connection broke runs once.
     let mayHaveRun = false;
     for (let attempt = 1; ; attempt += 1) {
-      let response: Response;
+      let response: DaemonResponse;
       try {
         response = await this.#fetch(url, { method, headers, body, signal: AbortSignal.timeout(timeoutMs) });
       } catch (error) {
@@ -107,11 +109,11 @@ export class HttpTransport {
    * Opens a Server-Sent Events stream (no deadline: it lasts until `signal` aborts or the daemon
    * ends it); throws the matching error class for a non-2xx answer.
    */
-  async openStream(path: string, query: RequestOptions['query'], lastEventId: number | undefined, signal: AbortSignal): Promise<Response> {
+  async openStream(path: string, query: RequestOptions['query'], lastEventId: number | undefined, signal: AbortSignal): Promise<DaemonResponse> {
     const headers: Record<string, string> = { accept: 'text/event-stream' };
     if (this.#options.token) headers.authorization = `Bearer ${this.#options.token}`;
     if (lastEventId !== undefined) headers['last-event-id'] = String(lastEventId);
-    let response: Response;
+    let response: DaemonResponse;
     try {
       response = await this.#fetch(this.#url(path, query), { method: 'GET', headers, signal });
     } catch (error) {
@@ -131,12 +133,12 @@ export class HttpTransport {
   }
 }
 
-function requestIdOf(response: Response): { requestId?: string } {
+function requestIdOf(response: DaemonResponse): { requestId?: string } {
   const requestId = response.headers.get('x-request-id');
   return requestId ? { requestId } : {};
 }
 
-async function errorOf(response: Response): Promise<RuntimectlApiError> {
+async function errorOf(response: DaemonResponse): Promise<RuntimectlApiError> {
   const text = await response.text();
   let body: unknown;
   try {

@@ -1,5 +1,7 @@
 export { createRuntimectlClient, RuntimectlClient, type RuntimectlClientOptions, type ExportedRuntimeFile } from './runtimectl-client';
 export type { FollowEventsOptions } from './event-stream';
+export { createNodeHttpFetch } from './node-http-fetch';
+export type { DaemonFetch, DaemonRequestInit, DaemonResponse } from './daemon-fetch';
 export {
   RuntimectlApiError,
   type ApiErrorInit,

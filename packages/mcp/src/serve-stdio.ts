@@ -1,5 +1,5 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createRuntimectlClient } from '@runtimectl/client';
+import { createNodeHttpFetch, createRuntimectlClient } from '@runtimectl/client';
 import { createRuntimectlMcpServer } from './runtimectl-mcp-server';
 
 export interface StdioOptions {
@@ -13,7 +13,7 @@ export interface StdioOptions {
 
 /** Serves the MCP server over stdin/stdout until stdin ends (what MCP clients launch). */
 export async function serveStdio(options: StdioOptions): Promise<void> {
-  const client = createRuntimectlClient({ baseUrl: options.url, ...(options.token ? { token: options.token } : {}) });
+  const client = createRuntimectlClient({ baseUrl: options.url, fetch: createNodeHttpFetch(), ...(options.token ? { token: options.token } : {}) });
   const server = createRuntimectlMcpServer({ client, ...(options.runtimeId ? { runtimeId: options.runtimeId } : {}) });
   await server.connect(new StdioServerTransport());
 }

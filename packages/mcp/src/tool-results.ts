@@ -1,8 +1,12 @@
-import { RuntimectlApiError, DaemonUnreachableError } from '@runtimectl/client';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { daemonFailureOf } from './daemon-failure';
 
-/** A tool's answer: its result as text for the model and as structured content for the client. */
-export function answer(result: Record<string, unknown>, text: string = JSON.stringify(result, null, 2)): CallToolResult {
+/**
+ * A tool's answer: its result as structured content for the client and as text for the model
+ * (compact JSON: a model reads it as well as indented JSON, which is a third larger to write,
+ * send and parse on every call).
+ */
+export function answer(result: Record<string, unknown>, text: string = JSON.stringify(result)): CallToolResult {
   return { content: [{ type: 'text', text }], structuredContent: result };
 }
 
@@ -20,10 +24,8 @@ export async function asToolResult(run: () => Promise<CallToolResult>): Promise<
   try {
     return await run();
   } catch (error) {
-    if (error instanceof RuntimectlApiError || error instanceof DaemonUnreachableError) {
-      const code = error instanceof RuntimectlApiError ? error.code : 'daemon_unreachable';
-      return { isError: true, content: [{ type: 'text', text: `${code}: ${error.message}` }] };
-    }
-    throw error;
+    const failure = daemonFailureOf(error);
+    if (failure === undefined) throw error;
+    return { isError: true, content: [{ type: 'text', text: `${failure.code}: ${failure.message}` }] };
   }
 }

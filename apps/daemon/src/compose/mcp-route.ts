@@ -1,5 +1,5 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { createRuntimectlClient } from '@runtimectl/client';
+import { createNodeHttpFetch, createRuntimectlClient } from '@runtimectl/client';
 import { createRuntimectlMcpServer } from '@runtimectl/mcp';
 import { bearerCredentials, isLoopbackHost } from '@runtimectl/server-http';
 import type { FastifyPluginAsync } from 'fastify';
@@ -18,6 +18,9 @@ export const MCP_PATH = '/mcp';
  */
 export function mcpRoutes(selfUrl: () => string): FastifyPluginAsync {
   return async (app) => {
+    // The tool calls' loopback requests share one pool of kept-alive connections, over node:http
+    // (a third of the built-in fetch's CPU per request: see createNodeHttpFetch).
+    const fetch = createNodeHttpFetch();
     app.post(MCP_PATH, { config: { runtimectl: { scope: 'read' } } }, async (request, reply) => {
       const origin = request.headers.origin;
       if (!originAllowed(origin, request.headers.host)) {
@@ -28,7 +31,7 @@ export function mcpRoutes(selfUrl: () => string): FastifyPluginAsync {
         });
       }
       const token = bearerCredentials(request.headers.authorization);
-      const client = createRuntimectlClient({ baseUrl: selfUrl(), ...(token ? { token } : {}), retries: 0 });
+      const client = createRuntimectlClient({ baseUrl: selfUrl(), fetch, ...(token ? { token } : {}), retries: 0 });
       const server = createRuntimectlMcpServer({ client });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       reply.hijack();
