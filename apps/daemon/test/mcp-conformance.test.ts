@@ -18,7 +18,7 @@ const CONFORMANCE = join(dirname(PACKAGE_JSON), JSON.parse(fs.readFileSync(PACKA
 /** A bound, not a speed check: the whole suite takes about 3 s. */
 const RUN_DEADLINE_MS = 60_000;
 
-const APPLICABLE = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection'];
+const APPLICABLE = ['server-initialize', 'ping', 'tools-list', 'resources-list', 'dns-rebinding-protection'];
 
 const NOT_APPLICABLE: Record<string, string> = {
   'logging-set-level': 'no logging capability (the server sends no log messages)',
@@ -30,7 +30,7 @@ const NOT_APPLICABLE: Record<string, string> = {
   'tools-call-mixed-content': 'fixture tool test_multiple_content_types',
   'tools-call-with-logging': 'fixture tool test_tool_with_logging, and no logging capability',
   'tools-call-error': 'fixture tool test_error_handling; it "passes" only because an unknown tool is a tool error',
-  'tools-call-with-progress': 'fixture tool test_tool_with_progress (no progress notifications yet)',
+  'tools-call-with-progress': 'fixture tool test_tool_with_progress; runtimectl\'s long tools report progress over stdio, and POST /mcp answers JSON, which carries no notifications',
   'tools-call-sampling': 'fixture tool test_sampling: the server asks the client for no sampling',
   'tools-call-elicitation': 'fixture tool test_elicitation: the server asks the client for no input',
   'json-schema-2020-12': 'fixture tool json_schema_2020_12_tool',
@@ -38,12 +38,11 @@ const NOT_APPLICABLE: Record<string, string> = {
   'elicitation-sep1330-enums': 'fixture tool test_elicitation_sep1330_enums: no elicitation',
   'server-sse-polling': 'needs sessions and SSE answers (fixture tool test_reconnection); POST /mcp is stateless and answers JSON',
   'server-sse-multiple-streams': 'needs sessions and SSE answers; POST /mcp is stateless and answers JSON',
-  'resources-list': 'no resources capability',
-  'resources-read-text': 'no resources capability (fixture test://static-text)',
-  'resources-read-binary': 'no resources capability (fixture test://static-binary)',
-  'resources-templates-read': 'no resources capability (fixture test://template/{id}/data)',
-  'resources-subscribe': 'no resources capability',
-  'resources-unsubscribe': 'no resources capability',
+  'resources-read-text': 'fixture resource test://static-text (runtimectl\'s are runtimectl:// files and checkpoint logs)',
+  'resources-read-binary': 'fixture resource test://static-binary',
+  'resources-templates-read': 'fixture template test://template/{id}/data',
+  'resources-subscribe': 'no resource subscriptions (a stateless server has no session to notify)',
+  'resources-unsubscribe': 'no resource subscriptions',
   'prompts-list': 'no prompts capability',
   'prompts-get-simple': 'no prompts capability (fixture test_simple_prompt)',
   'prompts-get-with-args': 'no prompts capability (fixture test_prompt_with_arguments)',
@@ -107,7 +106,7 @@ afterAll(async () => {
 });
 
 describe('runtimed POST /mcp against the MCP conformance suite (@modelcontextprotocol/conformance 0.1.16)', () => {
-  it('passes every server scenario that applies to runtimectl: initialize, ping, tools/list and DNS rebinding protection; every other scenario is one the table names as not applicable', async () => {
+  it('passes every server scenario that applies to runtimectl: initialize, ping, tools/list, resources/list and DNS rebinding protection; every other scenario is one the table names as not applicable', async () => {
     const { scenarios, output } = await runConformance(mcpUrl);
     expect([...scenarios.keys()].sort(), `the scenarios the CLI ran, against those classified here:\n${output.slice(-2000)}`).toEqual([...APPLICABLE, ...Object.keys(NOT_APPLICABLE)].sort());
     for (const scenario of APPLICABLE) {

@@ -89,12 +89,21 @@ describe('runtimectl-mcp over stdio', () => {
     const kept = await ok(agent, 'checkpoint', { runtime_id: passing[0], name: 'add works' });
     expect((await ok(agent, 'read_file', { checkpoint_id: kept.checkpoint_id, path: 'add.sh' })).content).toBe('echo $(($1 + $2))\n');
     expect((await ok(agent, 'log', { runtime_id: passing[0] })).checkpoints[0].name).toBe('add works');
+    // The same files as resources, and a long call's progress, over the same stdio server.
+    expect((await agent.readResource({ uri: `runtimectl://checkpoints/${kept.checkpoint_id}/files/add.sh` })).contents).toMatchObject([{ text: 'echo $(($1 + $2))\n', mimeType: 'text/x-shellscript' }]);
+    const progress: Array<{ message?: string }> = [];
+    const tested = await agent.callTool({ name: 'exec', arguments: { runtime_id: passing[0], command: TEST } }, undefined, { onprogress: (notification) => progress.push(notification) });
+    expect(tested).toMatchObject({ structuredContent: { exit_code: 0 } });
+    // The last notification comes right before the answer; the SDK client drops it when both arrive
+    // in one read (modelcontextprotocol/typescript-sdk#2580), so only the first is certain here.
+    expect(progress[0]?.message).toBe('exec: started');
 
     // Another runtime does not exist for this key; nor may it open one.
     const hidden = await call(agent, 'read_file', { runtime_id: 'rt-other', path: 'secret.txt' });
     expect(hidden).toMatchObject({ isError: true, content: [{ type: 'text', text: 'runtime_not_found: runtime rt-other not found' }] });
     expect((await call(agent, 'exec', { runtime_id: 'rt-other', command: 'cat secret.txt' })).isError).toBe(true);
     expect((await call(agent, 'open_runtime', { conversation_id: 'c', sender_id: 'agent' })).content[0]!.text).toMatch(/^forbidden: /);
+    await expect(agent.readResource({ uri: 'runtimectl://runtimes/rt-other/files/secret.txt' })).rejects.toMatchObject({ code: -32002, message: 'MCP error -32002: runtime_not_found: runtime rt-other not found' });
   });
 
   it('runtimed serves the same tools at POST /mcp (Streamable HTTP) under the caller\'s key: its scopes and runtime scope hold for each tool call, and no key is 401', async () => {
@@ -103,6 +112,9 @@ describe('runtimectl-mcp over stdio', () => {
     expect(made.name).toBe('over http');
     expect(await call(agent, 'read_file', { runtime_id: 'rt-other', path: 'secret.txt' })).toMatchObject({ isError: true, content: [{ text: 'runtime_not_found: runtime rt-other not found' }] });
     expect((await call(agent, 'pin_checkpoint', { checkpoint_id: made.checkpoint_id })).isError).toBeFalsy();
+    // A call asking for progress still answers: a transport answering with JSON only drops the notifications.
+    const withProgress = await agent.callTool({ name: 'exec', arguments: { runtime_id: 'rt-agent', command: 'echo hi' } }, undefined, { onprogress: () => undefined });
+    expect(withProgress).toMatchObject({ structuredContent: { stdout: 'hi\n', exit_code: 0 } });
     const anonymous = await fetch(`${daemon.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
     expect(anonymous.status).toBe(401);
   });

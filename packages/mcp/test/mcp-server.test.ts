@@ -1,36 +1,15 @@
-import type { AddressInfo } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createRuntimectlClient } from '@runtimectl/client';
-import { MemoryRuntimeStore, RuntimeService } from '@runtimectl/core';
-import { buildServer } from '@runtimectl/server-http';
-import { createMemoryProvider } from '@runtimectl/testkit';
-import pino from 'pino';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntimectlMcpServer } from '../src/index';
+import { startMcpHarness, type McpHarness } from './mcp-harness';
 
-// The MCP server in process, over the SDK's in-memory transport, in front of a real HTTP server
-// (memory store and provider). runtimed's tests drive it over stdio and Streamable HTTP.
-let close: () => Promise<void>;
+let harness: McpHarness;
 let client: Client;
 
 beforeAll(async () => {
-  const service = new RuntimeService({ store: new MemoryRuntimeStore(), providers: [createMemoryProvider()], defaultProvider: 'memory', installationId: 'mcp-test' });
-  const app = buildServer({ service, logger: pino({ level: 'silent' }), config: { version: '0.0.0' } });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  const server = createRuntimectlMcpServer({ client: createRuntimectlClient({ baseUrl }), runtimeId: 'rt-mcp' });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  client = new Client({ name: 'mcp-test', version: '0.0.0' });
-  await client.connect(clientSide);
-  close = async () => {
-    await client.close();
-    await app.close();
-    await service.stop();
-  };
+  harness = await startMcpHarness({ runtimeId: 'rt-mcp' });
+  client = harness.mcp;
 });
-afterAll(() => close?.());
+afterAll(() => harness?.close());
 
 type ToolAnswer = { isError?: boolean; structuredContent?: any; content: Array<{ type: string; text?: string }> };
 const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as ToolAnswer;

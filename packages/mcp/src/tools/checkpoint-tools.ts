@@ -10,12 +10,16 @@ import {
   RuntimeIdSchema,
 } from '@runtimectl/core';
 import { z } from 'zod';
+import type { WithProgress } from '../progress';
 import { answer, asToolResult, refusal } from '../tool-results';
 
 const MAKES_RUNTIMES = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } as const;
 
-/** checkpoint, log, diff, checkout, fork, pin_checkpoint. */
-export function registerCheckpointTools(server: McpServer, client: RuntimectlClient): void {
+/** `checkout ×3`, `fork ×1`: the label of a progress notification names how many runtimes are being made. */
+const making = (operation: string, count: number | undefined) => `${operation} ×${count ?? 1}`;
+
+/** checkpoint, log, diff, checkout and fork (these two with progress: they make runtimes), pin_checkpoint. */
+export function registerCheckpointTools(server: McpServer, client: RuntimectlClient, withProgress: WithProgress): void {
   server.registerTool(
     'checkpoint',
     {
@@ -59,7 +63,7 @@ export function registerCheckpointTools(server: McpServer, client: RuntimectlCli
       inputSchema: RuntimeCheckoutRequestSchema.pick({ checkpoint_id: true, count: true }),
       annotations: MAKES_RUNTIMES,
     },
-    (input) => asToolResult(async () => answer(await client.checkout(input))),
+    (input, extra) => asToolResult(async () => answer(await withProgress(extra, making('checkout', input.count), () => client.checkout(input)))),
   );
   server.registerTool(
     'fork',
@@ -69,7 +73,7 @@ export function registerCheckpointTools(server: McpServer, client: RuntimectlCli
       inputSchema: RuntimeForkRequestSchema.pick({ runtime_id: true, count: true, name: true }),
       annotations: MAKES_RUNTIMES,
     },
-    (input) => asToolResult(async () => answer(await client.fork(input))),
+    (input, extra) => asToolResult(async () => answer(await withProgress(extra, making('fork', input.count), () => client.fork(input)))),
   );
   server.registerTool(
     'pin_checkpoint',

@@ -1,10 +1,11 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RuntimectlClient } from '@runtimectl/client';
 import { RuntimeCloseRequestSchema, RuntimeOpenRequestSchema, RuntimePauseRequestSchema, RuntimeResumeRequestSchema } from '@runtimectl/core';
+import type { WithProgress } from '../progress';
 import { answer, asToolResult } from '../tool-results';
 
-/** open_runtime, pause, resume, close_runtime. */
-export function registerRuntimeTools(server: McpServer, client: RuntimectlClient): void {
+/** open_runtime, pause, resume (these three with progress: each can wait on the provider for seconds), close_runtime. */
+export function registerRuntimeTools(server: McpServer, client: RuntimectlClient, withProgress: WithProgress): void {
   server.registerTool(
     'open_runtime',
     {
@@ -13,7 +14,7 @@ export function registerRuntimeTools(server: McpServer, client: RuntimectlClient
       inputSchema: RuntimeOpenRequestSchema.pick({ runtime_id: true, conversation_id: true, sender_id: true, provider: true }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
-    (input) => asToolResult(async () => answer(await client.open(input))),
+    (input, extra) => asToolResult(async () => answer(await withProgress(extra, 'open_runtime', () => client.open(input)))),
   );
   server.registerTool(
     'pause',
@@ -23,7 +24,7 @@ export function registerRuntimeTools(server: McpServer, client: RuntimectlClient
       inputSchema: RuntimePauseRequestSchema.pick({ runtime_id: true, name: true }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
-    (input) => asToolResult(async () => answer(await client.pause(input))),
+    (input, extra) => asToolResult(async () => answer(await withProgress(extra, 'pause', () => client.pause(input)))),
   );
   server.registerTool(
     'resume',
@@ -33,7 +34,7 @@ export function registerRuntimeTools(server: McpServer, client: RuntimectlClient
       inputSchema: RuntimeResumeRequestSchema.pick({ runtime_id: true }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
-    (input) => asToolResult(async () => answer(await client.resume(input))),
+    (input, extra) => asToolResult(async () => answer(await withProgress(extra, 'resume', () => client.resume(input)))),
   );
   server.registerTool(
     'close_runtime',

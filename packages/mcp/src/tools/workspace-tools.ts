@@ -2,6 +2,8 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RuntimectlClient } from '@runtimectl/client';
 import { CheckpointIdSchema, GrepRequestSchema, PathSchema, RuntimeExecRequestSchema, RuntimeIdSchema, RuntimeSearchRequestSchema } from '@runtimectl/core';
 import { z } from 'zod';
+import { decodedFile } from '../file-content';
+import type { WithProgress } from '../progress';
 import { answer, asToolResult, refusal } from '../tool-results';
 
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
@@ -9,14 +11,8 @@ const CHANGES_FILES = { readOnlyHint: false, destructiveHint: true, idempotentHi
 
 const text = (base64: string) => Buffer.from(base64, 'base64').toString('utf8');
 
-/** Bytes as text when they are UTF-8, else base64 (said which). */
-function decoded(bytes: Uint8Array): { content: string; encoding: 'utf-8' | 'base64' } {
-  const asText = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
-  return Buffer.from(asText, 'utf8').equals(Buffer.from(bytes)) ? { content: asText, encoding: 'utf-8' } : { content: Buffer.from(bytes).toString('base64'), encoding: 'base64' };
-}
-
-/** exec, read_file, write_file, find_files, search_text. */
-export function registerWorkspaceTools(server: McpServer, client: RuntimectlClient): void {
+/** exec (with progress), read_file, write_file, find_files, search_text. */
+export function registerWorkspaceTools(server: McpServer, client: RuntimectlClient, withProgress: WithProgress): void {
   server.registerTool(
     'exec',
     {
@@ -26,9 +22,9 @@ export function registerWorkspaceTools(server: McpServer, client: RuntimectlClie
       outputSchema: z.object({ stdout: z.string(), stderr: z.string(), exit_code: z.number().int().nullable(), timed_out: z.boolean(), truncated: z.boolean(), duration_ms: z.number() }),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     },
-    (input) =>
+    (input, extra) =>
       asToolResult(async () => {
-        const result = await client.exec(input);
+        const result = await withProgress(extra, 'exec', () => client.exec(input));
         const output = { stdout: text(result.stdout_base64), stderr: text(result.stderr_base64), exit_code: result.exit_code, timed_out: result.timed_out, truncated: result.truncated, duration_ms: result.duration_ms };
         const status = result.timed_out ? 'timed out' : `exit ${result.exit_code}`;
         return answer(output, `${status}\n--- stdout\n${output.stdout}--- stderr\n${output.stderr}`);
@@ -47,7 +43,7 @@ export function registerWorkspaceTools(server: McpServer, client: RuntimectlClie
       asToolResult(async () => {
         if ((runtime_id === undefined) === (checkpoint_id === undefined)) return refusal('give runtime_id (the file now) or checkpoint_id (as a checkpoint holds it), one of them');
         const result = await client.readFile(runtime_id !== undefined ? { runtime_id, path } : { checkpoint_id: checkpoint_id!, path });
-        const file = { path, ...decoded(Buffer.from(result.content_base64, 'base64')) };
+        const file = { path, ...decodedFile(Buffer.from(result.content_base64, 'base64')) };
         return answer(file, file.content);
       }),
   );
