@@ -26,6 +26,11 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The key the request authenticated with (undefined without auth, and for fleet peers). */
     runtimectlKey?: AuthenticatedKey;
+    /**
+     * Whether that key still admits the caller (not revoked, not expired): a request that lasts
+     * (an event stream) asks again as it goes. Undefined without auth.
+     */
+    stillAdmitted?: () => Promise<boolean>;
   }
 }
 
@@ -115,6 +120,8 @@ export function installRequestHooks(
         return;
       }
       request.runtimectlKey = verdict.key;
+      const { authorization } = request.headers;
+      request.stillAdmitted = async () => (await verifier.verify(authorization, Date.now())).ok;
       // An unknown route needs any key (then 404); a known one its scope, admin when it names none.
       const scope = request.routeOptions.url === undefined ? undefined : (config?.scope ?? 'admin');
       if (scope !== undefined && !grants(verdict.key, scope)) {

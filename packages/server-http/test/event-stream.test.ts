@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { tokenSha256 } from '@runtimectl/core';
+import { MemoryRuntimeStore, tokenSha256 } from '@runtimectl/core';
 import { createTestServer, type TestServer, type TestServerOptions } from './test-server';
 
 /** One SSE frame as the stream sent it. */
@@ -72,8 +72,8 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function start(events = { pollIntervalMs: 50, heartbeatMs: 60_000 }, config: TestServerOptions['config'] = {}): Promise<TestServer> {
-  server = createTestServer({ events, config });
+async function start(events = { pollIntervalMs: 50, heartbeatMs: 60_000 }, config: TestServerOptions['config'] = {}, store?: MemoryRuntimeStore): Promise<TestServer> {
+  server = createTestServer({ events, config, ...(store ? { store } : {}) });
   baseUrl = await server.app.listen({ port: 0, host: '127.0.0.1' });
   return server;
 }
@@ -108,6 +108,29 @@ describe('GET /api/v1/events', () => {
       ['runtime.opened', 'rt-mine'],
       ['runtime.closed', 'rt-mine'],
     ]);
+  });
+
+  it("a stream whose key is revoked, or expires, while it is open ends within a heartbeat; the admin's goes on", async () => {
+    const store = new MemoryRuntimeStore();
+    const admin = 'admin-stream-token-0123456789';
+    const brief = 'brief-stream-token-0123456789';
+    const s = await start({ pollIntervalMs: 20, heartbeatMs: 100 }, {
+      auth: { bearerToken: admin, keys: [{ name: 'brief', tokenSha256: tokenSha256(brief), scopes: ['read'], expiresAtMs: Date.now() + 400 }], store },
+    }, store);
+    const created = await s.app.inject({ method: 'POST', url: '/api/v1/keys', headers: { authorization: `Bearer ${admin}` }, payload: { name: 'watcher', scopes: ['read'] } });
+    const revocable = await subscribe('', { authorization: `Bearer ${created.json().token}` });
+    const expiring = await subscribe('', { authorization: `Bearer ${brief}` });
+    const lasting = await subscribe('', { authorization: `Bearer ${admin}` });
+    await openRuntime(s);
+    await revocable.until(() => revocable.events().length === 1, 'the event before the revocation');
+    await s.app.inject({ method: 'DELETE', url: '/api/v1/keys/watcher', headers: { authorization: `Bearer ${admin}` } });
+    await revocable.done;
+    await expiring.done;
+    await openRuntime(s);
+    await lasting.until(() => lasting.events().length === 2, 'both events on the admin stream');
+    expect(revocable.events()).toHaveLength(1);
+    expect(expiring.events()).toHaveLength(1);
+    await lasting.close();
   });
 
   it('answers a JSON page of the log, oldest first, filtered by runtime and types, with the last id', async () => {

@@ -180,6 +180,13 @@ async function stream(context: StreamContext, request: FastifyRequest, reply: Fa
   const matches = (event: EventView) =>
     (query.runtime_id === undefined || event.runtime_id === query.runtime_id) && (query.types === undefined || query.types.includes(event.type));
   let lastWriteMs = Date.now();
+  // A key revoked or expired while its stream is open ends the stream within a heartbeat.
+  let admittedAtMs = Date.now();
+  const stillAdmitted = async () => {
+    if (!request.stillAdmitted || Date.now() - admittedAtMs < options.heartbeatMs) return true;
+    admittedAtMs = Date.now();
+    return request.stillAdmitted();
+  };
   try {
     for (;;) {
       const page = await service.listEvents({ ...query, after: cursor, limit: FEED_PAGE });
@@ -194,6 +201,10 @@ async function stream(context: StreamContext, request: FastifyRequest, reply: Fa
       }
     }
     while (!abort.signal.aborted && !ended) {
+      if (!(await stillAdmitted())) {
+        request.log.info({ key: request.runtimectlKey?.name }, 'event stream ended: its key was revoked or has expired');
+        return;
+      }
       const batch = queue;
       queue = [];
       for (const event of batch) {
