@@ -50,6 +50,7 @@ export function validBodies(fixtures: FuzzFixtures): Record<string, Record<strin
     '/api/v1/runtimes/pause': runtime,
     '/api/v1/runtimes/resume': runtime,
     '/api/v1/checkpoints/diff': { from_checkpoint_id: fixtures.checkpointId, to_checkpoint_id: fixtures.checkpointId },
+    '/api/v1/keys': { name: 'fuzz-key', scopes: ['read'] },
   };
 }
 

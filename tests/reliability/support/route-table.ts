@@ -1,7 +1,7 @@
 import type { Api } from './http';
 
 export interface RouteEntry {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   /** OpenAPI path template, e.g. `/api/v1/runtimes/{runtime_id}`. */
   path: string;
   /** Names of the `{…}` parameters in `path`. */
@@ -39,7 +39,7 @@ export async function fetchRouteTable(api: Api): Promise<RouteEntry[]> {
   for (const [path, operations] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(operations)) {
       const upper = method.toUpperCase();
-      if (upper !== 'GET' && upper !== 'POST') throw new Error(`unexpected method ${upper} ${path}: teach the suite about it`);
+      if (upper !== 'GET' && upper !== 'POST' && upper !== 'DELETE') throw new Error(`unexpected method ${upper} ${path}: teach the suite about it`);
       const schema = operation.requestBody?.content?.['application/json']?.schema;
       const properties = new Set<string>(Object.keys(schema?.properties ?? {}));
       for (const branch of schema?.anyOf ?? []) for (const key of Object.keys(branch.properties ?? {})) properties.add(key);

@@ -61,7 +61,7 @@ afterAll(async () => {
 
 /** A concrete request for each route: real ids, so only the credentials can be the reason for a refusal. */
 function probesOf(runtimeId: string, checkpointId: string): Array<{ method: string; path: string }> {
-  const values = { runtime_id: encodeURIComponent(runtimeId), checkpoint_id: checkpointId, webhook_id: 'intruder-hook' };
+  const values = { runtime_id: encodeURIComponent(runtimeId), checkpoint_id: checkpointId, webhook_id: 'intruder-hook', name: 'intruder-key' };
   return [
     ...routes.map((route) => ({ method: route.method, path: fillPath(route.path, values) })),
     ...HIDDEN_ROUTES,
@@ -112,9 +112,9 @@ describe('with auth on, every route but health and readiness refuses callers wit
     const runtimeId = opened[0]!;
     const checkpointId = (await rig.api.read<{ checkpoints: Array<{ checkpoint_id: string }> }>(`/api/v1/runtimes/${runtimeId}/checkpoints`)).checkpoints[0]!.checkpoint_id;
     for (const route of routes) {
-      const path = fillPath(route.path, { runtime_id: runtimeId, checkpoint_id: checkpointId, webhook_id: 'intruder-hook' });
+      const path = fillPath(route.path, { runtime_id: runtimeId, checkpoint_id: checkpointId, webhook_id: 'intruder-hook', name: 'intruder-key' });
       // An empty POST body is invalid: 400 shows auth let the request through without doing anything.
-      const reply = await kept(route.method === 'POST' ? rig.api.post(path, {}) : rig.api.get(path));
+      const reply = await kept(route.method === 'POST' ? rig.api.post(path, {}) : rig.api.request(route.method, path));
       expect(reply.status, `${route.method} ${path}`).not.toBe(401);
     }
     for (const scheme of ['bearer', 'BEARER', 'Bearer']) {
