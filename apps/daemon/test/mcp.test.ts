@@ -112,9 +112,11 @@ describe('runtimectl-mcp over stdio', () => {
     expect(made.name).toBe('over http');
     expect(await call(agent, 'read_file', { runtime_id: 'rt-other', path: 'secret.txt' })).toMatchObject({ isError: true, content: [{ text: 'runtime_not_found: runtime rt-other not found' }] });
     expect((await call(agent, 'pin_checkpoint', { checkpoint_id: made.checkpoint_id })).isError).toBeFalsy();
-    // A call asking for progress still answers: a transport answering with JSON only drops the notifications.
-    const withProgress = await agent.callTool({ name: 'exec', arguments: { runtime_id: 'rt-agent', command: 'echo hi' } }, undefined, { onprogress: () => undefined });
+    // A call asking for progress is answered as an SSE stream carrying its notifications first.
+    const progress: Array<{ message?: string }> = [];
+    const withProgress = await agent.callTool({ name: 'exec', arguments: { runtime_id: 'rt-agent', command: 'echo hi' } }, undefined, { onprogress: (notification) => progress.push(notification) });
     expect(withProgress).toMatchObject({ structuredContent: { stdout: 'hi\n', exit_code: 0 } });
+    expect(progress[0]?.message).toBe('exec: started');
     const anonymous = await fetch(`${daemon.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
     expect(anonymous.status).toBe(401);
   });

@@ -9,7 +9,8 @@ export const MCP_PATH = '/mcp';
 
 /**
  * `POST /mcp`: the MCP server (@runtimectl/mcp) over Streamable HTTP, stateless (each request a
- * fresh server and transport, answers as JSON), for MCP clients that speak HTTP rather than
+ * fresh server and transport, answers as JSON; as an SSE stream with progress notifications when
+ * the call asks for progress), for MCP clients that speak HTTP rather than
  * launch a process. It runs behind the API's hooks (any valid key reaches it), and each tool call
  * is a request to this daemon on loopback carrying the caller's own credentials: the same scopes
  * and runtime scope hold for a tool call as for the route it calls. `selfUrl` is where this
@@ -33,7 +34,9 @@ export function mcpRoutes(selfUrl: () => string): FastifyPluginAsync {
       const token = bearerCredentials(request.headers.authorization);
       const client = createRuntimectlClient({ baseUrl: selfUrl(), fetch, ...(token ? { token } : {}), retries: 0 });
       const server = createRuntimectlMcpServer({ client });
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      // JSON answers, except for a request asking for progress: its answer is an SSE stream, which
+      // carries the progress notifications before the result.
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !asksForProgress(request.body) });
       reply.hijack();
       reply.raw.on('close', () => {
         void transport.close();
@@ -43,6 +46,15 @@ export function mcpRoutes(selfUrl: () => string): FastifyPluginAsync {
       await transport.handleRequest(request.raw, reply.raw, request.body);
     });
   };
+}
+
+/** Whether a JSON-RPC message (or batch) names a `_meta.progressToken`: the caller wants notifications as it runs. */
+export function asksForProgress(body: unknown): boolean {
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  return messages.some((message) => {
+    const meta = (message as { params?: { _meta?: { progressToken?: unknown } } } | null)?.params?._meta;
+    return meta?.progressToken !== undefined;
+  });
 }
 
 /**
