@@ -117,6 +117,8 @@ describe('a webhook bound to an API key ([[webhooks]] key)', () => {
     const delivered = target.received.map((request) => JSON.parse(request.body) as { runtime_id: string; type: string });
     expect(new Set(delivered.map((event) => event.runtime_id))).toEqual(new Set(['mine', branch]));
     expect(delivered.map((event) => event.type)).toContain('checkpoint.created');
+    const listed = (await (await fetch(`${daemon.url}/api/v1/webhooks`, { headers: { authorization: `Bearer ${adminToken}` } })).json()) as { webhooks: unknown[] };
+    expect(listed.webhooks[0]).toMatchObject({ webhook_id: 'agent-hook', key: 'agent' });
   });
 
   it('refuses to start when a webhook names a key the config does not have', async () => {

@@ -9,7 +9,7 @@ import { createRuntimectlClient, WebhookNotFoundError as ClientWebhookNotFoundEr
 const delivery = { delivery_id: 3, webhook_id: 'ops', event_id: 9, attempt: 2, outcome: 'retrying' as const, status_code: 503, error_code: 'http_status', response_excerpt: 'busy', duration_ms: 8, at_ms: 1 };
 const directory: WebhookDirectory = {
   listWebhooks: async () => ({
-    webhooks: [{ webhook_id: 'ops', url: 'https://hooks.example.com/in', event_types: null, runtime_id: null, after_event_id: 8, last_success_at_ms: null, last_failure_at_ms: 1, failing: true }],
+    webhooks: [{ webhook_id: 'ops', url: 'https://hooks.example.com/in', event_types: null, runtime_id: null, key: null, after_event_id: 8, last_success_at_ms: null, last_failure_at_ms: 1, failing: true }],
   }),
   listWebhookDeliveries: async (webhookId, query) => {
     if (webhookId !== 'ops') throw new WebhookNotFoundError(webhookId);

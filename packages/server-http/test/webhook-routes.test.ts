@@ -8,6 +8,7 @@ const view = {
   url: 'https://hooks.example.com/in',
   event_types: null,
   runtime_id: null,
+  key: null,
   after_event_id: 7,
   last_success_at_ms: 1_800_000_000_000,
   last_failure_at_ms: null,

@@ -21,8 +21,8 @@ describe('the webhook directory', () => {
     await store.recordWebhookProgress({ cursor: { webhookId: 'ops', afterEventId: 9, lastSuccessAtMs: 4, lastFailureAtMs: 2, failing: false } });
     const listed = await directory.listWebhooks();
     expect(listed.webhooks).toStrictEqual([
-      { webhook_id: 'ops', url: 'https://hooks.example.com/in', event_types: ['runtime.closed'], runtime_id: null, after_event_id: 9, last_success_at_ms: 4, last_failure_at_ms: 2, failing: false },
-      { webhook_id: 'idle', url: 'https://hooks.example.com/in', event_types: null, runtime_id: null, after_event_id: 0, last_success_at_ms: null, last_failure_at_ms: null, failing: false },
+      { webhook_id: 'ops', url: 'https://hooks.example.com/in', event_types: ['runtime.closed'], runtime_id: null, key: null, after_event_id: 9, last_success_at_ms: 4, last_failure_at_ms: 2, failing: false },
+      { webhook_id: 'idle', url: 'https://hooks.example.com/in', event_types: null, runtime_id: null, key: null, after_event_id: 0, last_success_at_ms: null, last_failure_at_ms: null, failing: false },
     ]);
     expect(JSON.stringify(listed)).not.toMatch(/s3cret|whsec|pw@/);
   });

@@ -21,6 +21,7 @@ function toWebhookView(webhook: WebhookSettings, cursor: WebhookCursor | undefin
     url: publicWebhookUrl(webhook.url),
     event_types: webhook.eventTypes ?? null,
     runtime_id: webhook.runtimeId ?? null,
+    key: webhook.key ?? null,
     after_event_id: cursor?.afterEventId ?? 0,
     last_success_at_ms: cursor?.lastSuccessAtMs ?? null,
     last_failure_at_ms: cursor?.lastFailureAtMs ?? null,

@@ -18,6 +18,8 @@ export interface WebhookSettings extends BackoffSettings {
    * when the webhook is bound to one. The others are passed over as the filtered-out ones are.
    */
   visible?: ((event: RuntimeEvent) => Promise<boolean>) | undefined;
+  /** The name of the API key `visible` holds the webhook to, shown in `GET /webhooks` (never its token). */
+  key?: string | undefined;
   /** Attempts per event, the first included; after the last failed one the event is recorded failed and skipped. */
   maxAttempts: number;
   /** One attempt's deadline (connect, send, response headers and the bounded excerpt). */

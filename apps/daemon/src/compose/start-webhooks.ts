@@ -22,7 +22,7 @@ function codeOf(error: unknown): string {
 export function startWebhooks(config: ResolvedConfig, store: RuntimeStore, service: RuntimeService, nodeId: string, logger: Logger, telemetry: ServerTelemetry) {
   const keys = new Map(config.apiKeys.map((key) => [key.name, key]));
   // A webhook bound to a key sends only what that key may see (GET /events would show it).
-  const webhooks = config.webhookSettings.map(({ key, ...webhook }) => (key === undefined ? webhook : { ...webhook, visible: keyVisibility(keys.get(key)!, service) }));
+  const webhooks = config.webhookSettings.map((webhook) => (webhook.key === undefined ? webhook : { ...webhook, visible: keyVisibility(keys.get(webhook.key)!, service) }));
   const engine = new WebhookEngine({
     store,
     webhooks,

@@ -9,7 +9,8 @@ import { BEARER_TOKEN_CHARACTERS, BEARER_TOKEN_CHARACTERS_RULE, DaemonConfigSche
 import { FIRST_PARTY_PROVIDERS } from '../providers/first-party-providers';
 import { defaultStateDir } from './state-dir';
 import { resolveFleetSecret } from './resolve-fleet-secret';
-import { resolveWebhooks, type ResolvedWebhook } from './resolve-webhooks';
+import type { WebhookSettings } from '@runtimectl/webhooks';
+import { resolveWebhooks } from './resolve-webhooks';
 
 export interface ConfigSources {
   /** --config, else $RUNTIMECTL_CONFIG, else none. */
@@ -40,7 +41,7 @@ export interface ResolvedConfig extends DaemonConfig {
   /** The fleet's shared secret from the variable fleet.secret_env names (required on PostgreSQL). Never logged. */
   fleetSecret: string | undefined;
   /** `[[webhooks]]` with their secrets resolved (from the file or secret_env). Secrets: never logged. */
-  webhookSettings: ResolvedWebhook[];
+  webhookSettings: WebhookSettings[];
   configPath: string | undefined;
 }
 

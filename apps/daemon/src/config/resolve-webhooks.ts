@@ -4,13 +4,8 @@ import type { DaemonConfig } from './config-schema';
 
 const MIN_SECRET_LENGTH = 16;
 
-/** A webhook as configured: its settings, and the API key whose reach it is limited to (the daemon makes `visible` of it). */
-export interface ResolvedWebhook extends WebhookSettings {
-  key?: string | undefined;
-}
-
 /** The webhooks with their secrets read (from the file or secret_env's variable). Errors name the key and variable, never a secret. */
-export function resolveWebhooks(config: Pick<DaemonConfig, 'webhooks' | 'http'>, env: NodeJS.ProcessEnv): ResolvedWebhook[] {
+export function resolveWebhooks(config: Pick<DaemonConfig, 'webhooks' | 'http'>, env: NodeJS.ProcessEnv): WebhookSettings[] {
   const keyNames = new Set(config.http.auth?.keys?.map((key) => key.name));
   return config.webhooks.map((webhook, index) => {
     let secret = webhook.secret;

@@ -17,6 +17,8 @@ export const WebhookViewSchema = z.object({
   event_types: z.array(z.enum(RUNTIME_EVENT_TYPES)).nullable(),
   /** Only events about this runtime are sent; null: every runtime. */
   runtime_id: z.string().nullable(),
+  /** Only what this API key may see is sent (its name); null: every event. */
+  key: z.string().nullable(),
   /** Every event up to this id is done with (delivered, given up on or filtered out); 0 before the first step. */
   after_event_id: z.number().int().min(0),
   last_success_at_ms: z.number().int().nullable(),
