@@ -80,37 +80,38 @@ describe('query plans of a migrated database', () => {
   });
 });
 
+/** Runs `check` with the plan of any statement (its details joined by " | ") on a fresh store file. */
+async function withPlans(name: string, check: (planOf: (sql: string) => string) => void): Promise<void> {
+  const directory = temporaryDirectory();
+  try {
+    const path = join(directory.path, `${name}.db`);
+    await createSqliteStore({ path }).close();
+    const db = new Database(path, { readonly: true });
+    try {
+      check((sql) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...placeholderParameters(sql)) as Array<{ detail: string }>).map((row) => row.detail).join(' | '));
+    } finally {
+      db.close();
+    }
+  } finally {
+    directory.remove();
+  }
+}
+
 describe('query plans of the webhook statements', () => {
   it("a webhook's deliveries are read newest first, and pruned, through their indexes: no scan, no sort", async () => {
-    const directory = temporaryDirectory();
-    try {
-      const path = join(directory.path, 'webhook-plans.db');
-      await createSqliteStore({ path }).close();
-      const db = new Database(path, { readonly: true });
-      const planOf = (sql: string) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...placeholderParameters(sql)) as Array<{ detail: string }>).map((row) => row.detail).join(' | ');
+    await withPlans('webhook-plans', (planOf) => {
       const list = planOf(WEBHOOK_STATEMENT_SQL.listWebhookDeliveries);
       expect(list).toContain('INDEX webhook_deliveries_by_webhook');
       expect(list).not.toContain('FOR ORDER BY');
       expect(planOf(WEBHOOK_STATEMENT_SQL.pruneWebhookDeliveries)).toContain('INDEX webhook_deliveries_by_time');
-      db.close();
-    } finally {
-      directory.remove();
-    }
+    });
   });
 });
 
 describe('query plans of the API key statements', () => {
   it('a presented token is looked up by its hash through an index, never a scan (every unknown token costs this lookup)', async () => {
-    const directory = temporaryDirectory();
-    try {
-      const path = join(directory.path, 'api-key-plans.db');
-      await createSqliteStore({ path }).close();
-      const db = new Database(path, { readonly: true });
-      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${API_KEY_STATEMENT_SQL.findApiKey}`).all('0'.repeat(64)) as Array<{ detail: string }>).map((row) => row.detail).join(' | ');
-      expect(plan).toMatch(/SEARCH api_keys USING INDEX/);
-      db.close();
-    } finally {
-      directory.remove();
-    }
+    await withPlans('api-key-plans', (planOf) => {
+      expect(planOf(API_KEY_STATEMENT_SQL.findApiKey)).toMatch(/SEARCH api_keys USING INDEX/);
+    });
   });
 });
