@@ -175,6 +175,17 @@ export class RuntimectlClient {
   }
 
   /**
+   * One directory of a checkpoint (`path`, relative; absent: the root) as its content manifest
+   * records it, without restoring anything: entries with kind, mode, size and symlink target,
+   * a page of at most `limit` (500). Read a file with `readFile({ checkpoint_id, path })`.
+   */
+  async checkpointTree(checkpointId: string, query: wire.CheckpointTreeQuery = {}): Promise<wire.CheckpointTreeResult> {
+    checked(wire.CheckpointIdSchema, checkpointId);
+    const q = checked(wire.CheckpointTreeQuerySchema, query);
+    return this.#http.json('GET', `/api/v1/checkpoints/${encodedId(checkpointId)}/tree`, wire.CheckpointTreeResultSchema, { query: q });
+  }
+
+  /**
    * The changed paths between a checkpoint and another checkpoint (`to_checkpoint_id`) or a
    * runtime's live workspace (`to_runtime_id`): one page, sorted by path, with the summary.
    * `ManifestUnavailableError` when a side has no content manifest.

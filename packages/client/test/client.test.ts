@@ -98,6 +98,19 @@ describe('RuntimectlClient against a real server', () => {
     await client.close({ runtime_id: id, cascade: true });
   });
 
+  it("checkpointTree lists a checkpoint's directory from its manifest, not the runtime's files; list items carry provider and lineage", async () => {
+    const id = await openRuntime();
+    await client.writeFileBytes(id, 'src/app.ts', 'export {}');
+    const checkpoint = await client.checkpoint({ runtime_id: id });
+    await client.writeFileBytes(id, 'src/later.ts', 'later');
+    expect((await client.checkpointTree(checkpoint.checkpoint_id)).entries).toMatchObject([{ name: 'src', kind: 'directory' }]);
+    const src = await client.checkpointTree(checkpoint.checkpoint_id, { path: 'src' });
+    expect(src.entries.map(({ name, size }) => `${name} ${size}`)).toEqual(['app.ts 9']);
+    const listed = (await client.list({ limit: 500 })).runtimes.find((runtime) => runtime.runtime_id === id);
+    expect(listed).toMatchObject({ provider: expect.any(String), parent_runtime_id: null, forked_from_checkpoint_id: null });
+    await client.close({ runtime_id: id, cascade: true });
+  });
+
   it('checkpoint, fork and pause answers say how many background processes ran as their snapshot was taken', async () => {
     const { runtime } = await client.open({ conversation_id: 'c', sender_id: 's', provider: 'busy' });
     const id = runtime.runtime_id;

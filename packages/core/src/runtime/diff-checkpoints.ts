@@ -10,7 +10,7 @@ import { unstoredTreesFirst } from './unstored-trees';
 const DEFAULT_DIFF_PAGE = 100;
 
 /** The manifest root a checkpoint recorded; ManifestUnavailableError without one. */
-async function checkpointRoot(ctx: ServiceContext, checkpointId: string): Promise<string> {
+export async function checkpointRoot(ctx: ServiceContext, checkpointId: string): Promise<string> {
   const checkpoint = await loadCheckpoint(ctx, checkpointId);
   if (!checkpoint.manifestRoot) {
     throw new ManifestUnavailableError({ checkpoint_id: checkpointId }, 'its provider produces none, or it was taken before manifests existed');

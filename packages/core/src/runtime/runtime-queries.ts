@@ -10,7 +10,7 @@ import type {
   RuntimeUpdateResult,
 } from '../wire/runtime-lifecycle';
 import { assertOperable, loadCheckpoint, loadSession, withRuntimeLock } from './runtime-access';
-import { toCheckpointView, toRuntimeDetail, toRuntimeRecord } from './runtime-view';
+import { toCheckpointView, toRuntimeDetail, toRuntimeListItem, toRuntimeRecord } from './runtime-view';
 import { idempotentCompletion } from './idempotent-completion';
 import type { OperationScope, ServiceContext } from './service-context';
 
@@ -34,7 +34,7 @@ export async function listRuntimes(ctx: ServiceContext, query: RuntimeListQuery)
     );
     const page = sessions.slice(0, limit);
     return {
-      runtimes: page.map((session) => toRuntimeRecord(session, busy)),
+      runtimes: page.map((session) => toRuntimeListItem(session, busy)),
       next_cursor: sessions.length > limit ? (page.at(-1)?.runtimeId ?? null) : null,
     };
   }
@@ -43,7 +43,7 @@ export async function listRuntimes(ctx: ServiceContext, query: RuntimeListQuery)
     ...(query.status ? { status: query.status } : {}),
     ...(query.cursor ? { cursor: query.cursor } : {}),
   });
-  return { runtimes: page.items.map((session) => toRuntimeRecord(session, busy)), next_cursor: page.nextCursor };
+  return { runtimes: page.items.map((session) => toRuntimeListItem(session, busy)), next_cursor: page.nextCursor };
 }
 
 /** Replaces session_state, metadata and the runtime's own policies. A control operation: fails fast while another runs. */

@@ -16,6 +16,7 @@ import { readCheckpointFile } from './checkpoint-files';
 import { closeRuntime } from './close-runtime';
 import * as data from './data-operations';
 import { deleteCheckpointSnapshot } from './delete-snapshot';
+import { listCheckpointTree } from './checkpoint-tree';
 import { diffCheckpoints } from './diff-checkpoints';
 import { forkRuntime, forkRuntimeChildren } from './fork-runtime';
 import { createIdGenerator, type IdGenerator } from './ids';
@@ -283,6 +284,11 @@ export class RuntimeService {
 
   getCheckpoint(checkpointId: string): Promise<wire.CheckpointView> {
     return this.#run('get_checkpoint', (ctx) => queries.getCheckpoint(ctx, checkpointId));
+  }
+
+  /** One directory of a checkpoint from its content manifest, without restoring it (`manifest_unavailable` without one). */
+  checkpointTree(checkpointId: string, query: wire.CheckpointTreeQuery = {}): Promise<wire.CheckpointTreeResult> {
+    return this.#run('checkpoint_tree', (ctx) => listCheckpointTree(ctx, checkpointId, query));
   }
 
   /**

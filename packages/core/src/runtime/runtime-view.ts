@@ -2,7 +2,7 @@ import { overrideToWire } from '../retention/retention-policy';
 import type { CheckpointRecord, SessionRecord } from '../store/records';
 import type { CheckpointView } from '../wire/checkpoints';
 import type { RuntimeRecord } from '../wire/common';
-import type { RuntimeDetail } from '../wire/runtime-lifecycle';
+import type { RuntimeDetail, RuntimeListItem } from '../wire/runtime-lifecycle';
 
 /**
  * The public RuntimeRecord. Given the busy runtimes (an operation of their own holds a lease, on
@@ -17,6 +17,17 @@ export function toRuntimeRecord(session: SessionRecord, busy?: ReadonlySet<strin
     status: session.status === 'idle' && busy?.has(session.runtimeId) ? 'running' : session.status,
     created_at_ms: session.createdAtMs,
     updated_at_ms: session.updatedAtMs,
+  };
+}
+
+/** A runtime as `GET /runtimes` lists it: its record, provider, lineage and home node. */
+export function toRuntimeListItem(session: SessionRecord, busy: ReadonlySet<string>): RuntimeListItem {
+  return {
+    ...toRuntimeRecord(session, busy),
+    provider: session.providerId,
+    parent_runtime_id: session.parentRuntimeId,
+    forked_from_checkpoint_id: session.forkedFromCheckpointId,
+    home_node_id: session.homeNodeId ?? null,
   };
 }
 

@@ -10,3 +10,4 @@ export * from './retention';
 export * from './checkpoint-diff';
 export * from './webhooks';
 export * from './api-keys';
+export * from './checkpoint-tree';

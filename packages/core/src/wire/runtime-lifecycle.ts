@@ -72,8 +72,23 @@ export const RuntimeListQuerySchema = z.strictObject({
 });
 export type RuntimeListQuery = z.infer<typeof RuntimeListQuerySchema>;
 
+/**
+ * **[ext]** A runtime as `GET /runtimes` lists it: the RuntimeRecord and where it sits, so a
+ * caller can filter by provider and node and draw lineage trees without a request per runtime.
+ */
+export const RuntimeListItemSchema = RuntimeRecordSchema.extend({
+  provider: z.string(),
+  /** The runtime it was checked out or forked from; null for a root. */
+  parent_runtime_id: z.string().nullable(),
+  /** The checkpoint it was checked out from; null for a root. */
+  forked_from_checkpoint_id: z.string().nullable(),
+  /** The fleet node whose machine holds its backend (node-local providers); null when any node reaches it. */
+  home_node_id: z.string().nullable(),
+});
+export type RuntimeListItem = z.infer<typeof RuntimeListItemSchema>;
+
 export const RuntimeListResultSchema = z.object({
-  runtimes: z.array(RuntimeRecordSchema),
+  runtimes: z.array(RuntimeListItemSchema),
   next_cursor: z.string().nullable(),
 });
 export type RuntimeListResult = z.infer<typeof RuntimeListResultSchema>;

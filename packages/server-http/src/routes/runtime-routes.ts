@@ -1,5 +1,7 @@
 import {
   CheckpointIdParamsSchema,
+  CheckpointTreeQuerySchema,
+  CheckpointTreeResultSchema,
   CheckpointListQuerySchema,
   CheckpointListResultSchema,
   CheckpointViewSchema,
@@ -137,5 +139,23 @@ export const runtimeRoutes: FastifyPluginAsyncZod<RouteGroupOptions> = async (ap
       },
     },
     async (request) => service.getCheckpoint(request.params.checkpoint_id),
+  );
+
+  app.get(
+    '/checkpoints/:checkpoint_id/tree',
+    {
+      config: READ_OPERATION,
+      schema: {
+        summary: "One directory of a checkpoint's files, from its content manifest, without restoring it",
+        description:
+          '`path` is a directory relative to the workspace root (absent: the root). Entries in name order with kind, mode, size and a symlink\'s target, paginated (`limit` ≤ 500, default 500, `next_cursor`). Read from the store: no provider call. A checkpoint without a manifest answers `manifest_unavailable`, a missing directory `path_not_found`, a file `invalid_request`. Read a file\'s content with `read-file` and `checkpoint_id`.',
+        tags: ['checkpoints'],
+        operationId: 'getCheckpointTree',
+        params: CheckpointIdParamsSchema,
+        querystring: CheckpointTreeQuerySchema,
+        response: { 200: CheckpointTreeResultSchema, ...ERROR_RESPONSES },
+      },
+    },
+    async (request) => service.checkpointTree(request.params.checkpoint_id, request.query),
   );
 };

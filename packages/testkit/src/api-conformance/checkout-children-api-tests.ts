@@ -1,6 +1,6 @@
 import { describe, expect, test, type TestContext } from 'vitest';
 import { RuntimeCheckoutChildrenResultSchema, RuntimeCheckpointResultSchema, RuntimeForkResultSchema, type CheckoutChildResult } from '@runtimectl/core';
-import { segment } from './api-client';
+import { segment, type ApiResponse } from './api-client';
 import { expectApiError, expectOk, type ApiSuiteContext } from './api-suite-context';
 
 const CHILD_ID = /:checkout:[0-9a-f]{32}$/;
@@ -53,6 +53,24 @@ export function checkoutChildrenApiTests(context: ApiSuiteContext): void {
         const detail = await client.get(`/api/v1/runtimes/${segment(child)}`);
         expect(detail.body).toMatchObject({ parent_runtime_id: id, forked_from_checkpoint_id: checkpointId });
       }
+    }, testMs);
+
+    test('GET /runtimes lists each runtime with its provider, its lineage (the source runtime and checkpoint) and its home node, as its detail tells them', async (ctx) => {
+      skipUnlessNamed(ctx);
+      const { id, checkpointId } = await checkpointed('list-lineage');
+      const [child] = succeeded((await checkoutChildren(checkpointId, 1)).results);
+      const listed = new Map<string, Record<string, unknown>>();
+      let cursor: string | null = null;
+      do {
+        const page: ApiResponse<{ runtimes: Array<Record<string, unknown>>; next_cursor: string | null }> = await client.get(`/api/v1/runtimes?limit=500${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`);
+        expectOk(page);
+        for (const runtime of page.body.runtimes) listed.set(runtime.runtime_id as string, runtime);
+        cursor = page.body.next_cursor;
+      } while (cursor !== null);
+      expect(listed.get(id)).toMatchObject({ provider, parent_runtime_id: null, forked_from_checkpoint_id: null, home_node_id: expect.toSatisfy((value) => value === null || typeof value === 'string') });
+      expect(listed.get(child!)).toMatchObject({ provider, parent_runtime_id: id, forked_from_checkpoint_id: checkpointId });
+      const detail = await client.get(`/api/v1/runtimes/${segment(child!)}`);
+      expect(listed.get(child!)).toMatchObject({ ...detail.body.runtime, provider: detail.body.provider });
     }, testMs);
 
     test('checkout count 0 or 101 is refused with 400 invalid_request and creates nothing', async (ctx) => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { CheckpointDiffResultSchema, RuntimeCheckpointResultSchema, type CheckpointDiffResult } from '@runtimectl/core';
+import { CheckpointDiffResultSchema, CheckpointTreeResultSchema, RuntimeCheckpointResultSchema, type CheckpointDiffResult } from '@runtimectl/core';
 import { expectApiError, expectOk, type ApiSuiteContext } from './api-suite-context';
 
 const MISSING_CHECKPOINT = `rtcp_${'0'.repeat(32)}`;
@@ -84,6 +84,32 @@ export function diffApiTests(context: ApiSuiteContext): void {
       expect(seen).toStrictEqual([...seen].sort());
       expect(new Set(seen).size).toBe(seen.length);
       expect(seen).toEqual(expect.arrayContaining(['diff-test/a.txt', 'diff-test/b.txt']));
+    }, testMs);
+
+    test("a checkpoint's directories, listed from its manifest: entries with kind and size, unchanged after the runtime changed", async () => {
+      const { id, first } = await twoCheckpoints('tree-list');
+      const tree = (query: string) => client.get(`/api/v1/checkpoints/${encodeURIComponent(first.checkpoint_id)}/tree${query}`);
+      if (first.manifest_root === null) {
+        expectApiError(await tree(''), 409, 'manifest_unavailable');
+        return;
+      }
+      await context.writeText(id, 'diff-test/c.txt', 'later');
+      const root = await tree('');
+      expectOk(root);
+      expect(CheckpointTreeResultSchema.parse(root.body).entries.find(({ name }) => name === 'diff-test')).toMatchObject({ kind: 'directory' });
+      const directory = await tree('?path=diff-test/');
+      expectOk(directory);
+      const listed = CheckpointTreeResultSchema.parse(directory.body);
+      expect(listed.path).toBe('diff-test');
+      // The checkpoint's files (b.txt and c.txt came later), not the runtime's.
+      expect(listed.entries.map(({ name, kind, size }) => `${kind} ${name} ${size}`)).toStrictEqual(['file a.txt 3']);
+      const paged = await tree('?path=diff-test&limit=1');
+      expectOk(paged);
+      expect(CheckpointTreeResultSchema.parse(paged.body).next_cursor).toBeNull();
+      expectApiError(await tree('?path=missing'), 404, 'path_not_found');
+      expectApiError(await tree('?path=diff-test/a.txt'), 400, 'invalid_request');
+      expectApiError(await tree('?path=diff-test/../..'), 400, 'invalid_request');
+      expectApiError(await client.get(`/api/v1/checkpoints/${MISSING_CHECKPOINT}/tree`), 404, 'checkpoint_not_found');
     }, testMs);
 
     test('refuses a body naming both or neither to_* side, or limit over 500 (400), and an unknown checkpoint (404)', async () => {

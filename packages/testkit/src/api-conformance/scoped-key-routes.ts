@@ -31,6 +31,7 @@ export function routeCalls({ runtimeId, checkpointId }: RouteIds): RouteCall[] {
   const withCheckpoint: RouteCall[] = checkpointId
     ? [
         { method: 'GET', path: `/api/v1/checkpoints/${encodeURIComponent(checkpointId)}`, scope: 'read', names: 'checkpoint' },
+        { method: 'GET', path: `/api/v1/checkpoints/${encodeURIComponent(checkpointId)}/tree`, scope: 'read', names: 'checkpoint' },
         { method: 'POST', path: '/api/v1/checkpoints/diff', body: { from_checkpoint_id: checkpointId, to_runtime_id: runtimeId }, scope: 'read', names: 'checkpoint' },
         checkpoint('/api/v1/runtimes/read-file', 'read', { path: 'note.txt' }),
         checkpoint('/api/v1/runtimes/checkout', 'checkpoint'),

@@ -23,6 +23,7 @@ export const CONTRACT_ROUTES = [
   'get /api/v1/retention/preview',
   'get /api/v1/runtimes/{runtime_id}/checkpoints',
   'get /api/v1/checkpoints/{checkpoint_id}',
+  'get /api/v1/checkpoints/{checkpoint_id}/tree',
   'post /api/v1/checkpoints/diff',
   'post /api/v1/runtimes/checkout',
   'post /api/v1/runtimes/fork',
