@@ -31,3 +31,4 @@ export type { RuntimectlRouteConfig } from './route-config';
 export { isLoopbackHost } from './auth/loopback-host';
 export { FORWARDED_BY_HEADER, type FleetNode, type FleetOptions, type HomeNodeSource, type NodeDirectory, type NodeState } from './fleet/fleet-options';
 export type { EventStreamOptions } from './routes/event-routes';
+export { CONSOLE_CONTENT_SECURITY_POLICY, CONSOLE_PREFIX, consoleRoutes, type ConsoleRoutesOptions } from './console/console-routes';

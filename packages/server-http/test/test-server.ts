@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { MemoryRuntimeStore, RuntimeService, type BackendProviderV1, type RuntimeServiceOptions, type WebhookDirectory } from '@runtimectl/core';
 import { createMemoryProvider, type MemoryProvider } from '@runtimectl/testkit';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { pino } from 'pino';
 import { buildServer, createServerTelemetry, type EventStreamOptions, type FleetOptions, type IdempotencyOptions, type ServerConfig, type ServerTelemetry } from '../src/index';
 
@@ -35,6 +35,8 @@ export interface TestServerOptions {
   events?: EventStreamOptions;
   /** What `GET /webhooks` shows. */
   webhooks?: WebhookDirectory;
+  /** More routes under the API's hooks (the console, …). */
+  routes?: readonly FastifyPluginAsync[];
 }
 
 /** A real service (memory store, memory providers) behind a real server; not listening. */
@@ -69,6 +71,7 @@ export function createTestServer(options: TestServerOptions = {}): TestServer {
     ...(options.fleet ? { fleet: options.fleet } : {}),
     ...(options.events ? { events: options.events } : {}),
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
+    ...(options.routes ? { routes: options.routes } : {}),
   });
   const logText = () => chunks.join('');
   return {

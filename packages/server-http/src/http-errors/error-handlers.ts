@@ -30,7 +30,8 @@ export function installErrorHandlers(app: FastifyInstance, routes: RouteMethods)
 
   app.setNotFoundHandler((request, reply) => {
     const allow = routes.methodsOf(pathOf(request));
-    if (allow.length > 0) return answerMethodNotAllowed(request, reply, allow);
+    // A route that takes this method and found nothing (a file the console does not have) is a 404.
+    if (allow.length > 0 && !allow.includes(request.method)) return answerMethodNotAllowed(request, reply, allow);
     const { status, body } = errorReply('route_not_found', `no route ${request.method} ${pathOf(request).slice(0, 200)}`);
     reply.code(status).send(body);
   });
