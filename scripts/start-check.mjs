@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // CI's check of the README's other command: `npm start` on a free port with a temporary state
-// directory must print its start banner, answer GET /api/v1/health, and exit 0 on SIGTERM sent to
+// directory must print its start banner, answer GET /api/v1/health, serve the web console, and exit 0 on SIGTERM sent to
 // npm (as a process manager would), leaving no daemon behind. Plain Node, no dependencies.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -71,6 +71,10 @@ try {
   const health = await answers(`${baseUrl}/api/v1/health`);
   if (health?.status !== 200 || health.body?.status !== 'ok') fail(`GET /api/v1/health answered ${JSON.stringify(health)}`);
   else console.log(`[start-check] GET ${baseUrl}/api/v1/health → 200 ${JSON.stringify(health.body)}`);
+  const page = await fetch(`${baseUrl}/console/`, { signal: AbortSignal.timeout(5_000) }).catch(() => undefined);
+  const html = page?.status === 200 ? await page.text() : '';
+  if (!html.includes('<title>')) fail(`GET /console/ answered ${page?.status ?? 'nothing'}: the web console is not served`);
+  else console.log(`[start-check] GET ${baseUrl}/console/ → 200 (the web console)`);
   child.kill('SIGTERM');
   const { code, signal } = await waitForExit(child);
   if (code !== 0) fail(`npm start exited with ${code ?? signal} after SIGTERM, not 0`);

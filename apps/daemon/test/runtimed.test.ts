@@ -30,7 +30,7 @@ describe('runtimed', () => {
     const isolation = (id: string) =>
       `${id} isolation: namespace \\(network (egress via (slirp4netns|pasta)|none: egress needs slirp4netns or pasta on the PATH [^;]*); commands as (uid \\d+ gid \\d+|this daemon's user \\([^)]*\\)); workspace /home/user/workspace; (limits [^;]*\\(cgroup [^)]*\\)|no limits: [^)]*)\\)`;
     expect(daemon.banner).toMatch(
-      new RegExp(`^runtimed \\S+ listening on http://127\\.0\\.0\\.1:\\d+ · node: node_[0-9a-f]{32} · providers: local, fs \\(default\\) · store: sqlite /\\S+/runtimectl\\.db · auth: off · ${isolation('local')} · ${isolation('fs')} · ${DEFAULT_SNAPSHOTS}$`),
+      new RegExp(`^runtimed \\S+ listening on http://127\\.0\\.0\\.1:\\d+ · node: node_[0-9a-f]{32} · providers: local, fs \\(default\\) · store: sqlite /\\S+/runtimectl\\.db · auth: off · ${isolation('local')} · ${isolation('fs')} · ${DEFAULT_SNAPSHOTS} · console: http://127\\.0\\.0\\.1:\\d+/console/$`),
     );
     expect(daemon.banner).not.toMatch(/network host/);
   });
@@ -43,7 +43,7 @@ describe('runtimed', () => {
 
   it('says when local and fs commands are not isolated, warns of the loopback API with the host network, and cuts their network with --local-network none', async () => {
     const none = await start(['--local-isolation', 'none']);
-    expect(none.banner).toMatch(new RegExp(` · local isolation: none \\(isolation = "none" in the settings\\) · fs isolation: none \\(isolation = "none" in the settings\\) · ${DEFAULT_SNAPSHOTS}$`));
+    expect(none.banner).toMatch(new RegExp(` · local isolation: none \\(isolation = "none" in the settings\\) · fs isolation: none \\(isolation = "none" in the settings\\) · ${DEFAULT_SNAPSHOTS} · console: \\S+$`));
     const host = await start(['--local-network', 'host']);
     expect(host.banner).toContain('(network host: commands can reach this API on loopback; set a bearer token or providers.local.network = "egress"; ');
     const offline = await start(['--local-network', 'none']);
@@ -77,7 +77,7 @@ describe('runtimed', () => {
 
   it.skipIf(process.getuid?.() !== 0)('with providers.fs.snapshot_store = "layers" says so on its start line, and checkouts and resumes are overlay mounts of the checkpoint', async () => {
     const daemon = await start([], { RUNTIMECTL_PROVIDERS_FS_SNAPSHOT_STORE: 'layers' });
-    expect(daemon.banner).toMatch(/ · fs snapshots: layers \(copy-on-write overlay mounts\)$/);
+    expect(daemon.banner).toMatch(/ · fs snapshots: layers \(copy-on-write overlay mounts\) · console: \S+$/);
     const api = `${daemon.url}/api/v1/runtimes`;
     const text = (body: Record<string, any>) => Buffer.from(body.stdout_base64, 'base64').toString();
     await post(`${api}/open`, { runtime_id: 'layered', conversation_id: 'c1', sender_id: 'me' });

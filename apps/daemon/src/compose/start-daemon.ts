@@ -18,6 +18,7 @@ import { describeSnapshotStores } from './snapshot-stores';
 import { loadInstallationId } from './installation-id';
 import { listenBeforeJoining } from './listen-before-joining';
 import { loopbackUrlOf, mcpRoutes } from './mcp-route';
+import { consoleSetup } from './console-route';
 import { loadNodeId } from './node-id';
 import { makeStateOwnerOnly, stateLocationsOf } from './owner-only-state';
 import { MEMORY_STORE_WARNING, releaseNonDurableState } from './release-non-durable-state';
@@ -145,6 +146,7 @@ async function startLocked(config: ResolvedConfig, logger: Logger, lock: StateDi
     restores: { verify: config.runtimes.verify_restores },
     observer: telemetry.observer,
   });
+  const webConsole = consoleSetup(config.http.console);
   const app = buildServer({
     service,
     telemetry,
@@ -165,7 +167,11 @@ async function startLocked(config: ResolvedConfig, logger: Logger, lock: StateDi
     },
     webhooks: createWebhookDirectory(store, config.webhookSettings),
     // POST /mcp: its tool calls come back to this daemon on loopback, with the caller's key.
-    routes: [mcpRoutes(() => loopbackUrlOf(app.server.address() as AddressInfo))],
+    // The web console (GET /console/): prebuilt files; its data comes from the API with the user's key.
+    routes: [
+      mcpRoutes(() => loopbackUrlOf(app.server.address() as AddressInfo)),
+      ...webConsole.routes,
+    ],
     events: {
       maxStreams: config.http.max_event_streams,
       maxStreamsPerAddress: config.http.max_event_streams_per_address,
@@ -228,6 +234,7 @@ async function startLocked(config: ResolvedConfig, logger: Logger, lock: StateDi
     `auth: ${describeAuth(config)}`,
     ...(localIsolation ? [localIsolation] : []),
     ...(snapshotStores ? [snapshotStores] : []),
+    webConsole.describe(url),
   ].join(' · ');
 
   let closing: Promise<void> | undefined;

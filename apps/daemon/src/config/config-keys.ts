@@ -29,6 +29,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { path: 'http.max_event_streams_per_address', type: 'integer', description: 'event streams open at most from one source address (default 32)' },
   { path: 'http.event_stream_max_lifetime_ms', type: 'integer', description: 'an event stream ends after this long; clients reconnect with Last-Event-ID (default 3600000)' },
   { path: 'http.event_stream_write_timeout_ms', type: 'integer', description: 'an event stream whose reader takes no write for this long is disconnected (default 30000)' },
+  { path: 'http.console', type: 'boolean', description: 'serve the web console at /console/ (default true; its data comes from the API under the key entered)' },
   { path: 'http.auth.bearer_token', type: 'string', description: 'require this bearer token (16+ characters)' },
   { path: 'http.auth.bearer_token_env', type: 'string', description: 'require the bearer token held by this environment variable' },
   { path: 'store.kind', type: 'string', description: 'sqlite (default: durable), postgres (a shared database) or memory (lost on exit)' },

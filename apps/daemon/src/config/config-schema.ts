@@ -71,6 +71,8 @@ const HttpSchema = z
   max_event_streams_per_address: z.int().min(1).max(1_000_000).default(32),
   event_stream_max_lifetime_ms: z.int().min(1_000).max(7 * 86_400_000).default(3_600_000),
   event_stream_write_timeout_ms: z.int().min(100).max(3_600_000).default(30_000),
+  /** The web console at /console/: its files are public and hold no data; what it shows comes from the API under the key entered. */
+  console: z.boolean().default(true),
   auth: AuthSchema.optional(),
 })
   .refine((http) => http.headers_timeout_ms <= http.request_timeout_ms, {
