@@ -73,6 +73,8 @@ class ClientTest(unittest.TestCase):
         view = self.client.get_checkpoint(first["checkpoint_id"])
         self.assertEqual((view["name"], view["metadata"], view["runtime_id"]), ("v1", {"step": 1}, runtime))
         self.assertEqual([c["checkpoint_id"] for c in self.client.list_checkpoints(runtime)["checkpoints"]], [first["checkpoint_id"]])
+        tree = self.client.checkpoint_tree(first["checkpoint_id"])
+        self.assertEqual([(entry["name"], entry["kind"], entry["size"]) for entry in tree["entries"]], [("app.py", "file", 12)])
 
     def test_a_fork_gives_as_many_independent_branches_as_asked(self) -> None:
         runtime = fresh_runtime(self.client)

@@ -56,6 +56,7 @@ class AsyncClient:
     checkpoint = _off_the_loop(Client.checkpoint)
     list_checkpoints = _off_the_loop(Client.list_checkpoints)
     get_checkpoint = _off_the_loop(Client.get_checkpoint)
+    checkpoint_tree = _off_the_loop(Client.checkpoint_tree)
     diff = _off_the_loop(Client.diff)
     checkout = _off_the_loop(Client.checkout)
     fork = _off_the_loop(Client.fork)

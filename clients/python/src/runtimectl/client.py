@@ -13,6 +13,7 @@ from .types import (
     CheckoutChildrenResult,
     CheckoutResult,
     CheckpointList,
+    CheckpointTree,
     CheckpointResult,
     CheckpointView,
     CloseResult,
@@ -57,8 +58,8 @@ class Client:
     def _post(self, path: str, body: Json, idempotency_key: Optional[str]) -> Any:
         return self._http.json("POST", path, body=body, idempotency_key=idempotency_key)
 
-    def _get(self, path: str, **query: Any) -> Any:
-        return self._http.json("GET", path, query=query)
+    def _get(self, route: str, **query: Any) -> Any:
+        return self._http.json("GET", route, query=query)
 
     # The daemon and its fleet.
 
@@ -146,6 +147,10 @@ class Client:
 
     def get_checkpoint(self, checkpoint_id: str) -> CheckpointView:
         return cast(CheckpointView, self._get(f"/api/v1/checkpoints/{_id(checkpoint_id)}"))
+
+    def checkpoint_tree(self, checkpoint_id: str, path: Optional[str] = None, *, limit: Optional[int] = None, cursor: Optional[str] = None) -> CheckpointTree:
+        """One directory of a checkpoint (``path`` relative, the root without one) from its manifest, restoring nothing."""
+        return cast(CheckpointTree, self._get(f"/api/v1/checkpoints/{_id(checkpoint_id)}/tree", path=path, limit=limit, cursor=cursor))
 
     def diff(self, from_checkpoint_id: str, *, to_checkpoint_id: Optional[str] = None, to_runtime_id: Optional[str] = None, limit: Optional[int] = None, cursor: Optional[str] = None) -> DiffResult:
         """What changed from a checkpoint to another (``to_checkpoint_id``) or to a runtime as it is now (``to_runtime_id``)."""

@@ -61,6 +61,22 @@ class CheckpointView(TypedDict):
     last_used_at_ms: Optional[int]
 
 
+class CheckpointTreeEntry(TypedDict):
+    name: str
+    #: ``file``, ``directory`` or ``symlink``.
+    kind: str
+    mode: int
+    size: int
+    target: Optional[str]
+
+
+class CheckpointTree(TypedDict):
+    checkpoint_id: str
+    path: str
+    entries: List[CheckpointTreeEntry]
+    next_cursor: Optional[str]
+
+
 class CheckpointList(TypedDict):
     checkpoints: List[CheckpointView]
     next_cursor: Optional[str]
