@@ -28,6 +28,7 @@ const SCOPE_OF: Record<string, ApiKeyScope | 'public' | 'peer'> = {
   'GET /api/v1/runtimes/:runtime_id': 'read',
   'GET /api/v1/runtimes/:runtime_id/checkpoints': 'read',
   'GET /api/v1/checkpoints/:checkpoint_id': 'read',
+  'GET /api/v1/checkpoints/:checkpoint_id/tree': 'read',
   'POST /api/v1/checkpoints/diff': 'read',
   'POST /api/v1/runtimes/read-file': 'read',
   'POST /api/v1/runtimes/stat': 'read',

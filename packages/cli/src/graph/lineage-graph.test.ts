@@ -28,6 +28,7 @@ function runtime(id: string, options: { status?: RuntimeStatus; createdMinutesAg
     auto_resume: null,
     verify: null,
     opened_by_key: null,
+    home_node_id: null,
   };
 }
 

@@ -48,6 +48,7 @@ export function toRuntimeDetail(session: SessionRecord, busy: ReadonlySet<string
     auto_resume: session.autoResume ?? null,
     verify: session.verify ?? null,
     opened_by_key: session.openedByKey ?? null,
+    home_node_id: session.homeNodeId ?? null,
   };
 }
 

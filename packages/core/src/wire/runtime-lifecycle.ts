@@ -117,6 +117,8 @@ export const RuntimeDetailSchema = z.object({
   idle_pause_after_ms: z.number().int().nullable(),
   /** The runtime's own auto-resume; null: the daemon's applies. */
   auto_resume: z.boolean().nullable(),
+  /** **[ext]** The fleet node whose machine holds its backend (node-local providers); null when any node reaches it. */
+  home_node_id: z.string().nullable(),
 });
 export type RuntimeDetail = z.infer<typeof RuntimeDetailSchema>;
 

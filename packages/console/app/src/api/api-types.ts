@@ -22,6 +22,7 @@ export interface RuntimeDetail {
   paused_checkpoint_id: string | null;
   parent_runtime_id: string | null;
   forked_from_checkpoint_id: string | null;
+  home_node_id: string | null;
   metadata: Record<string, unknown>;
   last_error?: string | null;
 }

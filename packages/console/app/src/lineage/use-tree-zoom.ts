@@ -5,6 +5,9 @@ import { useCallback, useEffect, useRef } from 'preact/hooks';
 import type { LineageLayout } from './layout-lineage';
 
 const FIT_MARGIN = 60;
+/** Room for the labels beside the outermost nodes: a root's name on its left, a live head's pill on its right. */
+const LEFT_LABEL_WIDTH = 110;
+const RIGHT_LABEL_WIDTH = 160;
 const MAX_FIT_SCALE = 1.5;
 /** Below this scale labels cannot be read nor nodes hit: the first view then shows the focus node instead of everything. */
 const MIN_READABLE_SCALE = 0.45;
@@ -45,10 +48,10 @@ export function useTreeZoom(
     const width = svg.clientWidth || 800;
     const height = svg.clientHeight || 500;
     const { minX, maxX, minY, maxY } = layout.bounds;
-    const treeWidth = maxX - minX + FIT_MARGIN * 2 + 120;
-    const treeHeight = maxY - minY + FIT_MARGIN * 2;
-    const scale = Math.min(width / treeWidth, height / treeHeight, MAX_FIT_SCALE);
-    const x = (width - (maxX - minX + 120) * scale) / 2 - minX * scale;
+    const left = minX - LEFT_LABEL_WIDTH;
+    const drawnWidth = maxX + RIGHT_LABEL_WIDTH - left;
+    const scale = Math.min(width / (drawnWidth + FIT_MARGIN * 2), height / (maxY - minY + FIT_MARGIN * 2), MAX_FIT_SCALE);
+    const x = (width - drawnWidth * scale) / 2 - left * scale;
     const y = (height - (maxY - minY) * scale) / 2 - minY * scale;
     return { x, y, scale };
   }, [svgRef, layout]);
@@ -74,7 +77,8 @@ export function useTreeZoom(
     }
     const behavior = behaviorRef.current;
     select(svg).call(behavior.transform, zoomIdentity.scale(FOCUS_SCALE));
-    select(svg).call(behavior.translateTo, focus.x - 200 / FOCUS_SCALE, focus.y);
+    // The focus node a quarter of the way in, so some of its past shows on its left (on a phone too).
+    select(svg).call(behavior.translateTo, focus.x + svg.clientWidth / 4 / FOCUS_SCALE, focus.y);
   }, [layout, fit, fitTransform, focusNodeId, svgRef]);
 
   const zoomBy = useCallback(

@@ -16,6 +16,7 @@ export function recordFromDetail(detail: RuntimeDetail): RuntimeRecord {
     provider: detail.runtime.provider ?? detail.provider,
     parent_runtime_id: detail.runtime.parent_runtime_id ?? detail.parent_runtime_id,
     forked_from_checkpoint_id: detail.runtime.forked_from_checkpoint_id ?? detail.forked_from_checkpoint_id,
+    home_node_id: detail.runtime.home_node_id ?? detail.home_node_id,
   };
 }
 
