@@ -79,6 +79,9 @@ step(pnpm, ['install', '--frozen-lockfile']);
 
 switch (task) {
   case 'test':
+    // turbo shows only failing packages' output: the console's browser tests skipping on a machine
+    // without Chromium must still be said, once (tests/console/support/chromium-path.ts says the same).
+    if (!existsSync('/usr/bin/chromium')) console.log('[runtimectl] console tests: skipped: no Chromium at /usr/bin/chromium (apt-get install chromium)');
     // --continue: every package reports even when one fails; --concurrency=2: the machines have
     // two cores, and test suites that spawn daemons and shells get flaky when oversubscribed.
     step(pnpm, ['exec', 'turbo', 'run', 'lint', 'test', '--continue', '--concurrency=2', '--output-logs=errors-only', ...extra]);
