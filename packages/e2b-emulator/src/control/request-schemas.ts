@@ -35,6 +35,15 @@ export const pauseSandboxBody = z.looseObject({ memory: z.boolean().nullish() })
 
 export const setTimeoutBody = z.looseObject({ timeout: timeoutSeconds });
 
+/** Most forks one `POST /sandboxes/{id}/fork` may ask for (E2B's limit). */
+export const MAX_FORK_COUNT = 100;
+
+/** `POST /sandboxes/{id}/fork` (SandboxForkRequest): `count` default 1, `timeout` default 15 s. */
+export const forkSandboxBody = z.looseObject({
+  count: z.number().int().nullish(),
+  timeout: timeoutSeconds.nullish(),
+});
+
 /** Snapshot names become template aliases: letters, digits, `.`, `_`, `-`. */
 export const createSnapshotBody = z.looseObject({
   name: z

@@ -1,12 +1,10 @@
 /** The JSON shapes the control plane answers with (E2B's OpenAPI `Sandbox`, `SandboxDetail`, `ListedSandbox`). */
+import { NOMINAL_RESOURCES } from '../sandbox/nominal-resources.js';
 import type { SandboxRecord } from '../sandbox/sandbox-store.js';
 
 /** `clientID` is deprecated but required by the schema; E2B sends a fixed value too. */
 const CLIENT_ID = '6532622b';
-/** Nominal resources: reported for schema completeness, not enforced. */
-const CPU_COUNT = 2;
-const MEMORY_MB = 512;
-const DISK_SIZE_MB = 10_240;
+const { cpuCount: CPU_COUNT, memoryMB: MEMORY_MB, diskSizeMB: DISK_SIZE_MB } = NOMINAL_RESOURCES;
 
 /** 201/200 body of create and connect. */
 export function sandboxView(record: SandboxRecord, envdVersion: string): Record<string, unknown> {

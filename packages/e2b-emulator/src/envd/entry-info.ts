@@ -10,6 +10,7 @@
 import type { Stats } from 'node:fs';
 import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { ownerNameOf, SANDBOX_IDENTITY } from '../sandbox/sandbox-owners.js';
 import { resolveSandboxPath, type ResolvedPath } from '../sandbox/sandbox-paths.js';
 
 export interface EntryInfoJson {
@@ -35,8 +36,8 @@ export async function entryInfoOf(sandboxDir: string, entry: ResolvedPath): Prom
     size: String(stats.size),
     mode: stats.mode & 0o777,
     permissions: goPermissions(stats),
-    owner: ownerName(stats.uid),
-    group: ownerName(stats.gid),
+    owner: ownerNameOf(stats.uid, SANDBOX_IDENTITY.uid),
+    group: ownerNameOf(stats.gid, SANDBOX_IDENTITY.gid),
     modifiedTime: stats.mtime.toISOString(),
   };
   if (!stats.isSymbolicLink()) return info;
@@ -71,9 +72,4 @@ function goPermissions(stats: Stats): string {
     bits += (triple & 4 ? 'r' : '-') + (triple & 2 ? 'w' : '-') + (triple & 1 ? 'x' : '-');
   }
   return kind + bits;
-}
-
-/** Files are owned by whoever runs the emulator; root reads as `root`, others by number. */
-function ownerName(id: number): string {
-  return id === 0 ? 'root' : String(id);
 }

@@ -14,8 +14,10 @@ import type { RouteContext, RouteHandler } from '../http/route-table.js';
 import type { EmulatorOperation } from '../knobs/operations.js';
 import { InvalidSandboxPathError } from '../sandbox/sandbox-paths.js';
 import type { SandboxRecord } from '../sandbox/sandbox-store.js';
+import { UnknownSandboxUserError } from '../sandbox/sandbox-users.js';
 import { connectCodeOfHttpStatus, ConnectRpcError, sendUnaryError } from './connect-framing.js';
 import { ConnectStreamWriter } from './connect-stream.js';
+import { isSignedFileUrl, tokenOfSignedUrl, verifyFileSignature } from './file-signature.js';
 
 export type EnvdHandler = (route: RouteContext, sandbox: SandboxRecord) => Promise<void>;
 type Family = 'http' | 'unary' | 'stream';
@@ -33,8 +35,8 @@ export const envdStreamRoute = (context: EmulatorContext, operation: EmulatorOpe
 function envdRoute(context: EmulatorContext, operation: EmulatorOperation, family: Family, handler: EnvdHandler): RouteHandler {
   return async (route) => {
     try {
-      const sandbox = requireRunningSandbox(context, route);
-      requireAccessToken(route, sandbox);
+      const sandbox = sandboxOfRequest(context, route);
+      authenticate(route, sandbox);
       const admission = await context.knobs.admit(operation);
       if (admission.kind === 'fail') throw injectedFailure(family, admission.status, admission.message);
       await handler(route, sandbox);
@@ -52,10 +54,21 @@ export function requireRunningSandbox(context: EmulatorContext, route: RouteCont
   return sandbox;
 }
 
-function requireAccessToken(route: RouteContext, sandbox: SandboxRecord): void {
-  if (headerValue(route.req, 'x-access-token') !== sandbox.envdAccessToken) {
-    throw new ApiError(401, 'unauthorized access, please provide a valid access token');
+/** The sandbox `E2b-Sandbox-Id` names or, for a pre-signed `/files` URL without it, the one that signed it. */
+function sandboxOfRequest(context: EmulatorContext, route: RouteContext): SandboxRecord {
+  if (headerValue(route.req, 'e2b-sandbox-id') !== undefined || !isSignedFileUrl(route.url)) return requireRunningSandbox(context, route);
+  const running = context.sandboxes.all().filter((sandbox) => sandbox.state === 'running');
+  return tokenOfSignedUrl(route.url, route.req.method ?? 'GET', running, Date.now());
+}
+
+/** The access token in `X-Access-Token`, or a valid URL signature made with it (envd's two ways). */
+function authenticate(route: RouteContext, sandbox: SandboxRecord): void {
+  if (headerValue(route.req, 'x-access-token') === sandbox.envdAccessToken) return;
+  if (isSignedFileUrl(route.url)) {
+    verifyFileSignature(route.url, route.req.method ?? 'GET', sandbox.envdAccessToken, Date.now());
+    return;
   }
+  throw new ApiError(401, 'unauthorized access, please provide a valid access token');
 }
 
 function injectedFailure(family: Family, status: number, message: string): Error {
@@ -81,6 +94,9 @@ function sendEnvdError(res: ServerResponse, family: Family, error: unknown): voi
 function normalizeError(family: Family, error: unknown): ApiError | ConnectRpcError {
   if (error instanceof InvalidSandboxPathError) {
     return family === 'http' ? new ApiError(400, error.message) : new ConnectRpcError('invalid_argument', error.message);
+  }
+  if (error instanceof UnknownSandboxUserError) {
+    return family === 'http' ? new ApiError(401, error.message) : new ConnectRpcError('unauthenticated', error.message);
   }
   if (error instanceof ApiError) {
     return family === 'http' ? error : new ConnectRpcError(connectCodeOfHttpStatus(error.status), error.message);

@@ -9,7 +9,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import busboy from 'busboy';
@@ -19,6 +19,7 @@ import { sendJson } from '../http/http-io.js';
 import type { RouteContext, RouteTable } from '../http/route-table.js';
 import { normalizeSandboxPath, resolveSandboxPath } from '../sandbox/sandbox-paths.js';
 import type { SandboxRecord } from '../sandbox/sandbox-store.js';
+import { homeOf, sandboxUserNamed, UnknownSandboxUserError } from '../sandbox/sandbox-users.js';
 import { envdHttpRoute } from './envd-route.js';
 import { apiErrorOfFsError } from './fs-errors.js';
 
@@ -28,25 +29,27 @@ interface WriteInfo {
   path: string;
 }
 
-/** envd users; the emulator runs everything as itself, but rejects unknown names like envd. */
-const KNOWN_USERS = new Set(['user', 'root']);
-
 export function addFilesRoutes(routes: RouteTable, context: EmulatorContext): void {
   routes
     .add('GET', '/files', envdHttpRoute(context, 'files', readFile))
     .add('POST', '/files', envdHttpRoute(context, 'files', writeFiles));
 }
 
-function checkUser(url: URL): void {
-  const username = url.searchParams.get('username');
-  if (username && !KNOWN_USERS.has(username)) throw new ApiError(401, `error looking up user '${username}'`);
+/** The home of the user `?username=` names (default `user`); 401 for a user envd would not know. */
+function homeOfQuery(url: URL): string {
+  try {
+    return homeOf(sandboxUserNamed(url.searchParams.get('username')));
+  } catch (error) {
+    if (error instanceof UnknownSandboxUserError) throw new ApiError(401, error.message);
+    throw error;
+  }
 }
 
 async function readFile({ res, url }: RouteContext, sandbox: SandboxRecord): Promise<void> {
-  checkUser(url);
+  const home = homeOfQuery(url);
   const requested = url.searchParams.get('path');
   if (!requested) throw new ApiError(400, 'path is required');
-  const target = await resolveSandboxPath(sandbox.directory, normalizeSandboxPath(requested), true);
+  const target = await resolveSandboxPath(sandbox.directory, normalizeSandboxPath(requested, home), true);
   const stats = await stat(target.hostPath).catch((error: unknown) => {
     throw apiErrorOfFsError(error, target.sandboxPath);
   });
@@ -57,7 +60,7 @@ async function readFile({ res, url }: RouteContext, sandbox: SandboxRecord): Pro
 }
 
 async function writeFiles({ req, res, url }: RouteContext, sandbox: SandboxRecord): Promise<void> {
-  checkUser(url);
+  const home = homeOfQuery(url);
   if (Object.keys(req.headers).some((name) => name.startsWith('x-metadata-'))) {
     throw new ApiError(400, 'file metadata is not emulated (the emulator reports an envd older than 0.6.2)');
   }
@@ -65,13 +68,13 @@ async function writeFiles({ req, res, url }: RouteContext, sandbox: SandboxRecor
   const contentType = (req.headers['content-type'] ?? '').toLowerCase();
   let written: WriteInfo[];
   if (contentType.startsWith('multipart/form-data')) {
-    written = await writeMultipart(req, sandbox, queryPath);
+    written = await writeMultipart(req, sandbox, home, queryPath);
   } else if (contentType.startsWith('application/octet-stream')) {
     if (!queryPath) throw new ApiError(400, 'path is required for application/octet-stream uploads');
     const encoding = (req.headers['content-encoding'] ?? '').toLowerCase();
     if (encoding && encoding !== 'gzip' && encoding !== 'identity') throw new ApiError(400, `unsupported content encoding '${encoding}'`);
     const body: Readable = encoding === 'gzip' ? req.pipe(createGunzip()) : req;
-    written = [await writeStream(sandbox, queryPath, body)];
+    written = [await writeStream(sandbox, home, queryPath, body)];
   } else {
     throw new ApiError(400, `unsupported content type '${contentType || 'none'}'`);
   }
@@ -80,7 +83,7 @@ async function writeFiles({ req, res, url }: RouteContext, sandbox: SandboxRecor
 }
 
 /** Parses the multipart body; parts are written one after another, in order. */
-function writeMultipart(req: IncomingMessage, sandbox: SandboxRecord, queryPath: string | undefined): Promise<WriteInfo[]> {
+function writeMultipart(req: IncomingMessage, sandbox: SandboxRecord, home: string, queryPath: string | undefined): Promise<WriteInfo[]> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
@@ -101,7 +104,7 @@ function writeMultipart(req: IncomingMessage, sandbox: SandboxRecord, queryPath:
       // Busboy hands parts over one at a time; each must be consumed, even after a failure.
       chain = chain.then(
         async () => {
-          results.push(await writeStream(sandbox, target, stream));
+          results.push(await writeStream(sandbox, home, target, stream));
         },
         (error: unknown) => {
           stream.resume();
@@ -109,6 +112,15 @@ function writeMultipart(req: IncomingMessage, sandbox: SandboxRecord, queryPath:
         },
       );
       chain.catch(() => undefined); // answered on 'close'; not an unhandled rejection meanwhile
+    });
+    // A `file` part sent as a plain form field (FormData.append('file', 'text'): no filename)
+    // is the file's content when `?path=` names the target, as envd reads it.
+    parser.on('field', (field, value) => {
+      if (field !== 'file' || !queryPath) return;
+      chain = chain.then(async () => {
+        results.push(await writeStream(sandbox, home, queryPath, Readable.from([Buffer.from(value, 'utf8')])));
+      });
+      chain.catch(() => undefined);
     });
     parser.on('error', (error: Error) => reject(new ApiError(400, `invalid multipart request: ${error.message}`)));
     parser.on('close', () => {
@@ -124,8 +136,8 @@ function undoFormDataEscapes(filename: string): string {
 }
 
 /** Streams `body` into the sandbox file at `requestedPath` via a temp file and rename. */
-async function writeStream(sandbox: SandboxRecord, requestedPath: string, body: Readable): Promise<WriteInfo> {
-  const target = await resolveSandboxPath(sandbox.directory, normalizeSandboxPath(requestedPath), true);
+async function writeStream(sandbox: SandboxRecord, home: string, requestedPath: string, body: Readable): Promise<WriteInfo> {
+  const target = await resolveSandboxPath(sandbox.directory, normalizeSandboxPath(requestedPath, home), true);
   const fail = (error: unknown): never => {
     body.resume();
     throw apiErrorOfFsError(error, target.sandboxPath);

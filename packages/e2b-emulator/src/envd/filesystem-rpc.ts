@@ -10,50 +10,52 @@ import { readBody } from '../http/http-io.js';
 import type { RouteTable } from '../http/route-table.js';
 import { normalizeSandboxPath, resolveSandboxPath, type ResolvedPath } from '../sandbox/sandbox-paths.js';
 import type { SandboxRecord } from '../sandbox/sandbox-store.js';
+import { homeOf, sandboxUserOfRequest } from '../sandbox/sandbox-users.js';
 import { ConnectRpcError, decodeUnaryBody, parseMessage, sendUnaryMessage } from './connect-framing.js';
 import { entryInfoOf, type EntryInfoJson } from './entry-info.js';
 import { envdUnaryRoute } from './envd-route.js';
 import { connectErrorOfFsError } from './fs-errors.js';
 
-type UnaryMethod = (body: unknown, sandbox: SandboxRecord) => Promise<unknown>;
+/** One method; relative and `~` paths start at `home`, the calling user's. */
+type UnaryMethod = (body: unknown, sandbox: SandboxRecord, home: string) => Promise<unknown>;
 
 const pathRequest = z.looseObject({ path: z.string() });
 const listDirRequest = z.looseObject({ path: z.string(), depth: z.number().int().min(0).optional() });
 const moveRequest = z.looseObject({ source: z.string(), destination: z.string() });
 
 const METHODS: Record<string, UnaryMethod> = {
-  Stat: async (body, sandbox) => {
-    const target = await resolve(sandbox, parseMessage(pathRequest, body).path, false);
+  Stat: async (body, sandbox, home) => {
+    const target = await resolve(sandbox, home, parseMessage(pathRequest, body).path, false);
     return { entry: await guarded(target, () => entryInfoOf(sandbox.directory, target)) };
   },
-  MakeDir: async (body, sandbox) => {
-    const target = await resolve(sandbox, parseMessage(pathRequest, body).path, true);
+  MakeDir: async (body, sandbox, home) => {
+    const target = await resolve(sandbox, home, parseMessage(pathRequest, body).path, true);
     const existing = await stat(target.hostPath).catch(() => undefined);
     if (existing?.isDirectory()) throw new ConnectRpcError('already_exists', `directory already exists: ${target.sandboxPath}`);
     if (existing) throw new ConnectRpcError('invalid_argument', `path already exists but it is not a directory: ${target.sandboxPath}`);
     await guarded(target, () => mkdir(target.hostPath, { recursive: true }));
     return { entry: await entryInfoOf(sandbox.directory, target) };
   },
-  ListDir: async (body, sandbox) => {
+  ListDir: async (body, sandbox, home) => {
     const request = parseMessage(listDirRequest, body);
-    const target = await resolve(sandbox, request.path, true);
+    const target = await resolve(sandbox, home, request.path, true);
     const stats = await guarded(target, () => stat(target.hostPath));
     if (!stats.isDirectory()) throw new ConnectRpcError('invalid_argument', `path is not a directory: ${target.sandboxPath}`);
     const entries: EntryInfoJson[] = [];
     await walk(sandbox.directory, target, Math.max(request.depth ?? 1, 1), entries);
     return { entries };
   },
-  Remove: async (body, sandbox) => {
-    const target = await resolve(sandbox, parseMessage(pathRequest, body).path, false);
+  Remove: async (body, sandbox, home) => {
+    const target = await resolve(sandbox, home, parseMessage(pathRequest, body).path, false);
     if (target.sandboxPath === '/') throw new ConnectRpcError('invalid_argument', 'refusing to remove /');
     // envd's os.RemoveAll: a path that is not there is already removed.
     await guarded(target, () => rm(target.hostPath, { recursive: true, force: true }));
     return {};
   },
-  Move: async (body, sandbox) => {
+  Move: async (body, sandbox, home) => {
     const request = parseMessage(moveRequest, body);
-    const source = await resolve(sandbox, request.source, false);
-    const destination = await resolve(sandbox, request.destination, false);
+    const source = await resolve(sandbox, home, request.source, false);
+    const destination = await resolve(sandbox, home, request.destination, false);
     await guarded(source, () => lstat(source.hostPath));
     await guarded(destination, () => mkdir(path.dirname(destination.hostPath), { recursive: true }));
     await guarded(destination, () => rename(source.hostPath, destination.hostPath));
@@ -67,15 +69,16 @@ export function addFilesystemRoutes(routes: RouteTable, context: EmulatorContext
       'POST',
       `/filesystem.Filesystem/${method}`,
       envdUnaryRoute(context, 'filesystem', async ({ req, res }, sandbox) => {
+        const home = homeOf(sandboxUserOfRequest(req));
         const body = decodeUnaryBody(await readBody(req));
-        sendUnaryMessage(res, await implementation(body, sandbox));
+        sendUnaryMessage(res, await implementation(body, sandbox, home));
       }),
     );
   }
 }
 
-async function resolve(sandbox: SandboxRecord, requestPath: string, followLast: boolean): Promise<ResolvedPath> {
-  return resolveSandboxPath(sandbox.directory, normalizeSandboxPath(requestPath), followLast);
+async function resolve(sandbox: SandboxRecord, home: string, requestPath: string, followLast: boolean): Promise<ResolvedPath> {
+  return resolveSandboxPath(sandbox.directory, normalizeSandboxPath(requestPath, home), followLast);
 }
 
 /** Runs a filesystem call, turning errno failures into envd's Connect errors. */

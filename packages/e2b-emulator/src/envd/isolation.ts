@@ -58,6 +58,8 @@ export function namespaceSpec(emulatorRoot: string, sandboxDir: string, features
     rootMountPoint: path.join(emulatorRoot, NAMESPACE_ROOT),
     binds: [
       { source: path.join(sandboxDir, 'home', 'user'), target: '/home/user' },
+      // root's home, for commands run as `root` (their default cwd and HOME, as in envd).
+      { source: path.join(sandboxDir, 'root'), target: '/root' },
       { source: path.join(sandboxDir, 'tmp'), target: '/tmp' },
     ],
   };

@@ -9,8 +9,8 @@ import { z } from 'zod';
 import type { EmulatorContext } from '../emulator-context.js';
 import { headerValue, readBody } from '../http/http-io.js';
 import type { RouteContext, RouteTable } from '../http/route-table.js';
-import type { SandboxProcess } from '../sandbox/sandbox-processes.js';
 import type { SandboxRecord } from '../sandbox/sandbox-store.js';
+import { sandboxUserOfRequest } from '../sandbox/sandbox-users.js';
 import {
   ConnectRpcError,
   decodeSingleEnvelope,
@@ -21,7 +21,9 @@ import {
 } from './connect-framing.js';
 import { ConnectStreamWriter } from './connect-stream.js';
 import { envdStreamRoute, envdUnaryRoute } from './envd-route.js';
-import { startSandboxProcess, type ProcessExit } from './process-runner.js';
+import { connectProcess } from './process-connect.js';
+import { endEvent, findProcess } from './process-events.js';
+import { startSandboxProcess } from './process-runner.js';
 
 const startRequest = z.looseObject({
   process: z.looseObject({
@@ -41,6 +43,7 @@ const closeStdinRequest = z.looseObject({ process: selector });
 
 export function addProcessRoutes(routes: RouteTable, context: EmulatorContext): void {
   routes.add('POST', '/process.Process/Start', envdStreamRoute(context, 'process', (route, sandbox) => start(context, route, sandbox)));
+  routes.add('POST', '/process.Process/Connect', envdStreamRoute(context, 'process', (route, sandbox) => connectProcess(route, sandbox)));
   const unary = (method: string, implementation: (body: unknown, sandbox: SandboxRecord) => unknown): void => {
     routes.add(
       'POST',
@@ -88,6 +91,7 @@ async function start(context: EmulatorContext, { req, res }: RouteContext, sandb
       args: request.process.args ?? [],
       envs: request.process.envs ?? {},
       cwd: request.process.cwd ?? undefined,
+      user: sandboxUserOfRequest(req),
     },
     { stdin: request.stdin ?? false, tag: request.tag ?? undefined },
   );
@@ -142,24 +146,6 @@ function forward(stream: Readable | null, name: 'stdout' | 'stderr', writer: Con
       writer.onDrain(() => stream.resume());
     }
   });
-}
-
-function endEvent(exit: ProcessExit): Record<string, unknown> {
-  return {
-    exitCode: exit.exitCode,
-    exited: exit.exited,
-    status: exit.status,
-    ...(exit.error ? { error: exit.error } : {}),
-  };
-}
-
-function findProcess(sandbox: SandboxRecord, selected: { pid?: number | undefined; tag?: string | undefined }): SandboxProcess {
-  const found =
-    selected.pid !== undefined
-      ? sandbox.processes.get(selected.pid)
-      : sandbox.processes.list().find((process) => process.tag !== undefined && process.tag === selected.tag);
-  if (!found) throw new ConnectRpcError('not_found', `process with ${selected.pid !== undefined ? `pid ${selected.pid}` : `tag '${selected.tag ?? ''}'`} not found`);
-  return found;
 }
 
 /** proto3 JSON enum `Signal`: names (`SIGNAL_SIGKILL`) or numbers (9, 15). */

@@ -8,24 +8,21 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { IsolationProbe } from './isolation.js';
 import { ConnectRpcError } from './connect-framing.js';
-import { normalizeSandboxPath, resolveSandboxPath, SANDBOX_HOME } from '../sandbox/sandbox-paths.js';
-import type { SandboxProcess } from '../sandbox/sandbox-processes.js';
+import { normalizeSandboxPath, resolveSandboxPath } from '../sandbox/sandbox-paths.js';
+import type { ProcessExit, SandboxProcess } from '../sandbox/sandbox-processes.js';
 import type { SandboxRecord } from '../sandbox/sandbox-store.js';
+import { homeOf, type SandboxUser } from '../sandbox/sandbox-users.js';
 
 export interface ProcessConfig {
   cmd: string;
   args: string[];
   envs: Record<string, string>;
   cwd: string | undefined;
+  /** Who runs it: its HOME, USER and default cwd (envd: the user's home). */
+  user: SandboxUser;
 }
 
-/** How a process ended, as envd's `end` event reports it (Go's ProcessState). */
-export interface ProcessExit {
-  exitCode: number;
-  exited: boolean;
-  status: string;
-  error: string | undefined;
-}
+export type { ProcessExit };
 
 export interface StartedProcess extends SandboxProcess {
   readonly child: ChildProcess;
@@ -45,17 +42,18 @@ export async function startSandboxProcess(
   config: ProcessConfig,
   options: { stdin: boolean; tag: string | undefined },
 ): Promise<StartedProcess> {
-  const sandboxCwd = normalizeSandboxPath(config.cwd ?? SANDBOX_HOME);
+  const sandboxHome = homeOf(config.user);
+  const sandboxCwd = normalizeSandboxPath(config.cwd ?? sandboxHome, sandboxHome);
   const hostCwd = await resolveCwd(sandbox, isolation, sandboxCwd);
   const namespaced = isolation.mode === 'mount-namespace';
-  const home = namespaced ? SANDBOX_HOME : path.join(sandbox.directory, 'home', 'user');
+  const home = namespaced ? sandboxHome : path.join(sandbox.directory, ...sandboxHome.split('/'));
   // Only a fixed base plus the sandbox's own variables: the emulator's environment (keys,
   // tokens) never leaks into commands.
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? DEFAULT_PATH,
     HOME: home,
-    USER: 'user',
-    LOGNAME: 'user',
+    USER: config.user,
+    LOGNAME: config.user,
     SHELL: '/bin/bash',
     LANG: 'C.UTF-8',
     E2B_SANDBOX: 'true',
@@ -98,6 +96,14 @@ export async function startSandboxProcess(
       child.stdin.end();
       return true;
     },
+    follow(onData) {
+      const listeners = (['stdout', 'stderr'] as const).map((name) => {
+        const listener = (chunk: Buffer): void => onData(name, chunk);
+        child[name]?.on('data', listener);
+        return () => child[name]?.off('data', listener);
+      });
+      return { ended: exit, stop: () => listeners.forEach((remove) => remove()) };
+    },
     signal(signal) {
       // The group outlives its leader while a descendant holds stdout/stderr open, so it is
       // signalled until 'close' (never after: the pgid could be reused).
@@ -136,14 +142,12 @@ function spawned(child: ChildProcess): Promise<number> {
   });
 }
 
+/** The sandbox directories the namespace shows from the sandbox's own files (see `namespaceSpec`). */
+const BOUND_DIRECTORIES = ['/home/user', '/root', '/tmp'];
+
 /** The cwd must exist as the command will see it; the host path is returned for the fallback mode. */
 async function resolveCwd(sandbox: SandboxRecord, isolation: IsolationProbe, sandboxCwd: string): Promise<string> {
-  const insideSandbox =
-    isolation.mode === 'directory' ||
-    sandboxCwd === SANDBOX_HOME ||
-    sandboxCwd.startsWith(`${SANDBOX_HOME}/`) ||
-    sandboxCwd === '/tmp' ||
-    sandboxCwd.startsWith('/tmp/');
+  const insideSandbox = isolation.mode === 'directory' || BOUND_DIRECTORIES.some((bound) => sandboxCwd === bound || sandboxCwd.startsWith(`${bound}/`));
   let hostCwd: string;
   if (insideSandbox) hostCwd = (await resolveSandboxPath(sandbox.directory, sandboxCwd, true)).hostPath;
   else if (sandboxCwd === '/home' || sandboxCwd.startsWith('/home/')) hostCwd = '';

@@ -7,6 +7,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { addAdminRoutes } from '../admin/admin-routes.js';
 import type { EmulatorControls } from '../admin/admin-types.js';
+import { addForkRoutes } from '../control/fork-routes.js';
+import { addMetricsRoutes } from '../control/metrics-routes.js';
 import { addListRoutes } from '../control/list-routes.js';
 import { addSandboxRoutes } from '../control/sandbox-routes.js';
 import { addSnapshotRoutes } from '../control/snapshot-routes.js';
@@ -23,6 +25,8 @@ export function createEmulatorServer(context: EmulatorContext, controls: Emulato
   addSandboxRoutes(control, context);
   addListRoutes(control, context);
   addSnapshotRoutes(control, context);
+  addForkRoutes(control, context);
+  addMetricsRoutes(control, context);
   addAdminRoutes(control, controls);
   control.add('GET', '/health', async ({ res }) => sendJson(res, 200, { message: 'Health check successful' }));
   const envd = new RouteTable();
@@ -44,7 +48,9 @@ const IDLE_CONNECTION_MS = 65_000;
 async function dispatch(req: IncomingMessage, res: ServerResponse, control: RouteTable, envd: RouteTable): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://emulator.invalid');
   const method = req.method ?? 'GET';
-  const toEnvd = isEnvdPath(url.pathname) && req.headers['e2b-sandbox-id'] !== undefined;
+  // A pre-signed /files URL names its sandbox by its signature instead (see file-signature.ts).
+  const signedFile = url.pathname === '/files' && url.searchParams.has('signature');
+  const toEnvd = isEnvdPath(url.pathname) && (req.headers['e2b-sandbox-id'] !== undefined || signedFile);
   const table = toEnvd ? envd : control;
   const rawPath = (req.url ?? '/').split('?')[0] ?? '/';
   const match = table.match(method, rawPath);
@@ -63,7 +69,7 @@ async function dispatch(req: IncomingMessage, res: ServerResponse, control: Rout
 
 /**
  * A request no route serves. What E2B has and the emulator does not (metrics, logs, fork,
- * network, template builds and aliases, v1 list, signed file URLs, envd's `process.Process/Connect`,
+ * network, template builds and aliases, v1 list, envd's `process.Process/Connect`,
  * `filesystem.Filesystem/WatchDir` …) answers 501 "not emulated" in the caller's protocol, so the
  * SDK raises an error saying so instead of reading a 404 as "no such thing".
  */
@@ -78,8 +84,6 @@ function answerUnrouted(req: IncomingMessage, res: ServerResponse, url: URL, toE
     else sendUnaryError(res, error);
   } else if (pathKnown) {
     sendApiError(res, new ApiError(405, `method ${method} is not allowed on ${pathname}`));
-  } else if (isEnvdPath(pathname) && url.searchParams.has('signature')) {
-    sendApiError(res, new ApiError(501, `signed file URLs (${method} ${pathname}?signature=…) are not emulated by the e2b emulator`));
   } else if (isEnvdPath(pathname)) {
     sendApiError(res, new ApiError(400, `envd path ${pathname} needs an E2b-Sandbox-Id header`));
   } else {

@@ -11,6 +11,8 @@ export const EMULATOR_OPERATIONS = [
   'set_timeout',
   'list',
   'snapshot',
+  'fork',
+  'metrics',
   'list_snapshots',
   'delete_template',
   'files',

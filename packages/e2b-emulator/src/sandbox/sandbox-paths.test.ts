@@ -10,6 +10,8 @@ describe('normalizeSandboxPath', () => {
     expect(normalizeSandboxPath('~')).toBe('/home/user');
     expect(normalizeSandboxPath('~/x/../y')).toBe('/home/user/y');
     expect(normalizeSandboxPath('/tmp//a/./b/')).toBe('/tmp/a/b');
+    expect(normalizeSandboxPath('a.txt', '/root')).toBe('/root/a.txt');
+    expect(normalizeSandboxPath('~/b', '/root')).toBe('/root/b');
   });
 
   it('refuses .. that climbs above the sandbox root, empty paths and NUL bytes', () => {

@@ -19,16 +19,17 @@ export class InvalidSandboxPathError extends Error {
 }
 
 /**
- * Normalises a path as the SDK sends it to an absolute sandbox path.
+ * Normalises a path as the SDK sends it to an absolute sandbox path; relative and `~` paths
+ * start at `home` (the calling user's: `/root` for root, as in envd).
  * Throws InvalidSandboxPathError for empty paths, NUL bytes and `..` escapes above `/`.
  */
-export function normalizeSandboxPath(input: string): string {
+export function normalizeSandboxPath(input: string, home = SANDBOX_HOME): string {
   if (input.length === 0) throw new InvalidSandboxPathError('path must not be empty');
   if (input.includes('\0')) throw new InvalidSandboxPathError('path must not contain NUL bytes');
   let absolute = input;
-  if (input === '~') absolute = SANDBOX_HOME;
-  else if (input.startsWith('~/')) absolute = `${SANDBOX_HOME}/${input.slice(2)}`;
-  else if (!input.startsWith('/')) absolute = `${SANDBOX_HOME}/${input}`;
+  if (input === '~') absolute = home;
+  else if (input.startsWith('~/')) absolute = `${home}/${input.slice(2)}`;
+  else if (!input.startsWith('/')) absolute = `${home}/${input}`;
   const parts: string[] = [];
   for (const part of absolute.split('/')) {
     if (part === '' || part === '.') continue;

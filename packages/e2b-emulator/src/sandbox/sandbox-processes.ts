@@ -3,6 +3,20 @@
  * process group when the sandbox dies and to freeze them while it is paused or a snapshot is copied.
  */
 
+/** How a process ended, as envd's `end` event reports it (Go's ProcessState). */
+export interface ProcessExit {
+  exitCode: number;
+  exited: boolean;
+  status: string;
+  error: string | undefined;
+}
+
+/** A follower of a running process (`commands.connect`): its exit, and how to stop following. */
+export interface ProcessFollower {
+  readonly ended: Promise<ProcessExit>;
+  stop(): void;
+}
+
 /** One process started through `process.Process/Start`, as `process.Process/List` shows it. */
 export interface SandboxProcess {
   /** The pid envd reports (the real host pid of the process group leader). */
@@ -18,6 +32,8 @@ export interface SandboxProcess {
   writeStdin(data: Buffer): boolean;
   /** Closes stdin (EOF); false when there is no open stdin. */
   closeStdin(): boolean;
+  /** Hands every later stdout/stderr chunk to `onData` until the process ends or `stop`. */
+  follow(onData: (stream: 'stdout' | 'stderr', chunk: Buffer) => void): ProcessFollower;
 }
 
 export class SandboxProcesses {
@@ -33,6 +49,12 @@ export class SandboxProcesses {
 
   get(pid: number): SandboxProcess | undefined {
     return this.byPid.get(pid);
+  }
+
+  /** The process with `pid`, or else the one tagged `tag` (envd's ProcessSelector). */
+  find(selector: { pid?: number | undefined; tag?: string | undefined }): SandboxProcess | undefined {
+    if (selector.pid !== undefined) return this.byPid.get(selector.pid);
+    return this.list().find((process) => process.tag !== undefined && process.tag === selector.tag);
   }
 
   list(): SandboxProcess[] {

@@ -11,6 +11,7 @@ import type { ProbeSpec } from '@runtimectl/namespace-sandbox';
 import { namespaceSpec } from '../envd/isolation.js';
 import { SandboxNamespace } from './sandbox-namespace.js';
 import { SandboxProcesses } from './sandbox-processes.js';
+import { SandboxMetricsHistory } from './sandbox-metrics.js';
 import { SandboxStreams } from './sandbox-streams.js';
 
 export type SandboxState = 'running' | 'paused';
@@ -34,6 +35,8 @@ export interface SandboxRecord {
   readonly namespace: SandboxNamespace;
   /** Open command streams, broken when the sandbox is killed or paused. */
   readonly streams: SandboxStreams;
+  /** Resource samples for `GET /sandboxes/{id}/metrics`. */
+  readonly metrics: SandboxMetricsHistory;
   state: SandboxState;
   endAtMs: number;
   /** Set while a snapshot copies the directory; a second snapshot answers 409. */
@@ -96,6 +99,7 @@ export class SandboxStore {
       processes: new SandboxProcesses(),
       namespace: new SandboxNamespace(namespaceSpec(this.root, path.join(this.root, 'sandboxes', sandboxId), this.features, input.allowInternetAccess ?? true)),
       streams: new SandboxStreams(),
+      metrics: new SandboxMetricsHistory(),
       state: 'running',
       endAtMs: startedAtMs + input.timeoutSeconds * 1000,
       snapshotting: false,
@@ -106,6 +110,7 @@ export class SandboxStore {
         await copySandboxTree(input.seedDirectory, record.directory);
       }
       await mkdir(path.join(record.directory, 'home', 'user'), { recursive: true });
+      await mkdir(path.join(record.directory, 'root'), { recursive: true, mode: 0o700 });
       await mkdir(path.join(record.directory, 'tmp'), { recursive: true, mode: 0o1777 });
     } catch (error) {
       await rm(record.directory, { recursive: true, force: true });
