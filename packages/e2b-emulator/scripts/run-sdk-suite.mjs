@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // usage: node scripts/run-sdk-suite.mjs [--suite DIR] [--out FILE] [vitest args…]
 //
-// Runs E2B's own JS SDK test suite (pinned, unmodified: /work/shared/e2b-sdk-suite, see its
+// Runs E2B's own JS SDK test suite (pinned, unmodified: ../shared/e2b-sdk-suite beside the repository, see its
 // SOURCE.md) against this package's built emulator and prints what passed and what did not.
 // The suite is copied to a fresh temp dir (never into the repo); `e2b` and `vitest` are
 // installed with npm once into a cache dir under the OS temp dir and linked into each copy, so
@@ -15,6 +15,8 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
+/** The pinned suite beside the repository (`../shared/e2b-sdk-suite` from its root). */
+const DEFAULT_SUITE_DIR = fileURLToPath(new URL('../../../../shared/e2b-sdk-suite', import.meta.url));
 const E2B_VERSION = '2.51.0';
 const VITEST_VERSION = '4.1.12';
 const INSTALL_TIMEOUT_MS = 5 * 60_000;
@@ -53,7 +55,7 @@ try {
 
 function parseArguments(args) {
   const parsed = {
-    suiteDir: process.env.E2B_SDK_SUITE_DIR ?? '/work/shared/e2b-sdk-suite',
+    suiteDir: process.env.E2B_SDK_SUITE_DIR ?? DEFAULT_SUITE_DIR,
     outFile: path.join(os.tmpdir(), 'e2b-sdk-suite-results.json'),
     vitestArgs: [],
   };
