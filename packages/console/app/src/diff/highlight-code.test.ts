@@ -17,4 +17,9 @@ describe('highlightLines', () => {
     expect(lines[0]).toContain('&lt;b&gt;');
     expect(lines[2]).toMatch(/^<span class="hljs-comment">line \*\/<\/span>$/);
   });
+
+  it('counts no extra line after a final newline that falls inside a token left open (HTML in a .ts file)', () => {
+    const text = '</code><script>x</script><img src=x onerror="y">\n';
+    expect(highlightLines(text, 'x.ts')).toHaveLength(splitLines(text).length);
+  });
 });

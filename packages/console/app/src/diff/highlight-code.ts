@@ -47,6 +47,7 @@ export function highlightLines(text: string, path: string): string[] {
   }
   const lines = splitHighlightedLines(html);
   // A final newline ends the last line; it does not start an empty one (as splitLines counts).
-  if (text.endsWith('\n') && lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+  // (It may still hold the spans a token open across that newline closes and reopens: empty all the same.)
+  if (text.endsWith('\n') && lines.length > 1 && lines[lines.length - 1]!.replace(/<[^>]*>/g, '') === '') lines.pop();
   return text === '' ? [] : lines;
 }
