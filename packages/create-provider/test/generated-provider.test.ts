@@ -110,7 +110,7 @@ afterAll(async () => {
 // registry, or npm's cache), built and put through the conformance suite; then the packed
 // runtimed loads it by configuration alone: driven over HTTP and by the packed CLI, and held to
 // the HTTP API conformance suite.
-async function installGeneratedProvider(): Promise<{ url: string; daemonDir: string }> {
+async function installGeneratedProvider(): Promise<{ url: string; daemonDir: string; banner: string }> {
   const packages = workspacePackages();
   const tarballDir = join(scratch, 'tarballs');
   mkdirSync(tarballDir);
@@ -166,7 +166,7 @@ async function installGeneratedProvider(): Promise<{ url: string; daemonDir: str
   timings.push(['runtimed start', Math.round(performance.now() - startedAt)]);
   expect(daemon.readyLine).toContain(PROVIDER_ID);
   const url = /listening on (http:\/\/\S+)/.exec(daemon.readyLine)![1]!;
-  return { url, daemonDir };
+  return { url, daemonDir, banner: daemon.readyLine };
 }
 
 // At the top level, so the API conformance suite below knows the daemon's address. Each step has
@@ -188,6 +188,13 @@ it('a generated provider builds, passes the conformance suite and runs in runtim
   const checkpoint = await post('/runtimes/checkpoint', { runtime_id: runtime.runtime_id });
   expect(checkpoint.status, await checkpoint.clone().text()).toBe(200);
   expect(((await checkpoint.json()) as { reused_backend_snapshot: boolean }).reused_backend_snapshot).toBe(false);
+
+  // The web console comes prebuilt in the packages a user installs (@runtimectl/console's tarball).
+  expect(installed.banner).toContain(`console: ${url}/console/`);
+  const page = await fetch(`${url}/console/`, { signal: AbortSignal.timeout(30_000) });
+  expect(page.status).toBe(200);
+  const script = /<script[^>]*src="\.\/([^"]+)"/.exec(await page.text())?.[1];
+  expect((await fetch(`${url}/console/${script}`, { signal: AbortSignal.timeout(30_000) })).status).toBe(200);
 
   // The installed CLI drives the same daemon: a command, a checkpoint and a checkout on the generated provider.
   const cli = async (...args: string[]) => {
