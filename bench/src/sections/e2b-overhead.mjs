@@ -37,10 +37,10 @@ export async function measureE2BOverhead({ profile }) {
   rows.push(
     figureRow({
       id: `e2b.checkout-${nway.count}-way.wall`,
-      measurement: `\`checkout\` with \`count: ${nway.count}\` through the E2B provider (emulator replaying ${formatValue(nway.injected_create_ms, 'ms')} per create): wall time against one checkout`,
+      measurement: `\`checkout\` with \`count: ${nway.count}\` through the E2B provider (emulator replaying ${formatValue(nway.injected_create_ms, 'ms')} per create and per fork call): wall time against one checkout`,
       rounds: nway.nway_rounds_ms,
       unit: 'ms',
-      detail: `${nway.count} children in one request, checkout parallelism ${nway.parallelism}; provider time inside the daemon ${formatValue(nway.nway_provider_ms, 'ms')} (the creates' sum)`,
+      detail: `${nway.count} children in one request, checkout parallelism ${nway.parallelism}${nway.nway_calls ? ` (${nway.nway_calls.create} creates, ${nway.nway_calls.fork} fork calls at E2B)` : ''}; provider time inside the daemon ${formatValue(nway.nway_provider_ms, 'ms')} (the creates' sum)`,
       reference: { label: 'one checkout', rounds: nway.single_rounds_ms, unit: 'ms' },
       ratio: { label: `${nway.count}-way / one`, rounds: nway.ratios, unit: '×' },
       target: { text: `wall time ≤ ${nway.target_ratio}× one checkout`, met: ({ ratio }) => ratio <= nway.target_ratio },
@@ -59,7 +59,7 @@ export async function measureE2BOverhead({ profile }) {
     }),
   );
   const details = [
-    `\`ROUNDS=${rounds} CLEAN_CHECKPOINTS=${cleanCheckpoints} node packages/provider-e2b/bench/e2b-overhead.bench.mjs\`: a real \`runtimed\` with [providers.e2b] on the E2B emulator (snapshot ${formatValue(1520, 'ms')}, create ${formatValue(2340, 'ms')} injected), timed with curl's time_total as the seed did, interleaved with the same calls made directly with the e2b SDK; overhead = HTTP − direct, per round, after one warm-up round.`,
+    `\`ROUNDS=${rounds} CLEAN_CHECKPOINTS=${cleanCheckpoints} node packages/provider-e2b/bench/e2b-overhead.bench.mjs\`: a real \`runtimed\` with [providers.e2b] on the E2B emulator (snapshot ${formatValue(1520, 'ms')}, create and fork ${formatValue(2340, 'ms')} injected), timed with curl's time_total as the seed did, interleaved with the same calls made directly with the e2b SDK; overhead = HTTP − direct, per round, after one warm-up round.`,
     '',
     '| operation | injected | direct SDK | HTTP through runtimed | provider time inside the daemon | overhead | overhead % (range) |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
@@ -69,6 +69,12 @@ export async function measureE2BOverhead({ profile }) {
     ),
     '',
     `${nway.count}-way checkout (\`NWAY_COUNT=${nway.count}\`, the daemon started with \`RUNTIMECTL_RUNTIMES_CHECKOUT_PARALLELISM=${nway.parallelism}\`): the same checkpoint checked out in one request after the single checkout, every round; median ${formatValue(nway.nway_checkout_http_ms, 'ms')} against ${formatValue(nway.single_checkout_http_ms, 'ms')} for one, ${nway.ratio}× (per round: ${nway.ratios.join(', ')}).`,
+    ...(nway.direct_create_then_fork_ms !== undefined
+      ? [
+          '',
+          `The two ways E2B can make ${nway.count} sandboxes of one snapshot, timed directly with the SDK (fork given the same ${formatValue(nway.injected_fork_ms, 'ms')} as a create): ${nway.count} parallel creates ${formatValue(nway.direct_parallel_creates_ms, 'ms')}; one create then one \`Sandbox.fork\` with count ${nway.count - 1} ${formatValue(nway.direct_create_then_fork_ms, 'ms')}. Checkout uses the creates (docs/e2b-calls.md says why).`,
+        ]
+      : []),
     '',
     `Left at the emulator after the run: ${report.leftovers.sandboxes} sandboxes, ${report.leftovers.snapshots} snapshots.`,
   ];

@@ -85,10 +85,15 @@ export class E2BBackend implements ProviderBackend {
     this.#paths = new WorkspacePaths(this.workspaceRoot);
   }
 
-  /** One envd request under the provider's deadline (see `withDeadline`). */
-  #request<T>(work: (options: { signal: AbortSignal; requestTimeoutMs: number }) => Promise<T>): Promise<T> {
-    const requestTimeoutMs = this.context.settings.requestTimeoutMs;
-    return withDeadline(requestTimeoutMs, (signal) => work({ signal, requestTimeoutMs }));
+  /** One envd request under the provider's deadline (see `withDeadline`), as the configured sandbox user. */
+  #request<T>(work: (options: { signal: AbortSignal; requestTimeoutMs: number; user: string }) => Promise<T>): Promise<T> {
+    const { requestTimeoutMs, user } = this.context.settings;
+    return withDeadline(requestTimeoutMs, (signal) => work({ signal, requestTimeoutMs, user }));
+  }
+
+  /** Deadlines and user of one script run by `commands.run`. */
+  #scriptOptions(streamTimeoutMs: number) {
+    return { requestTimeoutMs: this.context.settings.requestTimeoutMs, streamTimeoutMs, user: this.context.settings.user };
   }
 
   async stat(path: string): Promise<PathStat> {
@@ -168,7 +173,10 @@ export class E2BBackend implements ProviderBackend {
     const cwd = this.#paths.resolve(cwdPath);
     try {
       return await this.#call('exec', undefined, () =>
-        runCommand(this.sandbox, { ...request, cwd, cwdPath, shell: request.shell ?? this.context.settings.shell }, this.context.settings.requestTimeoutMs),
+        runCommand(this.sandbox, { ...request, cwd, cwdPath, shell: request.shell ?? this.context.settings.shell }, {
+          requestTimeoutMs: this.context.settings.requestTimeoutMs,
+          user: this.context.settings.user,
+        }),
       );
     } catch (error) {
       // The command could not enter cwd: the path rule says missing → path_not_found, a file → invalid_request.
@@ -197,7 +205,7 @@ export class E2BBackend implements ProviderBackend {
     if (stat.kind !== 'file') throw new InvalidRequestError(`${path} is not a regular file`, { path });
     const absolute = this.#paths.resolve(path);
     const content = await this.#call('export', path, () =>
-      streamFile(this.sandbox, absolute, stat.sizeBytes ?? 0, this.context.settings.requestTimeoutMs, (error) => this.context.errors.map(error, { call: 'export', path })),
+      streamFile(this.sandbox, absolute, stat.sizeBytes ?? 0, this.context.settings.requestTimeoutMs, this.context.settings.user, (error) => this.context.errors.map(error, { call: 'export', path })),
     );
     return { fileName: posix.basename(absolute), sizeBytes: stat.sizeBytes ?? 0, content };
   }
@@ -205,10 +213,7 @@ export class E2BBackend implements ProviderBackend {
   /** The workspace's manifest, computed inside the sandbox by one command (see sandbox-manifest.ts). */
   async manifest(): Promise<ManifestEntry[]> {
     const ran = await this.#call('manifest', undefined, () =>
-      runScript(this.sandbox, manifestScript(this.workspaceRoot), {
-        requestTimeoutMs: this.context.settings.requestTimeoutMs,
-        streamTimeoutMs: MANIFEST_COMMAND_TIMEOUT_MS,
-      }),
+      runScript(this.sandbox, manifestScript(this.workspaceRoot), this.#scriptOptions(MANIFEST_COMMAND_TIMEOUT_MS)),
     );
     if (ran.kind === 'timed_out') throw new ProviderTimeoutError(PROVIDER_ID, 'manifest', MANIFEST_COMMAND_TIMEOUT_MS);
     if (ran.exitCode === NO_WORKSPACE_EXIT) throw new ProviderError(PROVIDER_ID, 'manifest', 'the workspace directory does not exist in the sandbox');
@@ -228,10 +233,7 @@ export class E2BBackend implements ProviderBackend {
    */
   async backgroundProcesses(): Promise<number | null> {
     const ran = await this.#call('background_processes', undefined, () =>
-      runScript(this.sandbox, BACKGROUND_PROCESSES_SCRIPT, {
-        requestTimeoutMs: this.context.settings.requestTimeoutMs,
-        streamTimeoutMs: COUNT_COMMAND_TIMEOUT_MS,
-      }),
+      runScript(this.sandbox, BACKGROUND_PROCESSES_SCRIPT, this.#scriptOptions(COUNT_COMMAND_TIMEOUT_MS)),
     );
     if (ran.kind === 'timed_out') throw new ProviderTimeoutError(PROVIDER_ID, 'background_processes', COUNT_COMMAND_TIMEOUT_MS);
     return ran.exitCode === 0 ? parseBackgroundProcesses(ran.stdout) : null;
@@ -239,10 +241,7 @@ export class E2BBackend implements ProviderBackend {
 
   #searchTree(grepQuery?: string) {
     const run = async (script: string) => {
-      const ran = await runScript(this.sandbox, script, {
-        requestTimeoutMs: this.context.settings.requestTimeoutMs,
-        streamTimeoutMs: SEARCH_COMMAND_TIMEOUT_MS,
-      });
+      const ran = await runScript(this.sandbox, script, this.#scriptOptions(SEARCH_COMMAND_TIMEOUT_MS));
       if (ran.kind === 'timed_out') throw new DOMException(`the search did not finish within ${SEARCH_COMMAND_TIMEOUT_MS} ms`, 'TimeoutError');
       return ran.stdout;
     };

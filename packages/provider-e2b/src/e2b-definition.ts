@@ -1,6 +1,7 @@
 import { defineProvider } from '@runtimectl/provider';
 import { z } from 'zod';
 import { createE2BProvider } from './e2b-provider';
+import { DEFAULT_SANDBOX_USER, SANDBOX_USER } from './e2b-settings';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -25,6 +26,11 @@ export const e2bProviderDefinition = defineProvider({
       .default(600_000)
       .describe('sandbox timeout, refreshed while its runtime is open (default 600000)'),
     request_timeout_ms: z.int().min(100).max(600_000).default(30_000).describe('deadline of each E2B request (default 30000)'),
+    user: z
+      .string()
+      .regex(SANDBOX_USER, 'a user name')
+      .default(DEFAULT_SANDBOX_USER)
+      .describe('sandbox user commands and file calls run as (default user, E2B\'s default; root where a template needs it)'),
   }),
   create(settings, context) {
     // The keep-alive duty moves to another node only after a dead holder's lease lapses and a
@@ -41,6 +47,7 @@ export const e2bProviderDefinition = defineProvider({
       // A runtime's own timeout_ms obeys the fleet's rule too (docs/config.md, keep-alive).
       minSandboxTimeoutMs: 2 * context.leaseMs + 1,
       requestTimeoutMs: settings.request_timeout_ms,
+      user: settings.user,
       ...(settings.api_url !== undefined ? { apiUrl: settings.api_url } : {}),
       ...(settings.sandbox_url !== undefined ? { sandboxUrl: settings.sandbox_url } : {}),
       ...(settings.domain !== undefined ? { domain: settings.domain } : {}),

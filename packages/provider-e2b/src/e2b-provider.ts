@@ -81,7 +81,7 @@ export class E2BProvider implements BackendProviderV1 {
     const options = runtimeOptionsOf(request.options, this.runtimeOptionsSchema);
     const sandbox = await this.#createSandbox('create', options.template ?? this.#settings.template, request, options);
     try {
-      await withDeadline(this.#settings.requestTimeoutMs, (signal) => sandbox.files.makeDir(this.#settings.workspaceRoot, { signal }));
+      await withDeadline(this.#settings.requestTimeoutMs, (signal) => sandbox.files.makeDir(this.#settings.workspaceRoot, { signal, user: this.#settings.user }));
     } catch (error) {
       await this.#api((options) => Sandbox.kill(sandbox.sandboxId, options)).catch(() => {});
       throw this.#errors.map(error, { call: 'create', sandboxId: sandbox.sandboxId });

@@ -11,6 +11,7 @@ describe('resolveE2BSettings', () => {
       requestTimeoutMs: 30_000,
       workspaceRoot: '/home/user/workspace',
       shell: '/bin/bash',
+      user: 'user',
       connection: { apiKey: 'e2b_from_env', requestTimeoutMs: 30_000, debug: false, logger: {} },
     });
     expect(settings.connection).not.toHaveProperty('apiUrl');
@@ -28,5 +29,7 @@ describe('resolveE2BSettings', () => {
     expect(() => resolveE2BSettings({ apiKey: 'k', sandboxTimeoutMs: 500 }, {})).toThrow(/sandboxTimeoutMs must be an integer from 1000 to 86400000/);
     expect(() => resolveE2BSettings({ apiKey: 'k', requestTimeoutMs: 0 }, {})).toThrow(/requestTimeoutMs/);
     expect(() => resolveE2BSettings({ apiKey: 'k', workspaceRoot: 'relative/dir' }, {})).toThrow(/workspaceRoot must be an absolute path/);
+    expect(() => resolveE2BSettings({ apiKey: 'k', user: 'root:x' }, {})).toThrow(/user must be a user name/);
+    expect(resolveE2BSettings({ apiKey: 'k', user: 'root' }, {}).user).toBe('root');
   });
 });

@@ -33,6 +33,12 @@ export interface E2BProviderSettings {
   workspaceRoot?: string;
   /** Shell that runs commands as `<shell> -c <command>` when a request names none. Default `/bin/bash`. */
   shell?: string;
+  /**
+   * The sandbox user every command and file call runs as (envd's `user`). Default `user`, E2B's
+   * default user (home `/home/user`, where the default workspace is); `root` where a template
+   * needs it. Files the runtime writes belong to this user.
+   */
+  user?: string;
 }
 
 /** The settings with every default filled in and the key resolved. Never logged. */
@@ -46,6 +52,7 @@ export interface ResolvedE2BSettings {
   requestTimeoutMs: number;
   workspaceRoot: string;
   shell: string;
+  user: string;
 }
 
 export const DEFAULT_SANDBOX_TIMEOUT_MS = 600_000;
@@ -55,6 +62,10 @@ export const MIN_SANDBOX_TIMEOUT_MS = 1_000;
 export const MAX_SANDBOX_TIMEOUT_MS = 86_400_000;
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** A POSIX user name (what envd accepts in its Basic credentials: no `:`). */
+export const SANDBOX_USER = /^[a-z_][a-z0-9_-]{0,31}$/;
+/** E2B's default sandbox user. */
+export const DEFAULT_SANDBOX_USER = 'user';
 
 function integerIn(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
@@ -114,6 +125,8 @@ export function resolveE2BSettings(settings: E2BProviderSettings, env: NodeJS.Pr
   const template = settings.template ?? 'base';
   if (template.trim() === '') throw new TypeError('createE2BProvider: template must not be empty');
   const shell = settings.shell ?? '/bin/bash';
+  const user = settings.user ?? DEFAULT_SANDBOX_USER;
+  if (!SANDBOX_USER.test(user)) throw new TypeError(`createE2BProvider: user must be a user name (lower-case letters, digits, "_" and "-"), got ${JSON.stringify(user)}`);
   const minSandboxTimeoutMs = integerIn('minSandboxTimeoutMs', settings.minSandboxTimeoutMs, MIN_SANDBOX_TIMEOUT_MS, MIN_SANDBOX_TIMEOUT_MS, MAX_SANDBOX_TIMEOUT_MS);
   return {
     connection,
@@ -124,5 +137,6 @@ export function resolveE2BSettings(settings: E2BProviderSettings, env: NodeJS.Pr
     requestTimeoutMs,
     workspaceRoot: absolutePath('workspaceRoot', settings.workspaceRoot ?? '/home/user/workspace'),
     shell: absolutePath('shell', shell),
+    user,
   };
 }

@@ -11,6 +11,7 @@ export async function streamFile(
   path: string,
   sizeBytes: number,
   requestTimeoutMs: number,
+  user: string,
   mapError: (error: unknown) => Error,
 ): Promise<AsyncIterable<Uint8Array>> {
   if (sizeBytes === 0) return (async function* empty() {})();
@@ -18,7 +19,7 @@ export async function streamFile(
   const startTimer = setTimeout(() => abort.abort(new DOMException('the export did not start in time', 'TimeoutError')), requestTimeoutMs);
   let stream: ReadableStream<Uint8Array>;
   try {
-    stream = await sandbox.files.read(path, { format: 'stream', requestTimeoutMs: 0, signal: abort.signal });
+    stream = await sandbox.files.read(path, { format: 'stream', requestTimeoutMs: 0, user, signal: abort.signal });
   } finally {
     clearTimeout(startTimer);
   }

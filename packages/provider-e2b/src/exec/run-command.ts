@@ -38,7 +38,7 @@ function checkRequest(request: RunCommandRequest): void {
  * `maxOutputBytes`; past its timeout the command's whole process group is killed and the result
  * says `timedOut`.
  */
-export async function runCommand(sandbox: Sandbox, request: RunCommandRequest, requestTimeoutMs: number): Promise<ExecResult> {
+export async function runCommand(sandbox: Sandbox, request: RunCommandRequest, options: { requestTimeoutMs: number; user: string }): Promise<ExecResult> {
   checkRequest(request);
   const script = commandScript({
     cwd: request.cwd,
@@ -51,7 +51,7 @@ export async function runCommand(sandbox: Sandbox, request: RunCommandRequest, r
   });
   // 0 = no stream deadline: without a timeout the caller's own deadline (core's) governs.
   const streamTimeoutMs = request.timeoutMs === undefined ? 0 : request.timeoutMs + KILL_GRACE_MS + STREAM_DEADLINE_MARGIN_MS;
-  const ran = await runScript(sandbox, script, { requestTimeoutMs, streamTimeoutMs });
+  const ran = await runScript(sandbox, script, { ...options, streamTimeoutMs });
   if (ran.kind === 'timed_out') {
     // The backstop fired: the script itself could not report (its watchdog should have come first).
     return { stdout: new Uint8Array(), stderr: new Uint8Array(), exitCode: null, timedOut: true, truncated: false };

@@ -6,6 +6,8 @@ export interface RunScriptOptions {
   requestTimeoutMs: number;
   /** Deadline for the whole command once started; 0 for none. */
   streamTimeoutMs: number;
+  /** The sandbox user the command runs as (`E2BProviderSettings.user`). */
+  user: string;
 }
 
 export type ScriptOutcome = { kind: 'finished'; stdout: string; exitCode: number } | { kind: 'timed_out' };
@@ -27,6 +29,7 @@ export async function runScript(sandbox: Sandbox, script: string, options: RunSc
       stdin: false,
       timeoutMs: options.streamTimeoutMs,
       requestTimeoutMs: options.requestTimeoutMs,
+      user: options.user,
       signal,
     }),
   );
