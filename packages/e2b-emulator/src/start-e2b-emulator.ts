@@ -38,8 +38,9 @@ export interface E2BEmulatorOptions {
   /** Team namespace of named snapshots (`<team>/<name>:default`). Default `emulator-team`. */
   teamSlug?: string;
   /**
-   * envd version reported to the SDK. Default `0.6.1`: octet-stream uploads and CloseStdin
-   * on, file metadata (0.6.2+, not emulated) refused by the SDK itself.
+   * envd version reported to the SDK. Default `0.6.4`: every path the SDK gates on it is
+   * emulated (octet-stream uploads, CloseStdin, file metadata 0.6.2+, watch entry info 0.6.3+,
+   * network-mount watches 0.6.4+); a lower one makes the SDK refuse the newer features itself.
    */
   envdVersion?: string;
   /** Sandbox timeout when a request names none. Default 300 s, as E2B. */
@@ -85,7 +86,7 @@ export async function startE2BEmulator(options: E2BEmulatorOptions = {}): Promis
     knobs: new EmulatorKnobs(options.latencyMs, options.maxSandboxes ?? null),
     calls: new CallLog(),
     isolation,
-    envdVersion: options.envdVersion ?? '0.6.1',
+    envdVersion: options.envdVersion ?? '0.6.4',
     defaultTimeoutSeconds: options.defaultTimeoutSeconds ?? 300,
   };
   const controls = localControls(context);

@@ -31,9 +31,16 @@ describe('what the emulator does not emulate, through the real SDK', () => {
     await sandbox.kill();
   });
 
-  it('files.watchDir raises a "not emulated" error', async () => {
+  it('envd\'s polling watcher (CreateWatcher, which the JS SDK never calls) answers unimplemented "not emulated"', async () => {
     const sandbox = await Sandbox.create(fixture.sdk);
-    expect(await messageOf(sandbox.files.watchDir('/home/user', () => {}))).toMatch(NOT_EMULATED);
+    // Answered before any sandbox check: the route itself is unknown.
+    const response = await fetch(`${fixture.emulator.sandboxUrl}/filesystem.Filesystem/CreateWatcher`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'e2b-sandbox-id': sandbox.sandboxId },
+      body: JSON.stringify({ path: '/home/user' }),
+    });
+    expect(response.status).toBe(501);
+    expect(await response.json()).toMatchObject({ code: 'unimplemented', message: expect.stringMatching(NOT_EMULATED) });
     await sandbox.kill();
   });
 

@@ -10,6 +10,7 @@
 import type { Stats } from 'node:fs';
 import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { readFileMetadata, type FileMetadata } from '../metadata/file-metadata.js';
 import { ownerNameOf, SANDBOX_IDENTITY } from '../sandbox/sandbox-owners.js';
 import { resolveSandboxPath, type ResolvedPath } from '../sandbox/sandbox-paths.js';
 
@@ -24,6 +25,8 @@ export interface EntryInfoJson {
   group: string;
   modifiedTime: string;
   symlinkTarget?: string;
+  /** envd ≥ 0.6.2: the `user.e2b.*` extended attributes, when there are any. */
+  metadata?: FileMetadata;
 }
 
 /** EntryInfo of `entry` (not following a final symlink for the entry itself) in the sandbox at `sandboxDir`. */
@@ -40,7 +43,10 @@ export async function entryInfoOf(sandboxDir: string, entry: ResolvedPath): Prom
     group: ownerNameOf(stats.gid, SANDBOX_IDENTITY.gid),
     modifiedTime: stats.mtime.toISOString(),
   };
-  if (!stats.isSymbolicLink()) return info;
+  if (!stats.isSymbolicLink()) {
+    const metadata = await readFileMetadata(entry.hostPath);
+    return Object.keys(metadata).length > 0 ? { ...info, metadata } : info;
+  }
   const target = await resolvedTarget(sandboxDir, entry.sandboxPath);
   if (!target) return { ...info, type: 'FILE_TYPE_UNSPECIFIED', mode: 0, symlinkTarget: entry.sandboxPath };
   return { ...info, type: fileTypeOf(target.stats), mode: target.stats.mode & 0o777, symlinkTarget: target.sandboxPath };

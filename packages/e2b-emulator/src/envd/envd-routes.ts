@@ -6,6 +6,7 @@ import type { RouteTable } from '../http/route-table.js';
 import { addFilesRoutes } from './files-routes.js';
 import { addFilesystemRoutes } from './filesystem-rpc.js';
 import { addProcessRoutes } from './process-rpc.js';
+import { addWatchDirRoute } from './watch-dir-rpc.js';
 import { requireRunningSandbox } from './envd-route.js';
 
 /** Paths that belong to envd; the server routes them only when `E2b-Sandbox-Id` is present. */
@@ -35,5 +36,6 @@ export function addEnvdRoutes(routes: RouteTable, context: EmulatorContext): voi
   });
   addFilesRoutes(routes, context);
   addFilesystemRoutes(routes, context);
+  addWatchDirRoute(routes, context);
   addProcessRoutes(routes, context);
 }

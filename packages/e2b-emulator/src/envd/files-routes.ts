@@ -2,11 +2,10 @@
  * envd's `/files`: GET streams a file's bytes; POST writes one or more files, either as
  * multipart/form-data (a `file` part per file whose filename is the target path; `?path=`
  * wins for a single write) or as application/octet-stream (one file, `?path=` required,
- * optionally gzip-encoded). Parents are created and files replaced atomically (temp + rename).
+ * optionally gzip-encoded). Parents are created; files are written in place, as envd does.
  */
-import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -20,13 +19,17 @@ import type { RouteContext, RouteTable } from '../http/route-table.js';
 import { normalizeSandboxPath, resolveSandboxPath } from '../sandbox/sandbox-paths.js';
 import type { SandboxRecord } from '../sandbox/sandbox-store.js';
 import { homeOf, sandboxUserNamed, UnknownSandboxUserError } from '../sandbox/sandbox-users.js';
+import { FileMetadataError, writeFileMetadata, type FileMetadata } from '../metadata/file-metadata.js';
 import { envdHttpRoute } from './envd-route.js';
 import { apiErrorOfFsError } from './fs-errors.js';
+
+const METADATA_HEADER_PREFIX = 'x-metadata-';
 
 interface WriteInfo {
   name: string;
   type: 'file';
   path: string;
+  metadata?: FileMetadata;
 }
 
 export function addFilesRoutes(routes: RouteTable, context: EmulatorContext): void {
@@ -61,20 +64,18 @@ async function readFile({ res, url }: RouteContext, sandbox: SandboxRecord): Pro
 
 async function writeFiles({ req, res, url }: RouteContext, sandbox: SandboxRecord): Promise<void> {
   const home = homeOfQuery(url);
-  if (Object.keys(req.headers).some((name) => name.startsWith('x-metadata-'))) {
-    throw new ApiError(400, 'file metadata is not emulated (the emulator reports an envd older than 0.6.2)');
-  }
+  const metadata = metadataOfHeaders(req);
   const queryPath = url.searchParams.get('path') || undefined;
   const contentType = (req.headers['content-type'] ?? '').toLowerCase();
   let written: WriteInfo[];
   if (contentType.startsWith('multipart/form-data')) {
-    written = await writeMultipart(req, sandbox, home, queryPath);
+    written = await writeMultipart(req, sandbox, home, queryPath, metadata);
   } else if (contentType.startsWith('application/octet-stream')) {
     if (!queryPath) throw new ApiError(400, 'path is required for application/octet-stream uploads');
     const encoding = (req.headers['content-encoding'] ?? '').toLowerCase();
     if (encoding && encoding !== 'gzip' && encoding !== 'identity') throw new ApiError(400, `unsupported content encoding '${encoding}'`);
     const body: Readable = encoding === 'gzip' ? req.pipe(createGunzip()) : req;
-    written = [await writeStream(sandbox, home, queryPath, body)];
+    written = [await writeStream(sandbox, home, queryPath, body, metadata)];
   } else {
     throw new ApiError(400, `unsupported content type '${contentType || 'none'}'`);
   }
@@ -83,7 +84,13 @@ async function writeFiles({ req, res, url }: RouteContext, sandbox: SandboxRecor
 }
 
 /** Parses the multipart body; parts are written one after another, in order. */
-function writeMultipart(req: IncomingMessage, sandbox: SandboxRecord, home: string, queryPath: string | undefined): Promise<WriteInfo[]> {
+function writeMultipart(
+  req: IncomingMessage,
+  sandbox: SandboxRecord,
+  home: string,
+  queryPath: string | undefined,
+  metadata: FileMetadata,
+): Promise<WriteInfo[]> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
@@ -104,7 +111,7 @@ function writeMultipart(req: IncomingMessage, sandbox: SandboxRecord, home: stri
       // Busboy hands parts over one at a time; each must be consumed, even after a failure.
       chain = chain.then(
         async () => {
-          results.push(await writeStream(sandbox, home, target, stream));
+          results.push(await writeStream(sandbox, home, target, stream, metadata));
         },
         (error: unknown) => {
           stream.resume();
@@ -118,7 +125,7 @@ function writeMultipart(req: IncomingMessage, sandbox: SandboxRecord, home: stri
     parser.on('field', (field, value) => {
       if (field !== 'file' || !queryPath) return;
       chain = chain.then(async () => {
-        results.push(await writeStream(sandbox, home, queryPath, Readable.from([Buffer.from(value, 'utf8')])));
+        results.push(await writeStream(sandbox, home, queryPath, Readable.from([Buffer.from(value, 'utf8')]), metadata));
       });
       chain.catch(() => undefined);
     });
@@ -135,8 +142,28 @@ function undoFormDataEscapes(filename: string): string {
   return filename.replace(/%22/g, '"').replace(/%0D/gi, '\r').replace(/%0A/gi, '\n');
 }
 
-/** Streams `body` into the sandbox file at `requestedPath` via a temp file and rename. */
-async function writeStream(sandbox: SandboxRecord, home: string, requestedPath: string, body: Readable): Promise<WriteInfo> {
+/**
+ * envd ≥ 0.6.2: `X-Metadata-<key>: <value>` headers are metadata for every file of the upload.
+ * Header names reach Node lower-cased (the SDK's undici sends them so too), and so do the keys.
+ */
+function metadataOfHeaders(req: IncomingMessage): FileMetadata {
+  const metadata: FileMetadata = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (!name.startsWith(METADATA_HEADER_PREFIX) || value === undefined) continue;
+    const key = name.slice(METADATA_HEADER_PREFIX.length);
+    if (key === '') throw new ApiError(400, 'metadata key must not be empty');
+    metadata[key] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return metadata;
+}
+
+/**
+ * Streams `body` into the sandbox file at `requestedPath` in place (`O_WRONLY|O_CREAT|O_TRUNC`),
+ * as envd writes it: a watcher of the directory sees WRITE events on the file itself, an existing
+ * file keeps its inode and mode, and a failed upload leaves what was written so far. The file's
+ * metadata becomes exactly `metadata`: an overwrite without any clears what was there.
+ */
+async function writeStream(sandbox: SandboxRecord, home: string, requestedPath: string, body: Readable, metadata: FileMetadata): Promise<WriteInfo> {
   const target = await resolveSandboxPath(sandbox.directory, normalizeSandboxPath(requestedPath, home), true);
   const fail = (error: unknown): never => {
     body.resume();
@@ -145,13 +172,15 @@ async function writeStream(sandbox: SandboxRecord, home: string, requestedPath: 
   const existing = await stat(target.hostPath).catch(() => undefined);
   if (existing?.isDirectory()) fail(new ApiError(400, `path '${target.sandboxPath}' is a directory`));
   await mkdir(path.dirname(target.hostPath), { recursive: true }).catch(fail);
-  const temporary = path.join(path.dirname(target.hostPath), `.e2b-upload-${randomBytes(6).toString('hex')}`);
-  try {
-    await pipeline(body, createWriteStream(temporary, { mode: 0o644 }));
-    await rename(temporary, target.hostPath);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    fail(error);
+  await pipeline(body, createWriteStream(target.hostPath, { flags: 'w', mode: 0o644 })).catch(fail);
+  const hasMetadata = Object.keys(metadata).length > 0;
+  if (hasMetadata || existing) {
+    await writeFileMetadata(target.hostPath, metadata).catch((error: unknown) => {
+      // Clearing needs nothing when python3 (and so any way to have set metadata) is missing.
+      if (hasMetadata || !(error instanceof FileMetadataError && error.reason === 'unavailable')) {
+        throw new ApiError(500, `could not set the metadata of '${target.sandboxPath}': ${(error as Error).message}`);
+      }
+    });
   }
-  return { name: path.posix.basename(target.sandboxPath), type: 'file', path: target.sandboxPath };
+  return { name: path.posix.basename(target.sandboxPath), type: 'file', path: target.sandboxPath, ...(hasMetadata ? { metadata } : {}) };
 }

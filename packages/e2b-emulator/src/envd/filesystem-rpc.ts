@@ -1,6 +1,6 @@
 /**
  * envd's `filesystem.Filesystem` unary methods over Connect JSON: Stat, MakeDir, ListDir,
- * Remove and Move, on the sandbox's real directory. (WatchDir is not emulated.)
+ * Remove and Move, on the sandbox's real directory (the WatchDir stream is `watch-dir-rpc.ts`).
  */
 import { lstat, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,6 +1,8 @@
 /**
  * envd's `process.Process` service: Start (server-streaming: start, data…, end, end-stream),
- * List, SendSignal, SendInput and CloseStdin. Commands really run (see process-runner.ts).
+ * List, SendSignal, SendInput, CloseStdin and Update (a PTY's size). Commands really run (see
+ * process-runner.ts); a Start with `pty` runs on a real pseudo-terminal, its output sent as
+ * `data.pty`, its input taken from SendInput's `pty`.
  * As in envd, a process outlives a client that disconnects; the `Connect-Timeout-Ms`
  * deadline kills its whole process group and ends the stream with `deadline_exceeded`.
  */
@@ -9,6 +11,7 @@ import { z } from 'zod';
 import type { EmulatorContext } from '../emulator-context.js';
 import { headerValue, readBody } from '../http/http-io.js';
 import type { RouteContext, RouteTable } from '../http/route-table.js';
+import type { OutputStream } from '../sandbox/sandbox-processes.js';
 import type { SandboxRecord } from '../sandbox/sandbox-store.js';
 import { sandboxUserOfRequest } from '../sandbox/sandbox-users.js';
 import {
@@ -25,6 +28,7 @@ import { connectProcess } from './process-connect.js';
 import { endEvent, findProcess } from './process-events.js';
 import { startSandboxProcess } from './process-runner.js';
 
+const ptySize = z.looseObject({ cols: z.number().int().min(1).max(65_535), rows: z.number().int().min(1).max(65_535) });
 const startRequest = z.looseObject({
   process: z.looseObject({
     cmd: z.string().min(1),
@@ -32,7 +36,7 @@ const startRequest = z.looseObject({
     envs: z.record(z.string(), z.string()).nullish(),
     cwd: z.string().nullish(),
   }),
-  pty: z.unknown().optional(),
+  pty: z.looseObject({ size: ptySize }).nullish(),
   tag: z.string().nullish(),
   stdin: z.boolean().nullish(),
 });
@@ -40,6 +44,7 @@ const selector = z.looseObject({ pid: z.number().int().optional(), tag: z.string
 const signalRequest = z.looseObject({ process: selector, signal: z.union([z.string(), z.number()]) });
 const inputRequest = z.looseObject({ process: selector, input: z.looseObject({ stdin: z.string().optional(), pty: z.string().optional() }) });
 const closeStdinRequest = z.looseObject({ process: selector });
+const updateRequest = z.looseObject({ process: selector, pty: z.looseObject({ size: ptySize }).nullish() });
 
 export function addProcessRoutes(routes: RouteTable, context: EmulatorContext): void {
   routes.add('POST', '/process.Process/Start', envdStreamRoute(context, 'process', (route, sandbox) => start(context, route, sandbox)));
@@ -67,8 +72,8 @@ export function addProcessRoutes(routes: RouteTable, context: EmulatorContext): 
   });
   unary('SendInput', (body, sandbox) => {
     const request = parseMessage(inputRequest, body);
-    if (request.input.pty !== undefined) throw new ConnectRpcError('unimplemented', 'PTY input is not emulated');
-    const written = findProcess(sandbox, request.process).writeStdin(Buffer.from(request.input.stdin ?? '', 'base64'));
+    // A terminal's input and a pipe's go the same way: to what the process reads.
+    const written = findProcess(sandbox, request.process).writeStdin(Buffer.from(request.input.pty ?? request.input.stdin ?? '', 'base64'));
     if (!written) throw new ConnectRpcError('failed_precondition', 'the process stdin is not open');
     return {};
   });
@@ -78,11 +83,19 @@ export function addProcessRoutes(routes: RouteTable, context: EmulatorContext): 
     }
     return {};
   });
+  unary('Update', (body, sandbox) => {
+    const request = parseMessage(updateRequest, body);
+    const process = findProcess(sandbox, request.process);
+    if (request.pty) {
+      if (!process.pty) throw new ConnectRpcError('failed_precondition', 'the process has no PTY');
+      if (!process.resize(request.pty.size)) throw new ConnectRpcError('failed_precondition', 'the process has ended');
+    }
+    return {};
+  });
 }
 
 async function start(context: EmulatorContext, { req, res }: RouteContext, sandbox: SandboxRecord): Promise<void> {
   const request = parseMessage(startRequest, decodeSingleEnvelope(await readBody(req)));
-  if (request.pty !== undefined && request.pty !== null) throw new ConnectRpcError('unimplemented', 'PTY processes are not emulated');
   const started = await startSandboxProcess(
     sandbox,
     context.isolation,
@@ -93,7 +106,8 @@ async function start(context: EmulatorContext, { req, res }: RouteContext, sandb
       cwd: request.process.cwd ?? undefined,
       user: sandboxUserOfRequest(req),
     },
-    { stdin: request.stdin ?? false, tag: request.tag ?? undefined },
+    // A terminal always takes input, as envd's PTYs do.
+    { stdin: request.pty ? true : (request.stdin ?? false), tag: request.tag ?? undefined, pty: request.pty?.size },
   );
   const writer = new ConnectStreamWriter(res);
   const drop = context.knobs.takeStreamDrop();
@@ -126,8 +140,13 @@ async function start(context: EmulatorContext, { req, res }: RouteContext, sandb
     stopTimers();
     writer.reset();
   });
-  forward(started.child.stdout, 'stdout', writer);
-  forward(started.child.stderr, 'stderr', writer);
+  if (started.pty) {
+    forward(started.child.stdout, 'pty', writer);
+    started.child.stderr?.resume();
+  } else {
+    forward(started.child.stdout, 'stdout', writer);
+    forward(started.child.stderr, 'stderr', writer);
+  }
   const exit = await started.exit;
   unregister();
   stopTimers();
@@ -139,7 +158,7 @@ async function start(context: EmulatorContext, { req, res }: RouteContext, sandb
   writer.end();
 }
 
-function forward(stream: Readable | null, name: 'stdout' | 'stderr', writer: ConnectStreamWriter): void {
+function forward(stream: Readable | null, name: OutputStream, writer: ConnectStreamWriter): void {
   stream?.on('data', (chunk: Buffer) => {
     if (!writer.send({ event: { data: { [name]: chunk.toString('base64') } } })) {
       stream.pause();

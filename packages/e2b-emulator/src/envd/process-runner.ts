@@ -1,7 +1,8 @@
 /**
  * Starts a command inside a sandbox as a real process in its own process group (so the
  * whole tree can be signalled), isolated as `isolation.ts` describes, and registers it in
- * the sandbox's process table until it exits.
+ * the sandbox's process table until it exits. A PTY command runs the same way (the same
+ * launch, inside the same isolation) with a pseudo-terminal as its stdio (`pty-relay.ts`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { stat } from 'node:fs/promises';
@@ -12,6 +13,7 @@ import { normalizeSandboxPath, resolveSandboxPath } from '../sandbox/sandbox-pat
 import type { ProcessExit, SandboxProcess } from '../sandbox/sandbox-processes.js';
 import type { SandboxRecord } from '../sandbox/sandbox-store.js';
 import { homeOf, type SandboxUser } from '../sandbox/sandbox-users.js';
+import { signalSession, startPtyRelay, type PtyRelay, type PtySize } from './pty-relay.js';
 
 export interface ProcessConfig {
   cmd: string;
@@ -40,7 +42,7 @@ export async function startSandboxProcess(
   sandbox: SandboxRecord,
   isolation: IsolationProbe,
   config: ProcessConfig,
-  options: { stdin: boolean; tag: string | undefined },
+  options: { stdin: boolean; tag: string | undefined; pty?: PtySize | undefined },
 ): Promise<StartedProcess> {
   const sandboxHome = homeOf(config.user);
   const sandboxCwd = normalizeSandboxPath(config.cwd ?? sandboxHome, sandboxHome);
@@ -63,10 +65,17 @@ export async function startSandboxProcess(
   };
   const command = [config.cmd, ...config.args];
   const launch = namespaced ? await sandbox.namespace.launch(sandboxCwd, command).catch(notStarted) : undefined;
-  const child = launch
-    ? spawn(launch.file, launch.args, spawnOptions(env, undefined, options.stdin))
-    : spawn(config.cmd, config.args, spawnOptions(env, hostCwd, options.stdin));
-  const pid = await spawned(child);
+  const argv = launch ? [launch.file, ...launch.args] : command;
+  const cwd = launch ? undefined : hostCwd;
+  let relay: PtyRelay | undefined;
+  let child: ChildProcess;
+  if (options.pty) {
+    relay = await startPtyRelay(argv, env, cwd, options.pty);
+    child = relay.child;
+  } else {
+    child = spawn(argv[0] as string, argv.slice(1), spawnOptions(env, cwd, options.stdin));
+  }
+  const pid = relay ? (child.pid as number) : await spawned(child);
   // A command that exits without reading its stdin must not crash the emulator with EPIPE.
   child.stdin?.on('error', () => undefined);
   let closed = false;
@@ -96,11 +105,17 @@ export async function startSandboxProcess(
       child.stdin.end();
       return true;
     },
+    pty: relay !== undefined,
+    resize(size) {
+      return relay?.resize(size) ?? false;
+    },
     follow(onData) {
-      const listeners = (['stdout', 'stderr'] as const).map((name) => {
+      // A terminal has one output; the relay's stderr is its own, never the command's.
+      const streams = relay ? ([['stdout', 'pty']] as const) : ([['stdout', 'stdout'], ['stderr', 'stderr']] as const);
+      const listeners = streams.map(([source, name]) => {
         const listener = (chunk: Buffer): void => onData(name, chunk);
-        child[name]?.on('data', listener);
-        return () => child[name]?.off('data', listener);
+        child[source]?.on('data', listener);
+        return () => child[source]?.off('data', listener);
       });
       return { ended: exit, stop: () => listeners.forEach((remove) => remove()) };
     },
@@ -108,6 +123,8 @@ export async function startSandboxProcess(
       // The group outlives its leader while a descendant holds stdout/stderr open, so it is
       // signalled until 'close' (never after: the pgid could be reused).
       if (closed) return false;
+      // The terminal's command leads a session of its own, beyond the relay's group.
+      if (relay) void signalSession(relay.sessionId, signal);
       try {
         process.kill(-pid, signal);
         return true;

@@ -68,10 +68,10 @@ async function dispatch(req: IncomingMessage, res: ServerResponse, control: Rout
 }
 
 /**
- * A request no route serves. What E2B has and the emulator does not (metrics, logs, fork,
- * network, template builds and aliases, v1 list, envd's `process.Process/Connect`,
- * `filesystem.Filesystem/WatchDir` …) answers 501 "not emulated" in the caller's protocol, so the
- * SDK raises an error saying so instead of reading a 404 as "no such thing".
+ * A request no route serves. What E2B has and the emulator does not (logs, network, template
+ * builds and aliases, v1 list, envd's polling watcher `filesystem.Filesystem/CreateWatcher` …)
+ * answers 501 "not emulated" in the caller's protocol, so the SDK raises an error saying so
+ * instead of reading a 404 as "no such thing".
  */
 function answerUnrouted(req: IncomingMessage, res: ServerResponse, url: URL, toEnvd: boolean, pathKnown: boolean): void {
   const method = req.method ?? 'GET';

@@ -12,6 +12,9 @@ export interface ProcessExit {
 }
 
 /** A follower of a running process (`commands.connect`): its exit, and how to stop following. */
+/** Where output comes from: a command's pipes, or a PTY's terminal. */
+export type OutputStream = 'stdout' | 'stderr' | 'pty';
+
 export interface ProcessFollower {
   readonly ended: Promise<ProcessExit>;
   stop(): void;
@@ -32,8 +35,12 @@ export interface SandboxProcess {
   writeStdin(data: Buffer): boolean;
   /** Closes stdin (EOF); false when there is no open stdin. */
   closeStdin(): boolean;
-  /** Hands every later stdout/stderr chunk to `onData` until the process ends or `stop`. */
-  follow(onData: (stream: 'stdout' | 'stderr', chunk: Buffer) => void): ProcessFollower;
+  /** Whether it runs on a pseudo-terminal (`pty.create`): input and output are the terminal's. */
+  readonly pty: boolean;
+  /** Changes its terminal's size; false when it has none or it is gone. */
+  resize(size: { cols: number; rows: number }): boolean;
+  /** Hands every later output chunk (stdout/stderr, or the terminal's) to `onData` until the process ends or `stop`. */
+  follow(onData: (stream: OutputStream, chunk: Buffer) => void): ProcessFollower;
 }
 
 export class SandboxProcesses {
