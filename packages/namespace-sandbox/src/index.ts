@@ -8,3 +8,4 @@ export { checkLimits, hasLimits, type LimitCounters, type SandboxLimits } from '
 export { findEgressHelpers, type EgressHelper, type SandboxNetwork } from './sandbox-network';
 export { type SandboxBind, type SandboxSpec } from './sandbox-spec';
 export { decideSandboxFeatures, type FeatureDecision, type FeatureRequest } from './sandbox-features';
+export { LAUNCHER_PATH, SANDBOX_ENVIRONMENT_VARIABLE, launcherEnvironment } from './command-environment';

@@ -5,6 +5,7 @@ import { availableParallelism } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ControllerPlace } from './cgroup-host';
 import { ENTER_CGROUP_SCRIPT, EGRESS_LAUNCH_SCRIPT } from './launch-scripts';
+import { LAUNCHER_PATH, launcherEnvironment } from './command-environment';
 import { identify, isRunning, parentOf, type ProcessIdentity } from './process-start';
 import { SandboxCgroup } from './sandbox-cgroup';
 import { countSandboxProcesses, initsOwnHostPids } from './sandbox-processes';
@@ -27,11 +28,15 @@ export interface SandboxRecord extends ProcessIdentity, SandboxNamespaces {
 
 /** A program and its arguments, ready for `spawn`. */
 export interface Launch {
+  /** A program found in the launcher's own PATH (`env`'s, fixed), never in one a caller chose. */
   file: string;
   args: string[];
+  /** The environment to start `file` with (the command's own travels inside it: launcherEnvironment). */
+  env: Record<string, string>;
 }
 
-const SETUP_ENV = { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' };
+const SETUP_ENV = { PATH: LAUNCHER_PATH };
+const NSENTER = 'nsenter';
 /**
  * How long a start may take before it is given up as hung. Generous on purpose: a loaded machine
  * slows a start down (seconds, not milliseconds), and the caller's own deadline (a provider call,
@@ -209,12 +214,17 @@ export class NamespaceSandbox {
     }
   }
 
-  /** How to run `command` (argv) at `cwd` inside the sandbox (in its cgroup, when it has one, before it runs anything). */
-  launch(cwd: string, command: readonly string[]): Launch {
+  /**
+   * How to run `command` (argv) at `cwd` inside the sandbox with `environment` (in its cgroup,
+   * when it has one, before it runs anything). The host side runs with a fixed environment, never
+   * `environment` (see launcherEnvironment).
+   */
+  launch(cwd: string, command: readonly string[], environment: Readonly<Record<string, string>>): Launch {
     const args = nsenterArgs(this.record.pid, this.record, cwd, command);
     const cgroup = cgroupOf(this.record);
-    if (!cgroup) return { file: 'nsenter', args };
-    return { file: '/bin/sh', args: ['-c', ENTER_CGROUP_SCRIPT, 'sandbox-cgroup', ...cgroup.procsFiles(), '--', 'nsenter', ...args] };
+    const env = launcherEnvironment(environment);
+    if (!cgroup) return { file: NSENTER, args, env };
+    return { file: '/bin/sh', args: ['-c', ENTER_CGROUP_SCRIPT, 'sandbox-cgroup', ...cgroup.procsFiles(), '--', NSENTER, ...args], env };
   }
 
   /** The limits the sandbox runs under (none when it has no cgroup). */

@@ -37,9 +37,9 @@ export async function probeNamespaceSandbox(scratchDir: string, spec: ProbeSpec)
     sandbox = await NamespaceSandbox.start({ ...spec, rootMountPoint: join(dir, 'root'), binds: [{ source: bound, target: bound }] });
     // `test ! -w`: the system is read-only (a `mount` too old to bind read-only in one step would leave it writable).
     const check = `test -f inside.txt && test ! -e ../outside.txt && test ! -e /proc/${process.pid}/environ && test ! -w /usr && test ! -w /etc/passwd && : > made`;
-    const { file, args } = sandbox.launch(bound, ['/bin/sh', '-c', check]);
+    const { file, args, env } = sandbox.launch(bound, ['/bin/sh', '-c', check], {});
     const failure = await new Promise<string | undefined>((resolve) => {
-      execFile(file, args, { timeout: PROBE_TIMEOUT_MS, env: {} }, (error, _stdout, stderr) => {
+      execFile(file, args, { timeout: PROBE_TIMEOUT_MS, env }, (error, _stdout, stderr) => {
         resolve(error ? `the probe command failed (${error.code ?? error.signal}): ${stderr.trim() || 'no output'}` : undefined);
       });
     });

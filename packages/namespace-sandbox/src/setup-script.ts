@@ -156,5 +156,9 @@ export function holderInit(watched: string): string[] {
   ];
 }
 
-/** Runs a command inside a sandbox entered with `nsenter --root`: enter `cwd`, then exec the rest. */
-export const ENTER_SCRIPT = 'cd -- "$1" || exit 126; shift; exec "$@"';
+/**
+ * Runs a command inside a sandbox entered with `nsenter --root`: enter `cwd`, take the command's
+ * environment from the variable the launcher carried it in (see launcherEnvironment), then exec
+ * the rest. It runs inside the sandbox: what the evaluated text could do, the command may anyway.
+ */
+export const ENTER_SCRIPT = 'cd -- "$1" || exit 126; shift; eval "$RUNTIMECTL_SANDBOX_ENVIRONMENT"; exec "$@"';

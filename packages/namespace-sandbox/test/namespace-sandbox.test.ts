@@ -11,17 +11,17 @@ const scratch = await mkdtemp(join(tmpdir(), 'namespace-sandbox-test-'));
 const probe = await probeNamespaceSandbox(join(scratch, 'probe'), { network: 'host' });
 afterAll(() => rm(scratch, { recursive: true, force: true }));
 
-function run(file: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(file: string, args: string[], env: Record<string, string> = { PATH: '/usr/bin:/bin' }): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(file, args, { timeout: 10_000, env: { PATH: '/usr/bin:/bin' } }, (error, stdout, stderr) => {
+    execFile(file, args, { timeout: 10_000, env }, (error, stdout, stderr) => {
       resolve({ code: error ? ((error.code as number) ?? -1) : 0, stdout, stderr });
     });
   });
 }
 
-const inside = (sandbox: NamespaceSandbox, cwd: string, script: string) => {
-  const { file, args } = sandbox.launch(cwd, ['/bin/sh', '-c', script]);
-  return run(file, args);
+const inside = (sandbox: NamespaceSandbox, cwd: string, script: string, environment: Record<string, string> = { PATH: '/usr/bin:/bin' }) => {
+  const { file, args, env } = sandbox.launch(cwd, ['/bin/sh', '-c', script], environment);
+  return run(file, args, env);
 };
 
 /** Host pids whose command line contains `marker`. */
@@ -109,6 +109,17 @@ describe.skipIf(!probe.available)('a namespace sandbox', () => {
     const firstChild = Number(await readFile(out, 'utf8'));
     expect(firstChild).toBeGreaterThan(1);
     expect(firstChild).toBeLessThan(30);
+  });
+
+  it("gives a command exactly its environment, quotes and newlines intact, while the host side never runs with it (no caller's PATH or LD_PRELOAD on the host)", async () => {
+    const environment = { PATH: '/nonexistent:/usr/bin:/bin', LD_PRELOAD: '/nonexistent/evil.so', QUOTED: "it's \"$(id)\"\nline two" };
+    const launch = sandbox.launch('/', ['/bin/sh', '-c', 'printf "%s|%s|%s" "$PATH" "$LD_PRELOAD" "$QUOTED"; env | grep -c RUNTIMECTL_ || true'], environment);
+    expect(Object.keys(launch.env).sort()).toEqual(['PATH', 'RUNTIMECTL_SANDBOX_ENVIRONMENT']);
+    expect(launch.env.PATH).not.toContain('/nonexistent');
+    expect(JSON.stringify(launch.args)).not.toContain('evil.so');
+    const { code, stdout } = await run(launch.file, launch.args, launch.env);
+    expect(code).toBe(0);
+    expect(stdout).toBe(`${environment.PATH}|${environment.LD_PRELOAD}|${environment.QUOTED}0\n`);
   });
 
   it('keeps a background job running between commands', async () => {

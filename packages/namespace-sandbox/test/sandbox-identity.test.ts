@@ -24,8 +24,8 @@ async function sandboxWithWorkspace(): Promise<{ sandbox: NamespaceSandbox; work
 }
 
 async function inside(sandbox: NamespaceSandbox, script: string): Promise<string> {
-  const { file, args } = sandbox.launch('/home/user/workspace', ['/bin/sh', '-c', script]);
-  const { stdout } = await execFileAsync(file, args, { timeout: 20_000, env: { PATH: '/usr/bin:/bin' } });
+  const { file, args, env } = sandbox.launch('/home/user/workspace', ['/bin/sh', '-c', script], { PATH: '/usr/bin:/bin' });
+  const { stdout } = await execFileAsync(file, args, { timeout: 20_000, env });
   return stdout;
 }
 

@@ -21,8 +21,8 @@ async function spec(): Promise<SandboxSpec> {
 }
 
 async function inside(sandbox: NamespaceSandbox, script: string): Promise<string> {
-  const { file, args } = sandbox.launch('/work', ['/bin/sh', '-c', script]);
-  return (await execFileAsync(file, args, { timeout: 20_000 }).catch((error: { stdout: string }) => error)).stdout;
+  const { file, args, env } = sandbox.launch('/work', ['/bin/sh', '-c', script], { PATH: '/usr/bin:/bin' });
+  return (await execFileAsync(file, args, { timeout: 20_000, env }).catch((error: { stdout: string }) => error)).stdout;
 }
 
 /** Host pids in the sandbox's group `member` (`init` or `jobs`) of its first hierarchy. */

@@ -218,7 +218,7 @@ export class LocalBackend implements ProviderBackend {
         maxOutputBytes: request.maxOutputBytes,
         killGraceMs: this.settings.killGraceMs,
         groups: this.groups,
-        launch: async (argv) => entered?.launch(posix.join(this.workspaceRoot, directory.relative), argv),
+        launch: async (argv, env) => entered?.launch(posix.join(this.workspaceRoot, directory.relative), argv, env),
       };
       const quoted = this.settings.quota ? await this.#withinQuota(options, this.settings.quota) : options;
       return await runCommand(entered?.limited ? withinLimits(quoted, entered.limited) : quoted);

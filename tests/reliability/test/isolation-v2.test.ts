@@ -142,6 +142,13 @@ describe('escapes from a runtime (isolation v2)', () => {
         await execFileAsync('ipcrm', ['-q', queue]).catch(() => undefined);
       }
     });
+    await attempt("an exec's own env (PATH) makes the host run a program of the runtime's before entering the sandbox", async () => {
+      // The runtime leaves an `nsenter` in its workspace, then asks for a PATH through it: the
+      // host side of the launch (a shell, nsenter) must never look anything up in what a caller sent.
+      await exec(runtime, `printf '#!/bin/sh\\ntouch "$0.ran"\\nexec /usr/bin/nsenter "$@"\\n' > nsenter && chmod 755 nsenter`);
+      await api.ok<ExecReply>('/api/v1/runtimes/exec', { runtime_id: runtime, command: 'true', env: { PATH: `${workspace}:/usr/sbin:/usr/bin:/sbin:/bin`, LD_PRELOAD: join(workspace, 'missing.so') } });
+      return lstat(join(workspace, 'nsenter.ran')).then(() => true, () => false);
+    });
     const seen = await exec(runtime, "pwd; cat /proc/self/cgroup; awk '{ print $5 }' /proc/self/mountinfo");
     await attempt('a command sees the state directory or its backend in pwd, mount points or cgroup', async () => seen.stdout.includes(daemon.stateDir) || seen.stdout.includes(workspace.split('/').at(-1)!));
 

@@ -64,16 +64,19 @@ export async function startSandboxProcess(
     ...config.envs,
   };
   const command = [config.cmd, ...config.args];
-  const launch = namespaced ? await sandbox.namespace.launch(sandboxCwd, command).catch(notStarted) : undefined;
+  const launch = namespaced ? await sandbox.namespace.launch(sandboxCwd, command, env).catch(notStarted) : undefined;
   const argv = launch ? [launch.file, ...launch.args] : command;
   const cwd = launch ? undefined : hostCwd;
+  // Namespaced, the command's environment rides inside the launcher's: a sandbox's PATH or
+  // LD_PRELOAD must never steer the host side of the launch (nsenter, the cgroup shell).
+  const launchEnv = launch ? launch.env : env;
   let relay: PtyRelay | undefined;
   let child: ChildProcess;
   if (options.pty) {
-    relay = await startPtyRelay(argv, env, cwd, options.pty);
+    relay = await startPtyRelay(argv, launchEnv, cwd, options.pty);
     child = relay.child;
   } else {
-    child = spawn(argv[0] as string, argv.slice(1), spawnOptions(env, cwd, options.stdin));
+    child = spawn(argv[0] as string, argv.slice(1), spawnOptions(launchEnv, cwd, options.stdin));
   }
   const pid = relay ? (child.pid as number) : await spawned(child);
   // A command that exits without reading its stdin must not crash the emulator with EPIPE.

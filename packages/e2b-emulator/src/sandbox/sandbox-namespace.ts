@@ -38,11 +38,11 @@ export class SandboxNamespace {
     return this.#state;
   }
 
-  /** How to run `command` at `cwd` (a sandbox path) inside; restarts the namespace if it died. */
-  async launch(cwd: string, command: string[]): Promise<Launch> {
+  /** How to run `command` at `cwd` (a sandbox path) inside with `env` (the host side never gets it); restarts the namespace if it died. */
+  async launch(cwd: string, command: string[], env: Record<string, string>): Promise<Launch> {
     const previous = await this.#holder?.catch(() => undefined);
     if (!previous || !(await previous.isRunning())) this.#start();
-    return (await this.#holder!).launch(cwd, command);
+    return (await this.#holder!).launch(cwd, command, env);
   }
 
   async stop(): Promise<void> {

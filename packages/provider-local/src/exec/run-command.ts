@@ -30,9 +30,10 @@ export interface RunCommandOptions {
   watch?: (pgid: number) => CommandWatch;
   /**
    * How to start `<shell> -c <command>` inside the workspace's sandbox (a program and arguments
-   * that enter `cwd` themselves); absent or undefined: a host process in `cwd`.
+   * that enter `cwd` themselves, and the environment to start them with — `env` reaches the
+   * command inside, never the host side of the launch); absent or undefined: a host process in `cwd`.
    */
-  launch?: (argv: string[]) => Promise<{ file: string; args: string[] } | undefined>;
+  launch?: (argv: string[], env: Record<string, string>) => Promise<{ file: string; args: string[]; env: Record<string, string> } | undefined>;
 }
 
 async function started(child: ChildProcess, shell: string, providerId: string): Promise<number> {
@@ -62,11 +63,11 @@ function closedWithin(closed: Promise<unknown>, ms: number): Promise<boolean> {
  */
 export async function runCommand(options: RunCommandOptions): Promise<ExecResult> {
   const argv = [...(options.prefix ?? []), options.shell, '-c', options.command];
-  const sandboxed = await options.launch?.(argv);
+  const sandboxed = await options.launch?.(argv, options.env);
   const [file, ...args] = sandboxed ? [sandboxed.file, ...sandboxed.args] : argv;
   const child = spawn(file!, args, {
     cwd: sandboxed ? '/' : options.cwd,
-    env: options.env,
+    env: sandboxed ? sandboxed.env : options.env,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -16,7 +16,8 @@ export type JobsAtCheckpoint = { value: 'frozen' } | { value: 'not frozen'; reas
 /** A workspace's sandbox, entered for one command (see `WorkspaceSandboxes.enter`). */
 export interface EnteredSandbox {
   /** How to run `argv` at `cwd` (a path as commands see it) inside; refuses a shell that cannot run. */
-  launch(cwd: string, argv: string[]): Promise<Launch>;
+  /** How to run `argv` at `cwd` with `env` (which only the sandbox side sees: see Launch). */
+  launch(cwd: string, argv: string[], env: Record<string, string>): Promise<Launch>;
   /** The sandbox and its limit counters before the command, when it has limits. */
   limited?: LimitedSandbox;
 }
@@ -90,9 +91,9 @@ export class WorkspaceSandboxes {
     const limited = spec?.limits && sandbox.limits ? { sandbox, before: await sandbox.limitCounters() } : undefined;
     return {
       ...(limited ? { limited } : {}),
-      async launch(cwd, argv) {
+      async launch(cwd, argv, env) {
         await assertRunnableShell(argv[0]!);
-        return sandbox.launch(cwd, argv);
+        return sandbox.launch(cwd, argv, env);
       },
     };
   }
