@@ -88,7 +88,11 @@ class FileMetadataHelper {
     // Idle: the emulator may exit meanwhile; once idle long enough, the helper exits too.
     const child = this.#child;
     holdsEventLoop(child, false);
-    this.#idle = setTimeout(() => child.stdin.end(), IDLE_EXIT_MS);
+    this.#idle = setTimeout(() => {
+      // Forgotten before it is told to exit: a request arriving while it exits starts a new helper.
+      if (this.#child === child) this.#child = undefined;
+      child.stdin.end();
+    }, IDLE_EXIT_MS);
     this.#idle.unref();
   }
 }
