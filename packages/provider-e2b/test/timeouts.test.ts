@@ -46,8 +46,11 @@ describe('through requestTimeoutMs', () => {
   }, 20_000);
 
   it('a hung snapshot fails with provider_timeout, and a snapshot E2B made for it after all is deleted', async () => {
+    // The sandbox comes from a patient provider: on a loaded machine a healthy create can take
+    // longer than the 500 ms deadline under test.
+    const patient = provider(20_000);
+    const backend = await patient.create(createRequest());
     const made = provider(500);
-    const backend = await made.create(createRequest());
     const labels = { runtimectl_installation: 'timeout-tests', runtimectl_ref_id: `bcp_${randomBytes(16).toString('hex')}` };
     await emulator.hangNext('snapshot', { ms: 1_500 });
     const error = await timeoutOf(made.checkpoint(backend, { labels }));
@@ -58,7 +61,7 @@ describe('through requestTimeoutMs', () => {
     const named = async () => (await emulator.state()).snapshots.filter((snapshot) => snapshot.names.some((listed) => listed.includes(name)));
     expect(await named()).toHaveLength(1);
     expect(await eventually(async () => (await named()).length === 0, 10_000)).toBe(true);
-    await made.release({ backendId: 'x', resource: backend.resource });
+    await patient.release({ backendId: 'x', resource: backend.resource });
   }, 20_000);
 
   it('a create refused outright (4xx) leaves nothing to sweep: no listing follows', async () => {
@@ -68,20 +71,24 @@ describe('through requestTimeoutMs', () => {
     expect((await emulator.state()).calls.list).toBe(0);
   });
 
+  // A backend's calls share its provider's deadline, and its healthy set-up calls must fit in it
+  // on a loaded machine too: these two tests use a longer one than 500 ms.
+  const backendDeadlineMs = 2_000;
+
   it('a hung file read fails with provider_timeout naming read_bytes', async () => {
-    const made = provider(500);
+    const made = provider(backendDeadlineMs);
     const backend = await made.create(createRequest());
     await backend.writeBytes('a.txt', new Uint8Array([1, 2, 3]));
-    await emulator.hangNext('files', { ms: 2_000 });
+    await emulator.hangNext('files', { ms: 2 * backendDeadlineMs });
     const error = await timeoutOf(backend.readBytes('a.txt'));
-    expect(error.details).toEqual({ provider: 'e2b', call: 'read_bytes', timeout_ms: 500 });
+    expect(error.details).toEqual({ provider: 'e2b', call: 'read_bytes', timeout_ms: backendDeadlineMs });
     await made.release({ backendId: 'x', resource: backend.resource });
   });
 
   it('a command stream that never starts fails with provider_timeout naming exec', async () => {
-    const made = provider(500);
+    const made = provider(backendDeadlineMs);
     const backend = await made.create(createRequest());
-    await emulator.hangNext('process', { ms: 2_000 });
+    await emulator.hangNext('process', { ms: 2 * backendDeadlineMs });
     const error = await timeoutOf(backend.exec({ command: 'true', maxOutputBytes: 1024, timeoutMs: 10_000 }));
     expect(error.details).toMatchObject({ call: 'exec' });
     await made.release({ backendId: 'x', resource: backend.resource });
