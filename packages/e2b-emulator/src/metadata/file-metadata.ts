@@ -29,7 +29,7 @@ export class FileMetadataError extends Error {
   }
 }
 
-/** How long the helper stays up with nothing to do. */
+/** How long the helper stays up with nothing to do, by default. */
 const IDLE_EXIT_MS = 5_000;
 
 interface Pending {
@@ -37,11 +37,14 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
-class FileMetadataHelper {
+/** The python3 helper's client: one process at a time, started on demand, ended after `idleExitMs` without work. */
+export class FileMetadataHelper {
   #child: ChildProcessWithoutNullStreams | undefined;
   readonly #pending = new Map<number, Pending>();
   #nextId = 1;
   #idle: NodeJS.Timeout | undefined;
+
+  constructor(private readonly idleExitMs = IDLE_EXIT_MS) {}
 
   request(operation: Record<string, unknown>): Promise<unknown> {
     const child = this.#running();
@@ -92,7 +95,7 @@ class FileMetadataHelper {
       // Forgotten before it is told to exit: a request arriving while it exits starts a new helper.
       if (this.#child === child) this.#child = undefined;
       child.stdin.end();
-    }, IDLE_EXIT_MS);
+    }, this.idleExitMs);
     this.#idle.unref();
   }
 }
