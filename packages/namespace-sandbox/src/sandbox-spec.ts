@@ -4,10 +4,12 @@ import type { SandboxLimits } from './sandbox-limits';
 import type { EgressHelper, SandboxNetwork } from './sandbox-network';
 import { ENTER_SCRIPT, SETUP_SCRIPT } from './setup-script';
 
-/** A host directory shown read-write (`nosuid`, `nodev`) inside the sandbox at `target` (an absolute path). */
+/** A host directory shown (`nosuid`, `nodev`) inside the sandbox at `target` (an absolute path). */
 export interface SandboxBind {
   source: string;
   target: string;
+  /** Shown read-only: root inside cannot write it nor remount it writable (its mount is locked). Default read-write. */
+  readOnly?: boolean;
 }
 
 /** What a sandbox shows, who its root is on the host, its network and its limits. */
@@ -80,7 +82,7 @@ export function unshareArgs(spec: SandboxSpec, init: readonly string[], resolver
     hostname,
     resolver ?? '',
     String(spec.binds.length),
-    ...spec.binds.flatMap((bind) => [bind.source, bind.target]),
+    ...spec.binds.flatMap((bind) => [bind.source, bind.target, bind.readOnly ? 'ro' : 'rw']),
     ...init,
   ];
 }

@@ -29,8 +29,12 @@ const READY_SCRIPT = 'echo "ready $1"; shift; exec env -i "PATH=$PATH" "$@" </de
  *   runtimes do — `sys`, `sysrq-trigger`, `irq`, `bus` and `fs` are read-only and `kcore`,
  *   `keys`, `kallsyms`, `kmsg` and a few more are hidden: without mapped ids root inside is the
  *   caller, who may be the host's uid 0, whom the kernel lets write host-wide sysctls;
- * - each requested directory is bound read-write, `nosuid` and `nodev`, at its target (later
- *   binds may cover /tmp): a setuid program left there raises nobody's privileges inside;
+ * - a boot id of its own: `/proc/sys/kernel/random/boot_id` reads a random id made by this
+ *   setup, as each VM has its own — the host's is a fingerprint of the host that untrusted code
+ *   has no need of, and a sandbox started again (a cold boot) reads a new one;
+ * - each requested directory is bound `nosuid` and `nodev` at its target, read-write or
+ *   read-only as asked (later binds may cover /tmp): a setuid program left there raises nobody's
+ *   privileges inside;
  * - `pivot_root` into it and the old root is detached, so nothing else of the host is reachable
  *   (unlike `chroot`, which root can climb out of), and the new root is made read-only;
  * - the init then moves into a nested user namespace with its own copy of the mount namespace:
@@ -47,13 +51,13 @@ const READY_SCRIPT = 'echo "ready $1"; shift; exec env -i "PATH=$PATH" "$@" </de
  * targets, resolved in the new root; `bind,ro` binds and remounts read-only in one step,
  * util-linux ≥ 2.27), one `mkdir` makes every directory and one `cp -P` copies the symbolic
  * links: about 20 processes in all. Each table is written where the next mounts cover it
- * (`dev/fstab` under /dev, `proc/fstab` under /proc, `dev/shm/fstab` under /dev/shm), so none
- * is visible inside, and the covering mounts are locked like the rest. A mount that fails
+ * (`dev/fstab` under /dev, `proc/fstab` under /proc, `dev/shm/fstab` under /dev/shm, with the
+ * boot id's file), so none is visible inside, and the covering mounts are locked like the rest. A mount that fails
  * fails `mount --all`, and so the setup (`set -e`).
  *
  * Positional parameters: root mount point, network (`host`, `none` or `egress`), ids (`caller`
  * or `mapped`), hostname, resolver (empty: the host's resolv.conf), the number of binds,
- * `source target` per bind, then the init's argv. Once built it moves into the nested
+ * `source target rw|ro` per bind, then the init's argv. Once built it moves into the nested
  * namespaces, prints `ready <host pid of PID 1>` there (READY_SCRIPT) and execs the init at `/`
  * with an environment of PATH only and stdio on /dev/null. Every value arrives as a
  * parameter, never spliced into the script text (nor into a table: those hold fixed names only).
@@ -99,11 +103,16 @@ mkdir dev/shm
 printf '%s
 ' "$table" > proc/fstab
 mount --all --internal-only --fstab proc/fstab
-table='sandbox-shm dev/shm tmpfs mode=1777'
+table=
 for p in sys sysrq-trigger irq bus fs; do
   if [ -e "proc/$p" ]; then table="$table
 /proc/$p proc/$p none bind,ro"; fi
 done
+read -r boot_id < /proc/sys/kernel/random/uuid
+echo "$boot_id" > dev/shm/boot_id
+table="$table
+dev/shm/boot_id proc/sys/kernel/random/boot_id none bind,ro
+sandbox-shm dev/shm tmpfs mode=1777"
 for p in kcore keys timer_list sched_debug latency_stats kallsyms kmsg; do
   if [ -f "proc/$p" ]; then table="$table
 /dev/null proc/$p none bind"; fi
@@ -117,7 +126,7 @@ printf '%s
 mount --all --internal-only --fstab dev/shm/fstab
 ln -s /proc/self/fd dev/fd; ln -s /proc/self/fd/0 dev/stdin; ln -s /proc/self/fd/1 dev/stdout; ln -s /proc/self/fd/2 dev/stderr
 while [ "$binds" -gt 0 ]; do
-  mkdir -p "$R$2"; mount --bind -o nosuid,nodev "$1" "$R$2"; shift 2; binds=$((binds - 1))
+  mkdir -p "$R$2"; mount --bind -o "$3,nosuid,nodev" "$1" "$R$2"; shift 3; binds=$((binds - 1))
 done
 if [ "$network" != host ]; then ip link set lo up; fi
 if [ "$network" = egress ]; then

@@ -82,6 +82,46 @@ describe.skipIf(!probe.available)('a namespace sandbox', () => {
     expect((await inside(sandbox, workspace, script)).stdout).toBe('done\n');
   });
 
+  it('reads a boot id of its own, not the host\'s, that no command can change, and a sandbox started again reads a new one', async () => {
+    const hostBootId = (await readFile('/proc/sys/kernel/random/boot_id', 'utf8')).trim();
+    const read = 'cat /proc/sys/kernel/random/boot_id; (echo x > /proc/sys/kernel/random/boot_id) 2>/dev/null && echo written; umount /proc/sys/kernel/random/boot_id 2>/dev/null && echo unmounted; cat /proc/sys/kernel/random/boot_id';
+    const first = (await inside(sandbox, workspace, read)).stdout.split('\n');
+    expect(first[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(first[0]).not.toBe(hostBootId);
+    expect(first).toEqual([first[0], first[0], '']);
+    const again = await NamespaceSandbox.start(spec);
+    try {
+      const second = (await inside(again, workspace, 'cat /proc/sys/kernel/random/boot_id')).stdout.trim();
+      expect(second).not.toBe(first[0]);
+      expect(second).not.toBe(hostBootId);
+    } finally {
+      await again.kill(5_000);
+    }
+  });
+
+  it('shows a read-only bind that root inside can neither write nor remount writable, beside a writable one', async () => {
+    const base = await mkdtemp(join(scratch, 'read-only-'));
+    const shared = join(base, 'shared');
+    await mkdir(shared);
+    await writeFile(join(shared, 'tool'), 'shared tool');
+    await mkdir(join(base, 'root'));
+    const withShared = await NamespaceSandbox.start({ ...spec, rootMountPoint: join(base, 'root'), binds: [...spec.binds, { source: shared, target: '/opt/shared', readOnly: true }] });
+    try {
+      const script = [
+        'cat /opt/shared/tool; echo',
+        '(echo x > /opt/shared/tool) 2>/dev/null && echo written',
+        'touch /opt/shared/new 2>/dev/null && echo created',
+        'mount -o remount,bind,rw /opt/shared 2>/dev/null && echo remounted',
+        'umount /opt/shared 2>/dev/null && echo unmounted',
+        'echo w > bound-still-writable.txt && echo workspace-writable',
+      ].join('; ');
+      expect((await inside(withShared, workspace, script)).stdout).toBe('shared tool\nworkspace-writable\n');
+      expect(await readFile(join(shared, 'tool'), 'utf8')).toBe('shared tool');
+    } finally {
+      await withShared.kill(5_000);
+    }
+  });
+
   it('is ready only once its init is in the locked nested namespaces: a command entering at once cannot remount the system', async () => {
     // `ready` used to be printed before the init moved into the nested user and mount namespaces,
     // so a command entering at once could land in the outer ones (where root may remount /usr
