@@ -77,7 +77,7 @@ export async function startE2BEmulator(options: E2BEmulatorOptions = {}): Promis
   const snapshots = new SnapshotStore(root, options.teamSlug ?? 'emulator-team');
   const context: EmulatorContext = {
     root,
-    sandboxes: new SandboxStore(root, Date.now, isolation.mode === 'mount-namespace', isolation.features),
+    sandboxes: new SandboxStore(root, Date.now, isolation.mode === 'mount-namespace', isolation),
     snapshots,
     templates: new TemplateCatalog(
       (options.templates ?? []).map((template) => (typeof template === 'string' ? { name: template } : template)),

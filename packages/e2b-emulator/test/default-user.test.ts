@@ -41,4 +41,13 @@ describe('the default user', () => {
     const { stdout } = await sandbox.commands.run('pwd; echo "$HOME $USER"; cat root-note.txt', { user: 'root' });
     expect(stdout).toBe('/root\n/root root\nfor root');
   });
+
+  it("has password-less sudo, as E2B's templates give `user`: the command runs as root, and a variable scoped to an earlier command is not there", async () => {
+    const scoped = await sandbox.commands.run('echo $FOO', { envs: { FOO: 'bar' } });
+    expect(scoped.stdout.trim()).toBe('bar');
+    const elevated = await sandbox.commands.run('sudo echo "[$FOO]"; sudo sh -c \'echo $USER $HOME\'; command -v sudo');
+    expect(elevated.stdout).toBe('[]\nroot /root\n/usr/local/sbin/sudo\n');
+    const tampered = await sandbox.commands.run('echo "exit 9" > /usr/local/sbin/sudo 2>/dev/null || echo read-only; sudo true && echo intact', { user: 'root' });
+    expect(tampered.stdout).toBe('read-only\nintact\n');
+  });
 });

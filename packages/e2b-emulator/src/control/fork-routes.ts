@@ -78,6 +78,7 @@ async function startFork(context: EmulatorContext, source: SandboxRecord, checkp
       envVars: source.envVars,
       timeoutSeconds,
       onTimeout: source.onTimeout,
+      onTimeoutKeepsMemory: source.onTimeoutKeepsMemory,
       allowInternetAccess: source.allowInternetAccess,
     });
     return { sandbox: sandboxView(fork, context.envdVersion) };

@@ -55,6 +55,7 @@ async function createSandbox(context: EmulatorContext, { req, res }: RouteContex
     envVars: body.envVars ?? undefined,
     timeoutSeconds: body.timeout ?? context.defaultTimeoutSeconds,
     onTimeout: body.autoPause ? 'pause' : 'kill',
+    onTimeoutKeepsMemory: body.autoPauseMemory ?? undefined,
     allowInternetAccess: body.allow_internet_access ?? undefined,
   });
   call.sandboxId = record.sandboxId;
@@ -82,7 +83,7 @@ async function connectSandbox(
     return;
   }
   assertCapacity(context);
-  context.sandboxes.resume(record, timeoutSeconds);
+  await context.sandboxes.resume(record, timeoutSeconds, body.memory === false);
   sendJson(res, 201, sandboxView(record, context.envdVersion));
 }
 
@@ -93,10 +94,10 @@ async function killSandbox(context: EmulatorContext, { res, params }: RouteConte
 }
 
 async function pauseSandbox(context: EmulatorContext, { req, res, params }: RouteContext): Promise<void> {
-  await readJsonBody(req, pauseSandboxBody);
+  const body = await readJsonBody(req, pauseSandboxBody);
   const record = requireSandbox(context, params.sandboxID);
   if (record.snapshotting) throw new ApiError(409, `sandbox "${record.sandboxId}" is being snapshotted`);
-  if (!context.sandboxes.pause(record.sandboxId)) {
+  if (!(await context.sandboxes.pause(record.sandboxId, body.memory ?? true))) {
     throw new ApiError(409, `sandbox "${record.sandboxId}" is already paused`);
   }
   sendEmpty(res);

@@ -10,7 +10,8 @@
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { decideSandboxFeatures, type ProbeSpec, type SandboxLimits, type SandboxNetwork, type SandboxSpec } from '@runtimectl/namespace-sandbox';
+import { decideSandboxFeatures, type ProbeSpec, type SandboxBind, type SandboxLimits, type SandboxNetwork, type SandboxSpec } from '@runtimectl/namespace-sandbox';
+import { installSandboxTools } from '../sandbox/sandbox-tools.js';
 
 export type IsolationMode = 'mount-namespace' | 'directory';
 
@@ -24,7 +25,12 @@ export interface IsolationProbe {
   networkReason?: string;
   /** Why no limits, when some were asked for. */
   limitsReason?: string;
+  /** With namespaces: the tools every sandbox shows read-only (`sudo`; see installSandboxTools), absent when the host has nowhere to show them. */
+  tools?: SandboxBind;
 }
+
+/** What every sandbox's namespace gets beside its own directories: what the probe decided. */
+export type NamespaceFeatures = Pick<IsolationProbe, 'features' | 'tools'>;
 
 /**
  * What sandboxes' namespaces should have. Default network `egress`: as on E2B, commands reach
@@ -46,21 +52,22 @@ const NAMESPACE_ROOT = 'namespace-root';
 
 /**
  * The namespace sandbox of the E2B sandbox in `sandboxDir`: its home/user at /home/user, its tmp
- * at /tmp, with `features` (the network, limits) — no network at all when the sandbox was created
- * with `allowInternetAccess: false`, as on E2B.
+ * at /tmp, the shared tools read-only, with `features` (the network, limits) — no network at all
+ * when the sandbox was created with `allowInternetAccess: false`, as on E2B.
  */
-export function namespaceSpec(emulatorRoot: string, sandboxDir: string, features: ProbeSpec = { network: 'none' }, internet = true): SandboxSpec {
-  const { egress, ...rest } = features;
+export function namespaceSpec(emulatorRoot: string, sandboxDir: string, namespaces: NamespaceFeatures = {}, internet = true): SandboxSpec {
+  const { egress, ...rest } = namespaces.features ?? ({ network: 'none' } satisfies ProbeSpec);
   return {
     ...rest,
     ...(internet && egress ? { egress } : {}),
-    network: internet ? features.network : 'none',
+    network: internet ? rest.network : 'none',
     rootMountPoint: path.join(emulatorRoot, NAMESPACE_ROOT),
     binds: [
       { source: path.join(sandboxDir, 'home', 'user'), target: '/home/user' },
       // root's home, for commands run as `root` (their default cwd and HOME, as in envd).
       { source: path.join(sandboxDir, 'root'), target: '/root' },
       { source: path.join(sandboxDir, 'tmp'), target: '/tmp' },
+      ...(namespaces.tools ? [namespaces.tools] : []),
     ],
   };
 }
@@ -71,9 +78,11 @@ export async function probeIsolation(root: string, preference: IsolationPreferen
   await mkdir(path.join(root, NAMESPACE_ROOT), { recursive: true });
   const decided = await decideSandboxFeatures({ network: wanted.network ?? 'egress', ...(wanted.limits ? { limits: wanted.limits } : {}) }, path.join(root, 'isolation-probe'));
   if (decided.available) {
+    const tools = await installSandboxTools(root);
     return {
       mode: 'mount-namespace',
       features: decided.spec,
+      ...(tools ? { tools } : {}),
       ...(decided.networkReason ? { networkReason: decided.networkReason } : {}),
       ...(decided.limitsReason ? { limitsReason: decided.limitsReason } : {}),
     };

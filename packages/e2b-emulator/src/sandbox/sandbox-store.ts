@@ -7,8 +7,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { copySandboxTree } from './copy-sandbox-tree.js';
 import path from 'node:path';
 import { randomAccessToken, randomId } from './sandbox-ids.js';
-import type { ProbeSpec } from '@runtimectl/namespace-sandbox';
-import { namespaceSpec } from '../envd/isolation.js';
+import { namespaceSpec, type NamespaceFeatures } from '../envd/isolation.js';
 import { SandboxNamespace } from './sandbox-namespace.js';
 import { SandboxProcesses } from './sandbox-processes.js';
 import { SandboxMetricsHistory } from './sandbox-metrics.js';
@@ -27,6 +26,8 @@ export interface SandboxRecord {
   readonly envVars: Record<string, string>;
   readonly startedAtMs: number;
   readonly onTimeout: 'kill' | 'pause';
+  /** Whether a pause on timeout keeps memory (`autoPauseMemory`; false: a filesystem-only pause). */
+  readonly onTimeoutKeepsMemory: boolean;
   readonly allowInternetAccess: boolean;
   /** Host directory that is the sandbox's `/`. */
   readonly directory: string;
@@ -41,6 +42,8 @@ export interface SandboxRecord {
   endAtMs: number;
   /** Set while a snapshot copies the directory; a second snapshot answers 409. */
   snapshotting: boolean;
+  /** Set while a filesystem-only pause (or a reboot) ends what runs in it; a resume waits for it. */
+  poweringOff: Promise<void> | undefined;
 }
 
 export interface CreateSandboxInput {
@@ -52,6 +55,7 @@ export interface CreateSandboxInput {
   envVars?: Record<string, string> | undefined;
   timeoutSeconds: number;
   onTimeout?: 'kill' | 'pause';
+  onTimeoutKeepsMemory?: boolean | undefined;
   allowInternetAccess?: boolean | undefined;
 }
 
@@ -70,8 +74,8 @@ export class SandboxStore {
     private readonly now: () => number = Date.now,
     /** Commands run in namespace sandboxes: start each sandbox's namespace when it is created. */
     private readonly warmNamespaces = false,
-    /** The network and limits each sandbox's namespace gets (see `namespaceSpec`). */
-    private readonly features?: ProbeSpec,
+    /** The network, limits and tools each sandbox's namespace gets (see `namespaceSpec`). */
+    private readonly namespaces?: NamespaceFeatures,
   ) {}
 
   /** Sandboxes whose create is copying their directory: counted by the limit, not yet nameable. */
@@ -94,15 +98,17 @@ export class SandboxStore {
       envVars: { ...input.envVars },
       startedAtMs,
       onTimeout: input.onTimeout ?? 'kill',
+      onTimeoutKeepsMemory: input.onTimeoutKeepsMemory ?? true,
       allowInternetAccess: input.allowInternetAccess ?? true,
       directory: path.join(this.root, 'sandboxes', sandboxId),
       processes: new SandboxProcesses(),
-      namespace: new SandboxNamespace(namespaceSpec(this.root, path.join(this.root, 'sandboxes', sandboxId), this.features, input.allowInternetAccess ?? true)),
+      namespace: new SandboxNamespace(namespaceSpec(this.root, path.join(this.root, 'sandboxes', sandboxId), this.namespaces, input.allowInternetAccess ?? true)),
       streams: new SandboxStreams(),
       metrics: new SandboxMetricsHistory(),
       state: 'running',
       endAtMs: startedAtMs + input.timeoutSeconds * 1000,
       snapshotting: false,
+      poweringOff: undefined,
     };
     this.starting += 1;
     try {
@@ -168,29 +174,47 @@ export class SandboxStore {
   }
 
   /**
-   * Pauses a running sandbox as E2B does (memory kept): its command streams break and its
-   * processes are frozen (SIGSTOP to every process group) until `resume`. The directory stays.
-   * False when it was not running.
+   * Pauses a running sandbox as E2B does; its command streams break and the directory stays.
+   * With memory (the default) its processes are frozen (SIGSTOP to every process group) until
+   * `resume`. Without (`keepMemory: false`, E2B's filesystem-only pause) everything running in
+   * it ends, as a VM shut down with only its disk kept: resuming it is a cold boot (a namespace
+   * started afresh, with a new boot id). False when it was not running.
    */
-  pause(sandboxId: string): boolean {
+  async pause(sandboxId: string, keepMemory = true): Promise<boolean> {
     const record = this.sandboxes.get(sandboxId);
     if (!record || record.state !== 'running') return false;
     record.state = 'paused';
     this.clearTimer(sandboxId);
     record.streams.severAll();
-    record.processes.signalAll('SIGSTOP');
+    if (keepMemory) record.processes.signalAll('SIGSTOP');
+    else await this.powerOff(record);
     return true;
   }
 
   /**
    * Resumes a paused sandbox with a fresh timeout; its processes continue where they were
    * (SIGCONT), unless a snapshot is copying it (the snapshot continues them when it is done).
+   * `reboot` (a connect with `memory: false`) drops its memory first, as a filesystem-only pause
+   * would have: it boots cold.
    */
-  resume(record: SandboxRecord, timeoutSeconds: number): void {
+  async resume(record: SandboxRecord, timeoutSeconds: number, reboot = false): Promise<void> {
+    if (reboot) await this.powerOff(record);
+    await record.poweringOff;
     record.state = 'running';
     record.endAtMs = this.now() + timeoutSeconds * 1000;
     this.armTimer(record);
     if (!record.snapshotting) record.processes.signalAll('SIGCONT');
+    if (this.warmNamespaces && !record.namespace.started) record.namespace.warm();
+  }
+
+  /** Ends everything running in the sandbox (its processes, its namespace); its files stay. */
+  private powerOff(record: SandboxRecord): Promise<void> {
+    record.processes.signalAll('SIGKILL');
+    const poweringOff = record.namespace.stop().finally(() => {
+      if (record.poweringOff === poweringOff) record.poweringOff = undefined;
+    });
+    record.poweringOff = poweringOff;
+    return poweringOff;
   }
 
   /** Connect to a running sandbox: the timeout only ever grows (E2B never shortens it here). */
@@ -244,7 +268,7 @@ export class SandboxStore {
       this.armTimer(record);
       return;
     }
-    if (record.onTimeout === 'pause') this.pause(sandboxId);
+    if (record.onTimeout === 'pause') await this.pause(sandboxId, record.onTimeoutKeepsMemory);
     else await this.kill(sandboxId);
   }
 }
