@@ -50,4 +50,15 @@ describe('the default user', () => {
     const tampered = await sandbox.commands.run('echo "exit 9" > /usr/local/sbin/sudo 2>/dev/null || echo read-only; sudo true && echo intact', { user: 'root' });
     expect(tampered.stdout).toBe('read-only\nintact\n');
   });
+
+  it("gives commands E2B's PATH, never the emulator's own (which may lack /usr/local/sbin, where sudo is, and name host directories)", async () => {
+    const emulatorPath = process.env.PATH;
+    process.env.PATH = '/usr/bin:/bin:/opt/emulator-only/bin';
+    try {
+      const { stdout } = await sandbox.commands.run('echo $PATH; command -v sudo');
+      expect(stdout).toBe('/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\n/usr/local/sbin/sudo\n');
+    } finally {
+      process.env.PATH = emulatorPath;
+    }
+  });
 });

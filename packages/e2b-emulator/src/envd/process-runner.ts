@@ -32,7 +32,8 @@ export interface StartedProcess extends SandboxProcess {
   readonly exit: Promise<ProcessExit>;
 }
 
-const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+/** A command's PATH: an E2B template's, never the emulator's own (which may lack /usr/local/sbin and name host directories). */
+const SANDBOX_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 /**
  * Spawns `config` in `sandbox`. Throws ConnectRpcError when the cwd does not exist or the
@@ -52,7 +53,7 @@ export async function startSandboxProcess(
   // Only a fixed base plus the sandbox's own variables: the emulator's environment (keys,
   // tokens) never leaks into commands.
   const env: Record<string, string> = {
-    PATH: process.env.PATH ?? DEFAULT_PATH,
+    PATH: SANDBOX_PATH,
     HOME: home,
     USER: config.user,
     LOGNAME: config.user,
