@@ -16,6 +16,7 @@ import { registerForkCommand } from './commands/fork-command';
 import { registerLogCommand } from './commands/log-command';
 import { registerKeysCommand } from './commands/keys-command';
 import { registerLsCommand } from './commands/ls-command';
+import { registerLsTreeCommand } from './commands/ls-tree-command';
 import { registerMcpCommand } from './commands/mcp-command';
 import { registerNodesCommand } from './commands/nodes-command';
 import { registerOpenCommand } from './commands/open-command';
@@ -88,6 +89,7 @@ export function createProgram(io: CliIo): Command {
     registerPinCommand,
     registerRetentionCommand,
     registerDiffCommand,
+    registerLsTreeCommand,
     registerLogCommand,
     registerEventsCommand,
     registerWebhooksCommand,

@@ -1,6 +1,7 @@
 import {
   CheckpointDiffResultSchema,
   CheckpointListResultSchema,
+  CheckpointTreeResultSchema,
   RuntimeCheckoutChildrenResultSchema,
   RuntimeCheckoutResultSchema,
   RuntimeForkResultSchema,
@@ -61,6 +62,26 @@ describe.concurrent('checkpoint, checkout, fork, pause, resume, delete-snapshot'
       'diff --git a/edit.txt b/edit.txt\n--- a/edit.txt\n+++ b/edit.txt\n@@ -1,1 +1,1 @@\n-v1\n\\ No newline at end of file\n+version 2\n\\ No newline at end of file\n' +
         'diff --git a/new.txt b/new.txt\nnew file mode 100644\n--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1,1 @@\n+n\n\\ No newline at end of file\n',
     );
+  });
+
+  it('ls-tree lists a directory of a checkpoint as git ls-tree -l does, from the store alone (its snapshot deleted), every page; --quiet paths, --json the answer', async () => {
+    await shared.openRuntime('lt');
+    await shared.client.writeFileBytes('lt', 'src/main.ts', 'export {};\n');
+    await shared.client.writeFileBytes('lt', 'src/lib/util.ts', 'u');
+    await shared.client.writeFileBytes('lt', 'README.md', 'r');
+    const { checkpoint_id: checkpointId } = await shared.client.checkpoint({ runtime_id: 'lt' });
+    await shared.client.writeFileBytes('lt', 'src/later.ts', 'not in the checkpoint');
+    await shared.client.deleteCheckpointSnapshot({ checkpoint_id: checkpointId });
+    const root = await runCli(['ls-tree', checkpointId], shared.at);
+    expect(root).toMatchObject({ code: 0, stderr: '' });
+    expect(root.stdout).toBe('100644 file             1\tREADME.md\n040755 directory        -\tsrc\n');
+    const src = await runCli(['ls-tree', checkpointId, 'src', '--quiet'], shared.at);
+    expect(src.stdout).toBe('src/lib\nsrc/main.ts\n');
+    const json = expectShape(CheckpointTreeResultSchema, await runCliJson(['ls-tree', checkpointId, 'src/lib'], shared.at));
+    expect(json).toEqual({ checkpoint_id: checkpointId, path: 'src/lib', entries: [{ name: 'util.ts', kind: 'file', mode: expect.any(Number), size: 1, target: null }], next_cursor: null });
+    const missing = await runCli(['ls-tree', checkpointId, 'nowhere'], shared.at);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toMatch(/not found/);
   });
 
   it('checkout starts a new runtime from a checkpoint, in each output mode', async () => {

@@ -61,7 +61,7 @@ describe('bash completion', () => {
   it('completes command names from a partial word', () => {
     expect(complete('runtimectl che')).toEqual(['checkpoint', 'checkout']);
     expect(complete('runtimectl de')).toEqual(['delete-snapshot']);
-    expect(complete('runtimectl --json l')).toEqual(['ls', 'log']);
+    expect(complete('runtimectl --json l')).toEqual(['ls', 'ls-tree', 'log']);
     // A global option's value is not the command.
     expect(complete('runtimectl --idempotency-key k-1 che')).toEqual(['checkpoint', 'checkout']);
     expect(complete('runtimectl up')).toEqual(['update']);
