@@ -220,7 +220,7 @@ describe.concurrent('error lines and exit codes', () => {
     const commandSection = top.stdout.split('\nCommands:\n')[1]!.split('\n\n')[0]!;
     const commands = [...commandSection.matchAll(/^ {2}([a-z-]+) /gm)].map((match) => match[1]!).filter((name) => name !== 'help');
     expect(commands).toEqual(
-      ['open', 'ls', 'show', 'update', 'exec', 'cat', 'write', 'export', 'checkpoint', 'checkout', 'fork', 'pause', 'resume', 'close', 'delete-snapshot', 'pin', 'retention', 'diff', 'log', 'events', 'webhooks', 'keys', 'mcp', 'providers', 'nodes', 'health', 'completion'],
+      ['open', 'ls', 'show', 'update', 'exec', 'cat', 'write', 'export', 'checkpoint', 'checkout', 'fork', 'pause', 'resume', 'close', 'delete-snapshot', 'pin', 'retention', 'diff', 'ls-tree', 'log', 'events', 'webhooks', 'keys', 'mcp', 'providers', 'nodes', 'health', 'completion'],
     );
     const helps = await Promise.all(commands.map((command) => runCli([command, '--help'])));
     helps.forEach((help, index) => {
