@@ -1,6 +1,7 @@
 import type { CheckpointTreeEntry, CheckpointTreeResult } from '@runtimectl/core';
 import type { Command } from 'commander';
 import type { CliIo } from '../cli-io';
+import { quotePath } from '../output/quote-path';
 import { contextOf, withExamples } from './command-support';
 
 /** The largest page the daemon serves: a directory is read whole, page by page. */
@@ -14,7 +15,7 @@ function entryLine(entry: CheckpointTreeEntry, directory: string): string {
   const mode = (TYPE_BITS[entry.kind] | (entry.mode & 0o7777)).toString(8).padStart(6, '0');
   const size = entry.kind === 'directory' ? '-' : String(entry.size);
   const path = directory ? `${directory}/${entry.name}` : entry.name;
-  return `${mode} ${entry.kind.padEnd(9)} ${size.padStart(8)}\t${path}${entry.kind === 'symlink' ? ` -> ${entry.target}` : ''}`;
+  return `${mode} ${entry.kind.padEnd(9)} ${size.padStart(8)}\t${quotePath(path)}${entry.kind === 'symlink' ? ` -> ${quotePath(entry.target ?? '')}` : ''}`;
 }
 
 export function registerLsTreeCommand(program: Command, io: CliIo): void {
@@ -33,8 +34,8 @@ export function registerLsTreeCommand(program: Command, io: CliIo): void {
       }
       result.next_cursor = null;
       ctx.emit(result, {
-        human: ({ entries, path: directory }) => (entries.length === 0 ? `${directory || '/'}: empty directory` : entries.map((entry) => entryLine(entry, directory))),
-        quiet: ({ entries, path: directory }) => entries.map((entry) => (directory ? `${directory}/${entry.name}` : entry.name)),
+        human: ({ entries, path: directory }) => (entries.length === 0 ? `${quotePath(directory) || '/'}: empty directory` : entries.map((entry) => entryLine(entry, directory))),
+        quiet: ({ entries, path: directory }) => entries.map((entry) => quotePath(directory ? `${directory}/${entry.name}` : entry.name)),
       });
     });
   withExamples(command, 'runtimectl ls-tree rtcp_0123… src', 'runtimectl ls-tree rtcp_0123… --json | jq -r ".entries[].name"');

@@ -1,11 +1,12 @@
 import type { DiffChange, DiffEntry, DiffSummary } from '@runtimectl/core';
+import { quotePath } from './quote-path';
 
 /** git's status letters: A added, D deleted, M modified (content or mode), T type changed. */
 const STATUS_LETTERS: Record<DiffChange, string> = { added: 'A', removed: 'D', modified: 'M', mode_changed: 'M', type_changed: 'T' };
 
 /** As `git diff --name-status`: one `<letter>\t<path>` line per changed path. */
 export function nameStatusLines(entries: readonly DiffEntry[]): string[] {
-  return entries.map(({ change, path }) => `${STATUS_LETTERS[change]}\t${path}`);
+  return entries.map(({ change, path }) => `${STATUS_LETTERS[change]}\t${quotePath(path)}`);
 }
 
 const sizeOf = (size: number | null) => (size === null ? '-' : `${size}`);
@@ -17,10 +18,10 @@ const sizeOf = (size: number | null) => (size === null ? '-' : `${size}`);
  */
 export function statLines(entries: readonly DiffEntry[], summary: DiffSummary): string[] {
   const shown = entries.filter((entry) => (entry.new_kind ?? entry.old_kind) !== 'directory' || entry.change === 'type_changed');
-  const width = Math.max(0, ...shown.map(({ path }) => path.length));
+  const width = Math.max(0, ...shown.map(({ path }) => quotePath(path).length));
   const lines = shown.map((entry) => {
     const sizes = entry.change === 'mode_changed' ? `mode ${octal(entry.old_mode)} -> ${octal(entry.new_mode)}` : `${sizeOf(entry.old_size)} -> ${sizeOf(entry.new_size)} bytes`;
-    return ` ${entry.path.padEnd(width)} | ${sizes}`;
+    return ` ${quotePath(entry.path).padEnd(width)} | ${sizes}`;
   });
   return [...lines, ` ${summaryLine(summary)}`];
 }
