@@ -12,7 +12,7 @@ import { ConnectRpcError } from './connect-framing.js';
 import { normalizeSandboxPath, resolveSandboxPath } from '../sandbox/sandbox-paths.js';
 import type { ProcessExit, SandboxProcess } from '../sandbox/sandbox-processes.js';
 import type { SandboxRecord } from '../sandbox/sandbox-store.js';
-import { homeOf, type SandboxUser } from '../sandbox/sandbox-users.js';
+import { homeOf, SANDBOX_PATH, type SandboxUser } from '../sandbox/sandbox-users.js';
 import { signalSession, startPtyRelay, type PtyRelay, type PtySize } from './pty-relay.js';
 
 export interface ProcessConfig {
@@ -32,8 +32,6 @@ export interface StartedProcess extends SandboxProcess {
   readonly exit: Promise<ProcessExit>;
 }
 
-/** A command's PATH: an E2B template's, never the emulator's own (which may lack /usr/local/sbin and name host directories). */
-const SANDBOX_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 /**
  * Spawns `config` in `sandbox`. Throws ConnectRpcError when the cwd does not exist or the

@@ -9,11 +9,11 @@
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SandboxBind } from '@runtimectl/namespace-sandbox';
+import { SANDBOX_PATH } from './sandbox-users.js';
 
 /** Where the tools appear inside: on E2B's PATH before /usr/bin, empty on Debian hosts. */
 const TOOLS_TARGET = '/usr/local/sbin';
 
-const SECURE_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 /**
  * sudo's options that matter to a script: `-u USER`, `-g GROUP`, `-E`, `-H`, `-n`, `-S`, `-i`,
@@ -44,7 +44,7 @@ case "$target" in
 esac
 invoker="SUDO_USER=\${USER:-user}"
 if [ -n "$keep" ]; then exec env HOME="$home" USER="$target" LOGNAME="$target" "$invoker" "$@"; fi
-exec env -i PATH=${SECURE_PATH} HOME="$home" USER="$target" LOGNAME="$target" SHELL=/bin/bash "$invoker" \\
+exec env -i PATH=${SANDBOX_PATH} HOME="$home" USER="$target" LOGNAME="$target" SHELL=/bin/bash "$invoker" \\
   \${TERM:+TERM="$TERM"} \${LANG:+LANG="$LANG"} "$@"
 `;
 

@@ -10,6 +10,9 @@ export type SandboxUser = 'user' | 'root';
 
 export const DEFAULT_SANDBOX_USER: SandboxUser = 'user';
 
+/** A command's PATH: an E2B template's (also what its sudo resets to), never the emulator's own. */
+export const SANDBOX_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
 const HOMES: Record<SandboxUser, string> = { user: '/home/user', root: '/root' };
 
 /** A user name envd does not know (envd answers 401 "error looking up user"). */
