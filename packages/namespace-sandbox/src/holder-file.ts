@@ -33,6 +33,10 @@ export class HolderFile {
       if (!isId(record.identity.uid) || !isId(record.identity.gid)) return undefined;
       result.identity = { uid: record.identity.uid, gid: record.identity.gid };
     }
+    if (record.users !== undefined) {
+      if (!Array.isArray(record.users) || !record.users.every(isId)) return undefined;
+      result.users = [...record.users];
+    }
     if (record.cgroup !== undefined) {
       const { name, places, limits } = record.cgroup;
       if (typeof name !== 'string' || !Array.isArray(places) || typeof limits !== 'object' || limits === null) return undefined;

@@ -3,7 +3,7 @@ export { HolderFile } from './holder-file';
 export { JobsNotFrozenError, NamespaceSandbox, type Launch, type SandboxRecord } from './namespace-sandbox';
 export { probeNamespaceSandbox, type NamespaceProbe, type ProbeSpec } from './probe';
 export { type ProcessIdentity } from './process-start';
-export { DEFAULT_SANDBOX_ID, resolveSandboxIdentity, type ResolvedSandboxIdentity, type SandboxIdentity, type SandboxIdentityRequest } from './sandbox-identity';
+export { DEFAULT_SANDBOX_ID, resolveSandboxIdentity, resolveSandboxUsers, type ResolvedSandboxIdentity, type SandboxIdentity, type SandboxIdentityRequest, type SandboxUser } from './sandbox-identity';
 export { checkLimits, hasLimits, type LimitCounters, type SandboxLimits } from './sandbox-limits';
 export { findEgressHelpers, type EgressHelper, type SandboxNetwork } from './sandbox-network';
 export { type SandboxBind, type SandboxSpec } from './sandbox-spec';

@@ -9,7 +9,7 @@ import { LAUNCHER_PATH, launcherEnvironment } from './command-environment';
 import { identify, isRunning, parentOf, type ProcessIdentity } from './process-start';
 import { SandboxCgroup } from './sandbox-cgroup';
 import { countSandboxProcesses, initsOwnHostPids } from './sandbox-processes';
-import type { SandboxIdentity } from './sandbox-identity';
+import type { SandboxIdentity, SandboxUser } from './sandbox-identity';
 import { hasLimits, type LimitCounters, type SandboxLimits } from './sandbox-limits';
 import { egressArgv, egressResolver } from './sandbox-network';
 import { holderInit } from './setup-script';
@@ -22,6 +22,8 @@ export interface SandboxRecord extends ProcessIdentity, SandboxNamespaces {
   targets?: string[];
   /** The sandbox's root on the host, when not the caller's own ids. */
   identity?: SandboxIdentity;
+  /** The ids inside of its users besides root (see `SandboxSpec.users`): who `launch` may run a command as. */
+  users?: number[];
   /** Its cgroup (name and where), when it has limits; `split` in those made since commands run in a child group of their own (see SandboxCgroup). */
   cgroup?: { name: string; places: ControllerPlace[]; limits: SandboxLimits; split?: true };
 }
@@ -104,7 +106,7 @@ export class NamespaceSandbox {
         const map = /^map (\d+)\n/.exec(stdout);
         if (map && spec.identity) {
           stdout = stdout.slice(map[0].length);
-          mapIds(Number(map[1]), spec.identity).then(
+          mapIds(Number(map[1]), spec.identity, spec.users ?? []).then(
             () => child.stdin.write('go\n'),
             (error: unknown) => settle(new Error(`could not map the sandbox's ids: ${(error as Error).message}`)),
           );
@@ -134,6 +136,7 @@ export class NamespaceSandbox {
       layout: 2,
       targets: spec.binds.map((bind) => bind.target),
       ...(spec.identity ? { identity: spec.identity } : {}),
+      ...(spec.users && spec.users.length > 0 ? { users: spec.users.map((user) => user.id) } : {}),
       ...(cgroup && limits ? { cgroup: { name: cgroup.name, places: [...spec.cgroups!], limits, split: true as const } } : {}),
     });
   }
@@ -216,11 +219,13 @@ export class NamespaceSandbox {
 
   /**
    * How to run `command` (argv) at `cwd` inside the sandbox with `environment` (in its cgroup,
-   * when it has one, before it runs anything). The host side runs with a fixed environment, never
-   * `environment` (see launcherEnvironment).
+   * when it has one, before it runs anything), as root inside or as `user`, one of the sandbox's
+   * users (its id inside; `TypeError` for one it does not have). The host side runs with a fixed
+   * environment, never `environment` (see launcherEnvironment).
    */
-  launch(cwd: string, command: readonly string[], environment: Readonly<Record<string, string>>): Launch {
-    const args = nsenterArgs(this.record.pid, this.record, cwd, command);
+  launch(cwd: string, command: readonly string[], environment: Readonly<Record<string, string>>, user?: number): Launch {
+    if (user !== undefined && user !== 0 && !this.record.users?.includes(user)) throw new TypeError(`the sandbox has no user ${user}`);
+    const args = nsenterArgs(this.record.pid, this.record, cwd, command, user || undefined);
     const cgroup = cgroupOf(this.record);
     const env = launcherEnvironment(environment);
     if (!cgroup) return { file: NSENTER, args, env };
@@ -271,11 +276,13 @@ function cgroupOf(record: SandboxRecord): SandboxCgroup | undefined {
 /**
  * Writes the user and group maps of the sandbox whose setup runs as host pid `pid` (the caller
  * is root): its id 0 is the host's root — for the setup only, which drops it before anything
- * else runs — and its id 1 the sandbox identity. Each map in one write, as the kernel requires.
+ * else runs —, its id 1 the sandbox identity and ids 2, 3… its further users' host identities
+ * (the setup maps them to the users' ids inside). Each map in one write, as the kernel requires.
  */
-async function mapIds(pid: number, identity: SandboxIdentity): Promise<void> {
-  await writeFile(`/proc/${pid}/uid_map`, `0 0 1\n1 ${identity.uid} 1\n`);
-  await writeFile(`/proc/${pid}/gid_map`, `0 0 1\n1 ${identity.gid} 1\n`);
+async function mapIds(pid: number, identity: SandboxIdentity, users: readonly SandboxUser[]): Promise<void> {
+  const lines = (root: number, hostIds: number[]) => [`0 0 1`, `1 ${root} 1`, ...hostIds.map((id, index) => `${index + 2} ${id} 1`), ''].join('\n');
+  await writeFile(`/proc/${pid}/uid_map`, lines(identity.uid, users.map((user) => user.identity.uid)));
+  await writeFile(`/proc/${pid}/gid_map`, lines(identity.gid, users.map((user) => user.identity.gid)));
 }
 
 function killGroup(pgid: number): void {

@@ -1,6 +1,6 @@
 import { findCgroupHost, sweepSandboxGroups } from './cgroup-host';
 import { probeNamespaceSandbox, type ProbeSpec } from './probe';
-import type { SandboxIdentity } from './sandbox-identity';
+import type { SandboxIdentity, SandboxUser } from './sandbox-identity';
 import { hasLimits, type SandboxLimits } from './sandbox-limits';
 import { findEgressHelpers, type SandboxNetwork } from './sandbox-network';
 
@@ -8,6 +8,8 @@ import { findEgressHelpers, type SandboxNetwork } from './sandbox-network';
 export interface FeatureRequest {
   network: SandboxNetwork;
   identity?: SandboxIdentity;
+  /** Users besides root (see `SandboxSpec.users`); as asked, like the identity. */
+  users?: readonly SandboxUser[];
   limits?: SandboxLimits;
 }
 
@@ -33,13 +35,17 @@ const NO_HELPER = 'egress needs slirp4netns or pasta on the PATH (Debian: apt-ge
 /**
  * Decides, with real sandboxes started under `scratch`, what sandboxes on this machine can have:
  * the network (egress through the first helper on the PATH that works, else none — never the
- * host's when it was not asked for), the identity (as asked: a start that cannot map it fails)
+ * host's when it was not asked for), the identity and users (as asked: a start that cannot map them fails)
  * and the limits (a cgroup where one can be made, else none). The common case costs one probe,
  * everything at once; a failure is then narrowed down step by step, so one missing piece never
  * costs the others. Sweeps empty groups that sandboxes which ended by themselves left behind.
  */
 export async function decideSandboxFeatures(request: FeatureRequest, scratch: string): Promise<FeatureDecision> {
-  const base: ProbeSpec = { network: request.network === 'egress' ? 'none' : request.network, ...(request.identity ? { identity: request.identity } : {}) };
+  const base: ProbeSpec = {
+    network: request.network === 'egress' ? 'none' : request.network,
+    ...(request.identity ? { identity: request.identity } : {}),
+    ...(request.users?.length ? { users: request.users } : {}),
+  };
   const helpers = request.network === 'egress' ? findEgressHelpers() : [];
   const cgroups = hasLimits(request.limits) ? await findCgroupHost() : undefined;
   if (cgroups?.places) await sweepSandboxGroups(cgroups.places, LEFTOVER_GROUP_AGE_MS);

@@ -18,6 +18,15 @@ export interface SandboxIdentity {
  */
 export const DEFAULT_SANDBOX_ID = 2_147_000_000;
 
+/**
+ * A user of the sandbox besides its root: `id` is its uid and gid inside, `identity` the host
+ * user and group it is there (see `resolveSandboxUsers`).
+ */
+export interface SandboxUser {
+  id: number;
+  identity: SandboxIdentity;
+}
+
 /** `auto`: an unprivileged identity when the caller is root, else the caller's own; `caller`: the caller's own ids; or explicit ids. */
 export type SandboxIdentityRequest = 'auto' | 'caller' | SandboxIdentity;
 
@@ -50,6 +59,27 @@ export function resolveSandboxIdentity(request: SandboxIdentityRequest, etc = '/
   if (taken) throw new TypeError(`sandbox id ${taken}`);
   return { identity: { uid: request.uid, gid: request.gid } };
 }
+
+/**
+ * The host identities of users `ids` (their uids and gids inside) of sandboxes whose root is
+ * `root`: id n inside is host id root + n, as a subordinate range maps its ids, so every id a
+ * sandbox has lies in one block above its root's. Each must belong to nothing on the host (see
+ * `resolveSandboxIdentity`), nor be 0 or repeated inside. Throws `TypeError` otherwise.
+ */
+export function resolveSandboxUsers(root: SandboxIdentity, ids: readonly number[], etc = '/etc'): SandboxUser[] {
+  return ids.map((id, index) => {
+    if (!isId(id) || id > MAX_USER_ID) throw new TypeError(`a sandbox user's id inside must be a whole number between 1 and ${MAX_USER_ID}`);
+    if (ids.indexOf(id) !== index) throw new TypeError(`sandbox user id ${id} is named twice`);
+    const identity = { uid: root.uid + id, gid: root.gid + id };
+    if (!isId(identity.uid) || !isId(identity.gid)) throw new TypeError(`sandbox user ${id} would be host id ${identity.uid}, beyond the last one`);
+    const taken = takenBy(identity, etc);
+    if (taken) throw new TypeError(`sandbox user ${id}: id ${taken}`);
+    return { id, identity };
+  });
+}
+
+/** The highest uid a sandbox user may have inside (65534 is `nobody`, what unmapped ids read as). */
+const MAX_USER_ID = 65_533;
 
 /** What already owns `identity`'s ids, in words, or undefined when nothing listed does. */
 function takenBy(identity: SandboxIdentity, etc: string): string | undefined {

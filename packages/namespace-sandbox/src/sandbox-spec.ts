@@ -1,5 +1,5 @@
 import type { ControllerPlace } from './cgroup-host';
-import type { SandboxIdentity } from './sandbox-identity';
+import type { SandboxIdentity, SandboxUser } from './sandbox-identity';
 import type { SandboxLimits } from './sandbox-limits';
 import type { EgressHelper, SandboxNetwork } from './sandbox-network';
 import { ENTER_SCRIPT, SETUP_SCRIPT } from './setup-script';
@@ -29,6 +29,12 @@ export interface SandboxSpec {
    * caller to be root. Absent: the caller's own ids (`unshare --map-root-user`).
    */
   identity?: SandboxIdentity;
+  /**
+   * Users besides root, each a host identity of its own (see `resolveSandboxUsers`), as a VM has
+   * accounts: a command run as one (`NamespaceSandbox.launch`) has no capability, cannot become
+   * root nor another user, and meets file permissions as that user. Needs `identity`.
+   */
+  users?: readonly SandboxUser[];
   /** Limits on every process of the sandbox together; need `cgroups`. */
   limits?: SandboxLimits;
   /** Where the sandbox's cgroup is made (see `findCgroupHost`). */
@@ -56,6 +62,7 @@ export function unshareArgs(spec: SandboxSpec, init: readonly string[], resolver
     if (!bind.target.startsWith('/') || !bind.source.startsWith('/')) throw new TypeError('sandbox binds need absolute paths');
   }
   if (spec.network === 'egress' && !spec.egress) throw new TypeError('an egress sandbox needs a network helper');
+  checkUsers(spec);
   const hostname = spec.hostname ?? DEFAULT_HOSTNAME;
   if (!/^[A-Za-z0-9][A-Za-z0-9.-]{0,62}$/.test(hostname)) throw new TypeError('a sandbox hostname is letters, digits, "." and "-" (at most 63)');
   return [
@@ -81,23 +88,38 @@ export function unshareArgs(spec: SandboxSpec, init: readonly string[], resolver
     spec.identity ? 'mapped' : 'caller',
     hostname,
     resolver ?? '',
+    (spec.users ?? []).map((user) => String(user.id)).join(' '),
     String(spec.binds.length),
     ...spec.binds.flatMap((bind) => [bind.source, bind.target, bind.readOnly ? 'ro' : 'rw']),
     ...init,
   ];
 }
 
+/** Users need a mapped root, ids of their own inside and on the host, and whole ids. */
+function checkUsers(spec: SandboxSpec): void {
+  const users = spec.users ?? [];
+  if (users.length === 0) return;
+  if (!spec.identity) throw new TypeError('sandbox users need a sandbox identity (the caller is root)');
+  const inside = new Set(users.map((user) => user.id));
+  const hosts = new Set([spec.identity.uid, ...users.map((user) => user.identity.uid)]);
+  const groups = new Set([spec.identity.gid, ...users.map((user) => user.identity.gid)]);
+  if (!users.every((user) => Number.isSafeInteger(user.id) && user.id > 0 && user.id < 65_534)) throw new TypeError('a sandbox user\'s id inside is between 1 and 65533');
+  if (inside.size !== users.length || hosts.size !== users.length + 1 || groups.size !== users.length + 1) throw new TypeError('every sandbox user needs ids of its own, inside and on the host');
+}
+
 /**
  * The `nsenter` arguments that run `command` at `cwd` inside the sandbox whose PID 1 is the
  * host process `holderPid`: its user, mount, PID, IPC, UTS and cgroup namespaces (and network namespace
  * unless it has the host's) and its root. nsenter becomes root of the user namespace, which is
- * the sandbox identity on the host when there is one. The command's parent is outside the PID
+ * the sandbox identity on the host when there is one — or, with `user`, that user (its uid and
+ * gid, no supplementary groups, no capability). The command's parent is outside the PID
  * namespace (its PPID reads 0), so nothing of the caller is visible in /proc.
  */
-export function nsenterArgs(holderPid: number, namespaces: SandboxNamespaces, cwd: string, command: readonly string[]): string[] {
+export function nsenterArgs(holderPid: number, namespaces: SandboxNamespaces, cwd: string, command: readonly string[], user?: number): string[] {
   return [
     '--target',
     String(holderPid),
+    ...(user === undefined ? [] : ['--setuid', String(user), '--setgid', String(user)]),
     '--user',
     '--mount',
     '--pid',

@@ -7,6 +7,16 @@
 const READY_SCRIPT = 'echo "ready $1"; shift; exec env -i "PATH=$PATH" "$@" </dev/null >/dev/null 2>&1';
 
 /**
+ * Run by the init once inside a nested user namespace that has further users: no process in it
+ * may write a map of more than one line (that takes CAP_SETUID in the parent namespace), so it
+ * asks the setup's helper — still root of the outer namespace — through the fifo `$1`, waits for
+ * `ok` on `$2`, removes both, then becomes the nested root (outer uid 1, the sandbox identity:
+ * `setpriv` clears the setup's groups and its host uid) and runs READY_SCRIPT (`$3`).
+ */
+const USERS_MAPPED_SCRIPT =
+  'echo > "$1"; read -r answer < "$2"; rm -f -- "$1" "$2"; [ "$answer" = ok ] || exit 1; ready=$3; shift 3; exec setpriv --reuid=0 --regid=0 --clear-groups -- /bin/sh -c "$ready" sandbox-ready "$@"';
+
+/**
  * The shell that builds a sandbox's root inside fresh user, mount, PID, IPC, UTS and cgroup
  * namespaces (and a network namespace unless the network is the host's; the cgroup namespace
  * makes /proc/self/cgroup read `/`, not the host's group path). It runs as PID 1 of the new PID
@@ -43,7 +53,13 @@ const READY_SCRIPT = 'echo "ready $1"; shift; exec env -i "PATH=$PATH" "$@" </de
  *   clear `nosuid`, nor unmount anything to uncover what lies beneath. With mapped ids it first
  *   becomes uid/gid 1 (`setpriv`, which drops every capability of the setup's root), so the nested
  *   namespace's root — what commands are — is the sandbox identity, and the host's root is no
- *   longer anyone inside.
+ *   longer anyone inside. With further users (ids `mapped`, `users` not empty) the nested
+ *   namespace maps more than its root — `0 1 1`, then `<id> <n> 1` for the n-th user (outer ids
+ *   2, 3…, which the caller mapped to their host identities) — and a map of several lines can
+ *   only be written by a process with CAP_SETUID in the outer namespace. So the init moves in
+ *   still the setup's root, and a helper the setup forked beforehand writes the maps when asked
+ *   through a fifo under /dev/shm (USERS_MAPPED_SCRIPT); only then does the init become the
+ *   nested root, the sandbox identity. The helper exits once it answered.
  *
  * Cheap to run, as every exec may wait for it: a process per mount made starts under load
  * crawl (about 100 processes took 8 s each with 20 starts at once on 2 cores). So the fixed
@@ -56,7 +72,8 @@ const READY_SCRIPT = 'echo "ready $1"; shift; exec env -i "PATH=$PATH" "$@" </de
  * fails `mount --all`, and so the setup (`set -e`).
  *
  * Positional parameters: root mount point, network (`host`, `none` or `egress`), ids (`caller`
- * or `mapped`), hostname, resolver (empty: the host's resolv.conf), the number of binds,
+ * or `mapped`), hostname, resolver (empty: the host's resolv.conf), the further users' ids
+ * inside (space-separated, maybe none), the number of binds,
  * `source target rw|ro` per bind, then the init's argv. Once built it moves into the nested
  * namespaces, prints `ready <host pid of PID 1>` there (READY_SCRIPT) and execs the init at `/`
  * with an environment of PATH only and stdio on /dev/null. Every value arrives as a
@@ -65,7 +82,7 @@ const READY_SCRIPT = 'echo "ready $1"; shift; exec env -i "PATH=$PATH" "$@" </de
 export const SETUP_SCRIPT = String.raw`set -e
 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 read -r host_pid _ < /proc/self/stat
-R="$1"; network="$2"; ids="$3"; name="$4"; resolver="$5"; binds="$6"; shift 6
+R="$1"; network="$2"; ids="$3"; name="$4"; resolver="$5"; users="$6"; binds="$7"; shift 7
 if [ "$ids" = mapped ]; then echo "map $host_pid"; read -r _; fi
 if [ "$network" = egress ]; then echo "$host_pid" >&3; fi
 echo "$name" > /proc/sys/kernel/hostname
@@ -141,6 +158,15 @@ fi
 pivot_root . .old-root; umount -l /.old-root; rmdir /.old-root
 mount -o remount,bind,ro /
 cd /
+if [ "$ids" = mapped ] && [ -n "$users" ]; then
+  map='0 1 1'; n=2
+  for u in $users; do map="$map
+$u $n 1"; n=$((n + 1)); done
+  asked=/dev/shm/.sandbox-ids-asked; mapped=/dev/shm/.sandbox-ids-mapped
+  mkfifo -m 0600 "$asked" "$mapped"
+  (read -r _ < "$asked"; answer=failed; { echo "$map" > /proc/1/uid_map && echo "$map" > /proc/1/gid_map && answer=ok; } || echo "could not map the sandbox's users" >&2; echo "$answer" > "$mapped") &
+  exec unshare --user --keep-caps --mount -- /bin/sh -c '${USERS_MAPPED_SCRIPT}' sandbox-users "$asked" "$mapped" '${READY_SCRIPT}' "$host_pid" "$@"
+fi
 if [ "$ids" = mapped ]; then
   exec setpriv --reuid=1 --regid=1 --clear-groups -- unshare --user --map-root-user --mount -- /bin/sh -c '${READY_SCRIPT}' sandbox-ready "$host_pid" "$@"
 fi
