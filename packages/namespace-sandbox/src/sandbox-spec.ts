@@ -4,12 +4,23 @@ import type { SandboxLimits } from './sandbox-limits';
 import type { EgressHelper, SandboxNetwork } from './sandbox-network';
 import { ENTER_SCRIPT, SETUP_SCRIPT } from './setup-script';
 
-/** A host directory shown (`nosuid`, `nodev`) inside the sandbox at `target` (an absolute path). */
+/**
+ * A host directory — or file, shown over the one at `target` (a system file such as
+ * /etc/passwd, say) — shown `nodev` and, unless `setuid`, `nosuid` inside the sandbox at
+ * `target` (an absolute path).
+ */
 export interface SandboxBind {
   source: string;
   target: string;
   /** Shown read-only: root inside cannot write it nor remount it writable (its mount is locked). Default read-write. */
   readOnly?: boolean;
+  /**
+   * Its setuid programs run as their owners inside — a program owned by the sandbox identity
+   * runs as root inside, as `sudo` does on a VM. Only for a read-only bind of programs the
+   * caller made (root inside cannot change them); its source must lie in a directory host users
+   * cannot enter, or they could run those programs as the identity on the host.
+   */
+  setuid?: boolean;
 }
 
 /** What a sandbox shows, who its root is on the host, its network and its limits. */
@@ -90,9 +101,15 @@ export function unshareArgs(spec: SandboxSpec, init: readonly string[], resolver
     resolver ?? '',
     (spec.users ?? []).map((user) => String(user.id)).join(' '),
     String(spec.binds.length),
-    ...spec.binds.flatMap((bind) => [bind.source, bind.target, bind.readOnly ? 'ro' : 'rw']),
+    ...spec.binds.flatMap((bind) => [bind.source, bind.target, mountOptions(bind)]),
     ...init,
   ];
+}
+
+/** How `bind` is mounted: `nodev` always, `nosuid` unless asked, read-only or read-write. */
+function mountOptions(bind: SandboxBind): string {
+  if (bind.setuid && !bind.readOnly) throw new TypeError('a setuid bind must be read-only');
+  return [bind.readOnly ? 'ro' : 'rw', ...(bind.setuid ? [] : ['nosuid']), 'nodev'].join(',');
 }
 
 /** Users need a mapped root, ids of their own inside and on the host, and whole ids. */

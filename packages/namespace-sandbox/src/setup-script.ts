@@ -42,9 +42,10 @@ const USERS_MAPPED_SCRIPT =
  * - a boot id of its own: `/proc/sys/kernel/random/boot_id` reads a random id made by this
  *   setup, as each VM has its own — the host's is a fingerprint of the host that untrusted code
  *   has no need of, and a sandbox started again (a cold boot) reads a new one;
- * - each requested directory is bound `nosuid` and `nodev` at its target, read-write or
- *   read-only as asked (later binds may cover /tmp): a setuid program left there raises nobody's
- *   privileges inside;
+ * - each requested directory or file is bound at its target with the options asked for —
+ *   `nodev`, read-write or read-only, and `nosuid` unless the bind is a read-only one of setuid
+ *   programs the caller made (later binds may cover /tmp, or a file the system's /etc entries):
+ *   a setuid program a command leaves behind raises nobody's privileges inside;
  * - `pivot_root` into it and the old root is detached, so nothing else of the host is reachable
  *   (unlike `chroot`, which root can climb out of), and the new root is made read-only;
  * - the init then moves into a nested user namespace with its own copy of the mount namespace:
@@ -74,7 +75,7 @@ const USERS_MAPPED_SCRIPT =
  * Positional parameters: root mount point, network (`host`, `none` or `egress`), ids (`caller`
  * or `mapped`), hostname, resolver (empty: the host's resolv.conf), the further users' ids
  * inside (space-separated, maybe none), the number of binds,
- * `source target rw|ro` per bind, then the init's argv. Once built it moves into the nested
+ * `source target options` per bind (`mount -o` options), then the init's argv. Once built it moves into the nested
  * namespaces, prints `ready <host pid of PID 1>` there (READY_SCRIPT) and execs the init at `/`
  * with an environment of PATH only and stdio on /dev/null. Every value arrives as a
  * parameter, never spliced into the script text (nor into a table: those hold fixed names only).
@@ -143,7 +144,8 @@ printf '%s
 mount --all --internal-only --fstab dev/shm/fstab
 ln -s /proc/self/fd dev/fd; ln -s /proc/self/fd/0 dev/stdin; ln -s /proc/self/fd/1 dev/stdout; ln -s /proc/self/fd/2 dev/stderr
 while [ "$binds" -gt 0 ]; do
-  mkdir -p "$R$2"; mount --bind -o "$3,nosuid,nodev" "$1" "$R$2"; shift 3; binds=$((binds - 1))
+  if [ -d "$1" ]; then mkdir -p "$R$2"; else mkdir -p "$R${'${2%/*}'}"; [ -e "$R$2" ] || : > "$R$2"; fi
+  mount --bind -o "$3" "$1" "$R$2"; shift 3; binds=$((binds - 1))
 done
 if [ "$network" != host ]; then ip link set lo up; fi
 if [ "$network" = egress ]; then

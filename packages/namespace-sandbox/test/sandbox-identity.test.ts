@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
-import { chmod, chown, lstat, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, copyFile, lstat, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SANDBOX_ID, HolderFile, NamespaceSandbox, probeNamespaceSandbox, resolveSandboxIdentity, resolveSandboxUsers, type SandboxIdentity, type SandboxUser } from '../src/index';
+import { DEFAULT_SANDBOX_ID, HolderFile, NamespaceSandbox, probeNamespaceSandbox, resolveSandboxIdentity, resolveSandboxUsers, type SandboxBind, type SandboxIdentity, type SandboxUser } from '../src/index';
 
 const execFileAsync = promisify(execFile);
 const asRoot = process.getuid?.() === 0;
@@ -13,13 +13,13 @@ const identity: SandboxIdentity = { uid: DEFAULT_SANDBOX_ID + 7, gid: DEFAULT_SA
 const probe = asRoot ? await probeNamespaceSandbox(join(scratch, 'probe'), { network: 'none', identity }) : { available: false as const, reason: 'needs root' };
 afterAll(() => rm(scratch, { recursive: true, force: true }));
 
-async function sandboxWithWorkspace(users?: SandboxUser[]): Promise<{ sandbox: NamespaceSandbox; workspace: string }> {
+async function sandboxWithWorkspace(users?: SandboxUser[], extra: SandboxBind[] = []): Promise<{ sandbox: NamespaceSandbox; workspace: string }> {
   const base = await mkdtemp(join(scratch, 'case-'));
   const workspace = join(base, 'workspace');
   await mkdir(workspace);
   await mkdir(join(base, 'root'));
   await chown(workspace, identity.uid, identity.gid);
-  const sandbox = await NamespaceSandbox.start({ rootMountPoint: join(base, 'root'), binds: [{ source: workspace, target: '/home/user/workspace' }], network: 'none', identity, ...(users ? { users } : {}) });
+  const sandbox = await NamespaceSandbox.start({ rootMountPoint: join(base, 'root'), binds: [{ source: workspace, target: '/home/user/workspace' }, ...extra], network: 'none', identity, ...(users ? { users } : {}) });
   return { sandbox, workspace };
 }
 
@@ -157,5 +157,32 @@ describe.skipIf(!probe.available)('a sandbox with a further user (as root)', () 
     } finally {
       await sandbox.kill(5_000);
     }
+  });
+
+  it('becomes root only through a setuid program of a read-only setuid bind, and has a name where a file bind over /etc/passwd gives one', async () => {
+    // As `sudo` on a VM: a copy of setpriv owned by the sandbox identity, in a directory host users cannot enter.
+    const tools = await mkdtemp(join(scratch, 'tools-'));
+    const bin = join(tools, 'bin');
+    await mkdir(bin);
+    await copyFile('/usr/bin/setpriv', join(bin, 'setpriv'));
+    await chown(join(bin, 'setpriv'), identity.uid, identity.gid);
+    await chmod(join(bin, 'setpriv'), 0o4755);
+    await writeFile(join(tools, 'passwd'), 'root:x:0:0:root:/root:/bin/sh\nuser:x:1000:1000::/home/user:/bin/sh\n');
+    const binds: SandboxBind[] = [
+      { source: bin, target: '/opt/tools', readOnly: true, setuid: true },
+      { source: join(tools, 'passwd'), target: '/etc/passwd', readOnly: true },
+    ];
+    const { sandbox } = await sandboxWithWorkspace(users, binds);
+    try {
+      expect(await inside(sandbox, 'id -un; /opt/tools/setpriv --reuid=0 --regid=0 --clear-groups id -un', 1000)).toBe('user\nroot\n');
+      // The same program elsewhere, copied by root inside, is only a program: binds are nosuid unless asked.
+      expect(await inside(sandbox, 'cp /opt/tools/setpriv s && chmod 4755 s && chmod 777 .')).toBe('');
+      expect(await inside(sandbox, './s --reuid=0 true 2>/dev/null || echo refused', 1000)).toBe('refused\n');
+      // Nobody inside can change it.
+      expect(await inside(sandbox, 'chmod 755 /opt/tools/setpriv 2>/dev/null || echo read-only; mount -o remount,rw /opt/tools 2>/dev/null || echo locked')).toBe('read-only\nlocked\n');
+    } finally {
+      await sandbox.kill(5_000);
+    }
+    await expect(NamespaceSandbox.start({ rootMountPoint: tools, binds: [{ source: bin, target: '/opt/tools', setuid: true }], network: 'none' })).rejects.toThrow(/setuid bind must be read-only/);
   });
 });
