@@ -11,7 +11,7 @@ import type { Stats } from 'node:fs';
 import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { readFileMetadata, type FileMetadata } from '../metadata/file-metadata.js';
-import { ownerNameOf, SANDBOX_IDENTITY } from '../sandbox/sandbox-owners.js';
+import type { SandboxOwners } from '../sandbox/sandbox-owners.js';
 import { resolveSandboxPath, type ResolvedPath } from '../sandbox/sandbox-paths.js';
 
 export interface EntryInfoJson {
@@ -29,8 +29,8 @@ export interface EntryInfoJson {
   metadata?: FileMetadata;
 }
 
-/** EntryInfo of `entry` (not following a final symlink for the entry itself) in the sandbox at `sandboxDir`. */
-export async function entryInfoOf(sandboxDir: string, entry: ResolvedPath): Promise<EntryInfoJson> {
+/** EntryInfo of `entry` (not following a final symlink for the entry itself) in the sandbox at `sandboxDir`, its owners named by `owners`. */
+export async function entryInfoOf(sandboxDir: string, owners: SandboxOwners, entry: ResolvedPath): Promise<EntryInfoJson> {
   const stats = await lstat(entry.hostPath);
   const info: EntryInfoJson = {
     name: entry.sandboxPath === '/' ? '/' : path.posix.basename(entry.sandboxPath),
@@ -39,8 +39,8 @@ export async function entryInfoOf(sandboxDir: string, entry: ResolvedPath): Prom
     size: String(stats.size),
     mode: stats.mode & 0o777,
     permissions: goPermissions(stats),
-    owner: ownerNameOf(stats.uid, SANDBOX_IDENTITY.uid),
-    group: ownerNameOf(stats.gid, SANDBOX_IDENTITY.gid),
+    owner: owners.nameOf(stats.uid, 'uid'),
+    group: owners.nameOf(stats.gid, 'gid'),
     modifiedTime: stats.mtime.toISOString(),
   };
   if (!stats.isSymbolicLink()) {

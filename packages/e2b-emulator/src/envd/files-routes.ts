@@ -5,7 +5,7 @@
  * optionally gzip-encoded). Parents are created; files are written in place, as envd does.
  */
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -18,7 +18,7 @@ import { sendJson } from '../http/http-io.js';
 import type { RouteContext, RouteTable } from '../http/route-table.js';
 import { normalizeSandboxPath, resolveSandboxPath } from '../sandbox/sandbox-paths.js';
 import type { SandboxRecord } from '../sandbox/sandbox-store.js';
-import { homeOf, sandboxUserNamed, UnknownSandboxUserError } from '../sandbox/sandbox-users.js';
+import { homeOf, sandboxUserNamed, UnknownSandboxUserError, type SandboxUser } from '../sandbox/sandbox-users.js';
 import { FileMetadataError, writeFileMetadata, type FileMetadata } from '../metadata/file-metadata.js';
 import { envdHttpRoute } from './envd-route.js';
 import { apiErrorOfFsError } from './fs-errors.js';
@@ -38,10 +38,10 @@ export function addFilesRoutes(routes: RouteTable, context: EmulatorContext): vo
     .add('POST', '/files', envdHttpRoute(context, 'files', writeFiles));
 }
 
-/** The home of the user `?username=` names (default `user`); 401 for a user envd would not know. */
-function homeOfQuery(url: URL): string {
+/** The user `?username=` names (default `user`); 401 for a user envd would not know. */
+function userOfQuery(url: URL): SandboxUser {
   try {
-    return homeOf(sandboxUserNamed(url.searchParams.get('username')));
+    return sandboxUserNamed(url.searchParams.get('username'));
   } catch (error) {
     if (error instanceof UnknownSandboxUserError) throw new ApiError(401, error.message);
     throw error;
@@ -49,7 +49,7 @@ function homeOfQuery(url: URL): string {
 }
 
 async function readFile({ res, url }: RouteContext, sandbox: SandboxRecord): Promise<void> {
-  const home = homeOfQuery(url);
+  const home = homeOf(userOfQuery(url));
   const requested = url.searchParams.get('path');
   if (!requested) throw new ApiError(400, 'path is required');
   const target = await resolveSandboxPath(sandbox.directory, normalizeSandboxPath(requested, home), true);
@@ -63,19 +63,19 @@ async function readFile({ res, url }: RouteContext, sandbox: SandboxRecord): Pro
 }
 
 async function writeFiles({ req, res, url }: RouteContext, sandbox: SandboxRecord): Promise<void> {
-  const home = homeOfQuery(url);
+  const user = userOfQuery(url);
   const metadata = metadataOfHeaders(req);
   const queryPath = url.searchParams.get('path') || undefined;
   const contentType = (req.headers['content-type'] ?? '').toLowerCase();
   let written: WriteInfo[];
   if (contentType.startsWith('multipart/form-data')) {
-    written = await writeMultipart(req, sandbox, home, queryPath, metadata);
+    written = await writeMultipart(req, sandbox, user, queryPath, metadata);
   } else if (contentType.startsWith('application/octet-stream')) {
     if (!queryPath) throw new ApiError(400, 'path is required for application/octet-stream uploads');
     const encoding = (req.headers['content-encoding'] ?? '').toLowerCase();
     if (encoding && encoding !== 'gzip' && encoding !== 'identity') throw new ApiError(400, `unsupported content encoding '${encoding}'`);
     const body: Readable = encoding === 'gzip' ? req.pipe(createGunzip()) : req;
-    written = [await writeStream(sandbox, home, queryPath, body, metadata)];
+    written = [await writeStream(sandbox, user, queryPath, body, metadata)];
   } else {
     throw new ApiError(400, `unsupported content type '${contentType || 'none'}'`);
   }
@@ -87,7 +87,7 @@ async function writeFiles({ req, res, url }: RouteContext, sandbox: SandboxRecor
 function writeMultipart(
   req: IncomingMessage,
   sandbox: SandboxRecord,
-  home: string,
+  user: SandboxUser,
   queryPath: string | undefined,
   metadata: FileMetadata,
 ): Promise<WriteInfo[]> {
@@ -111,7 +111,7 @@ function writeMultipart(
       // Busboy hands parts over one at a time; each must be consumed, even after a failure.
       chain = chain.then(
         async () => {
-          results.push(await writeStream(sandbox, home, target, stream, metadata));
+          results.push(await writeStream(sandbox, user, target, stream, metadata));
         },
         (error: unknown) => {
           stream.resume();
@@ -125,7 +125,7 @@ function writeMultipart(
     parser.on('field', (field, value) => {
       if (field !== 'file' || !queryPath) return;
       chain = chain.then(async () => {
-        results.push(await writeStream(sandbox, home, queryPath, Readable.from([Buffer.from(value, 'utf8')]), metadata));
+        results.push(await writeStream(sandbox, user, queryPath, Readable.from([Buffer.from(value, 'utf8')]), metadata));
       });
       chain.catch(() => undefined);
     });
@@ -160,19 +160,22 @@ function metadataOfHeaders(req: IncomingMessage): FileMetadata {
 /**
  * Streams `body` into the sandbox file at `requestedPath` in place (`O_WRONLY|O_CREAT|O_TRUNC`),
  * as envd writes it: a watcher of the directory sees WRITE events on the file itself, an existing
- * file keeps its inode and mode, and a failed upload leaves what was written so far. The file's
- * metadata becomes exactly `metadata`: an overwrite without any clears what was there.
+ * file keeps its inode and mode (and becomes the writing user's, as envd chowns it), and a failed
+ * upload leaves what was written so far. The file's metadata becomes exactly `metadata`: an
+ * overwrite without any clears what was there.
  */
-async function writeStream(sandbox: SandboxRecord, home: string, requestedPath: string, body: Readable, metadata: FileMetadata): Promise<WriteInfo> {
-  const target = await resolveSandboxPath(sandbox.directory, normalizeSandboxPath(requestedPath, home), true);
+async function writeStream(sandbox: SandboxRecord, user: SandboxUser, requestedPath: string, body: Readable, metadata: FileMetadata): Promise<WriteInfo> {
+  const target = await resolveSandboxPath(sandbox.directory, normalizeSandboxPath(requestedPath, homeOf(user)), true);
   const fail = (error: unknown): never => {
     body.resume();
     throw apiErrorOfFsError(error, target.sandboxPath);
   };
   const existing = await stat(target.hostPath).catch(() => undefined);
   if (existing?.isDirectory()) fail(new ApiError(400, `path '${target.sandboxPath}' is a directory`));
-  await mkdir(path.dirname(target.hostPath), { recursive: true }).catch(fail);
+  await sandbox.owners.ensureDirectory(path.dirname(target.hostPath), user, sandbox.directory).catch(fail);
   await pipeline(body, createWriteStream(target.hostPath, { flags: 'w', mode: 0o644 })).catch(fail);
+  // As envd: the file is the writing user's, a new one or one that was someone else's.
+  await sandbox.owners.own(target.hostPath, user).catch(fail);
   const hasMetadata = Object.keys(metadata).length > 0;
   if (hasMetadata || existing) {
     await writeFileMetadata(target.hostPath, metadata).catch((error: unknown) => {

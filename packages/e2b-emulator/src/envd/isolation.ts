@@ -10,7 +10,18 @@
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { decideSandboxFeatures, type ProbeSpec, type SandboxBind, type SandboxLimits, type SandboxNetwork, type SandboxSpec } from '@runtimectl/namespace-sandbox';
+import {
+  decideSandboxFeatures,
+  resolveSandboxIdentity,
+  resolveSandboxUsers,
+  type FeatureRequest,
+  type ProbeSpec,
+  type SandboxBind,
+  type SandboxLimits,
+  type SandboxNetwork,
+  type SandboxSpec,
+} from '@runtimectl/namespace-sandbox';
+import { USER_ID_INSIDE, type HostUsers } from '../sandbox/sandbox-owners.js';
 import { installSandboxTools } from '../sandbox/sandbox-tools.js';
 
 export type IsolationMode = 'mount-namespace' | 'directory';
@@ -25,12 +36,16 @@ export interface IsolationProbe {
   networkReason?: string;
   /** Why no limits, when some were asked for. */
   limitsReason?: string;
-  /** With namespaces: the tools every sandbox shows read-only (`sudo`; see installSandboxTools), absent when the host has nowhere to show them. */
-  tools?: SandboxBind;
+  /** With namespaces: what every sandbox shows read-only beside its own files (`sudo`, /etc/passwd; see installSandboxTools). */
+  tools?: SandboxBind[];
+  /** With namespaces, as root: the host identities of `user` and `root`, two (see SandboxOwners). */
+  users?: HostUsers;
+  /** Why `user` and `root` are one identity, when they are. */
+  usersReason?: string;
 }
 
-/** What every sandbox's namespace gets beside its own directories: what the probe decided. */
-export type NamespaceFeatures = Pick<IsolationProbe, 'features' | 'tools'>;
+/** What every sandbox's namespace gets beside its own directories, and who owns its files: what the probe decided. */
+export type NamespaceFeatures = Pick<IsolationProbe, 'features' | 'tools' | 'users'>;
 
 /**
  * What sandboxes' namespaces should have. Default network `egress`: as on E2B, commands reach
@@ -67,7 +82,7 @@ export function namespaceSpec(emulatorRoot: string, sandboxDir: string, namespac
       // root's home, for commands run as `root` (their default cwd and HOME, as in envd).
       { source: path.join(sandboxDir, 'root'), target: '/root' },
       { source: path.join(sandboxDir, 'tmp'), target: '/tmp' },
-      ...(namespaces.tools ? [namespaces.tools] : []),
+      ...(namespaces.tools ?? []),
     ],
   };
 }
@@ -76,17 +91,44 @@ export function namespaceSpec(emulatorRoot: string, sandboxDir: string, namespac
 export async function probeIsolation(root: string, preference: IsolationPreference, wanted: IsolationFeatures = {}): Promise<IsolationProbe> {
   if (preference === 'directory') return { mode: 'directory', reason: 'forced by the isolation option' };
   await mkdir(path.join(root, NAMESPACE_ROOT), { recursive: true });
-  const decided = await decideSandboxFeatures({ network: wanted.network ?? 'egress', ...(wanted.limits ? { limits: wanted.limits } : {}) }, path.join(root, 'isolation-probe'));
+  const request: FeatureRequest = { network: wanted.network ?? 'egress', ...(wanted.limits ? { limits: wanted.limits } : {}) };
+  const scratch = path.join(root, 'isolation-probe');
+  const two = twoIdentities();
+  let usersReason = 'reason' in two ? two.reason : undefined;
+  let users = 'users' in two ? two.users : undefined;
+  let decided = users ? await decideSandboxFeatures({ ...request, identity: users.root, users: [{ id: USER_ID_INSIDE, identity: users.user }] }, scratch) : undefined;
+  if (decided && !decided.available) {
+    usersReason = `two identities did not work (${decided.reason})`;
+    users = undefined;
+  }
+  if (!decided?.available) decided = await decideSandboxFeatures(request, scratch);
   if (decided.available) {
-    const tools = await installSandboxTools(root);
+    const tools = await installSandboxTools(root, users);
     return {
       mode: 'mount-namespace',
       features: decided.spec,
-      ...(tools ? { tools } : {}),
+      tools,
+      ...(users ? { users } : usersReason ? { usersReason } : {}),
       ...(decided.networkReason ? { networkReason: decided.networkReason } : {}),
       ...(decided.limitsReason ? { limitsReason: decided.limitsReason } : {}),
     };
   }
   if (preference === 'mount-namespace') throw new Error(`mount-namespace isolation is not available: ${decided.reason}`);
   return { mode: 'directory', reason: decided.reason };
+}
+
+/**
+ * The host identities `root` and `user` get when the emulator runs as root: the namespace
+ * sandbox's default identity (2147000000) and the id 1000 above it — so a file `user` makes on
+ * E2B's uid 1000 is host uid 2147001000 here, nobody's on the host. Not root: why not.
+ */
+function twoIdentities(): { users: HostUsers } | { reason: string } {
+  const resolved = resolveSandboxIdentity('auto');
+  if (!resolved.identity) return { reason: resolved.reason };
+  try {
+    const [user] = resolveSandboxUsers(resolved.identity, [USER_ID_INSIDE]);
+    return { users: { root: resolved.identity, user: user!.identity } };
+  } catch (error) {
+    return { reason: (error as Error).message };
+  }
 }

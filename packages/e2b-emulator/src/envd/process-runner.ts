@@ -20,7 +20,7 @@ export interface ProcessConfig {
   args: string[];
   envs: Record<string, string>;
   cwd: string | undefined;
-  /** Who runs it: its HOME, USER and default cwd (envd: the user's home). */
+  /** Who runs it: its uid when the sandbox's users are two identities, its HOME, USER and default cwd (envd: the user's home). */
   user: SandboxUser;
 }
 
@@ -63,7 +63,7 @@ export async function startSandboxProcess(
     ...config.envs,
   };
   const command = [config.cmd, ...config.args];
-  const launch = namespaced ? await sandbox.namespace.launch(sandboxCwd, command, env).catch(notStarted) : undefined;
+  const launch = namespaced ? await sandbox.namespace.launch(sandboxCwd, command, env, sandbox.owners.idInside(config.user)).catch(notStarted) : undefined;
   const argv = launch ? [launch.file, ...launch.args] : command;
   const cwd = launch ? undefined : hostCwd;
   // Namespaced, the command's environment rides inside the launcher's: a sandbox's PATH or

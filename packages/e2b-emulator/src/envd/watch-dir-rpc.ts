@@ -91,6 +91,6 @@ async function watchDir({ req, res }: RouteContext, sandbox: SandboxRecord): Pro
 
 async function sendEvent(sandbox: SandboxRecord, writer: ConnectStreamWriter, event: DirectoryEvent, includeEntry: boolean): Promise<void> {
   // Best effort, as envd: the entry is there only when the path still exists.
-  const entry = includeEntry ? await entryInfoOf(sandbox.directory, event.entry).catch(() => undefined) : undefined;
+  const entry = includeEntry ? await entryInfoOf(sandbox.directory, sandbox.owners, event.entry).catch(() => undefined) : undefined;
   writer.send({ filesystem: { name: event.name, type: event.type, ...(entry ? { entry } : {}) } });
 }

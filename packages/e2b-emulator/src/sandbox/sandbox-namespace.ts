@@ -38,11 +38,14 @@ export class SandboxNamespace {
     return this.#state;
   }
 
-  /** How to run `command` at `cwd` (a sandbox path) inside with `env` (the host side never gets it); restarts the namespace if it died. */
-  async launch(cwd: string, command: string[], env: Record<string, string>): Promise<Launch> {
+  /**
+   * How to run `command` at `cwd` (a sandbox path) inside with `env` (the host side never gets
+   * it), as root or as the user whose uid inside is `user`; restarts the namespace if it died.
+   */
+  async launch(cwd: string, command: string[], env: Record<string, string>, user?: number): Promise<Launch> {
     const previous = await this.#holder?.catch(() => undefined);
     if (!previous || !(await previous.isRunning())) this.#start();
-    return (await this.#holder!).launch(cwd, command, env);
+    return (await this.#holder!).launch(cwd, command, env, user);
   }
 
   async stop(): Promise<void> {

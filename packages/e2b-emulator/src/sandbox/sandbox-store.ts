@@ -9,6 +9,7 @@ import path from 'node:path';
 import { randomAccessToken, randomId } from './sandbox-ids.js';
 import { namespaceSpec, type NamespaceFeatures } from '../envd/isolation.js';
 import { SandboxNamespace } from './sandbox-namespace.js';
+import { SandboxOwners } from './sandbox-owners.js';
 import { SandboxProcesses } from './sandbox-processes.js';
 import { SandboxMetricsHistory } from './sandbox-metrics.js';
 import { SandboxStreams } from './sandbox-streams.js';
@@ -34,6 +35,8 @@ export interface SandboxRecord {
   readonly processes: SandboxProcesses;
   /** Where its commands run when the emulator isolates them with namespaces. */
   readonly namespace: SandboxNamespace;
+  /** Who its files belong to, and who runs its commands (see SandboxOwners). */
+  readonly owners: SandboxOwners;
   /** Open command streams, broken when the sandbox is killed or paused. */
   readonly streams: SandboxStreams;
   /** Resource samples for `GET /sandboxes/{id}/metrics`. */
@@ -76,10 +79,17 @@ export class SandboxStore {
     private readonly warmNamespaces = false,
     /** The network, limits and tools each sandbox's namespace gets (see `namespaceSpec`). */
     private readonly namespaces?: NamespaceFeatures,
-  ) {}
+  ) {
+    this.owners = new SandboxOwners(namespaces?.users);
+  }
+
+  /** One for every sandbox: `user` and `root` are the same two host identities (or one) in all. */
+  private readonly owners: SandboxOwners;
 
   /** Sandboxes whose create is copying their directory: counted by the limit, not yet nameable. */
   private starting = 0;
+
+
 
   /**
    * Creates a running sandbox. It counts in `runningCount()` from the start, so concurrent
@@ -103,6 +113,7 @@ export class SandboxStore {
       directory: path.join(this.root, 'sandboxes', sandboxId),
       processes: new SandboxProcesses(),
       namespace: new SandboxNamespace(namespaceSpec(this.root, path.join(this.root, 'sandboxes', sandboxId), this.namespaces, input.allowInternetAccess ?? true)),
+      owners: this.owners,
       streams: new SandboxStreams(),
       metrics: new SandboxMetricsHistory(),
       state: 'running',
@@ -118,6 +129,7 @@ export class SandboxStore {
       await mkdir(path.join(record.directory, 'home', 'user'), { recursive: true });
       await mkdir(path.join(record.directory, 'root'), { recursive: true, mode: 0o700 });
       await mkdir(path.join(record.directory, 'tmp'), { recursive: true, mode: 0o1777 });
+      await this.owners.prepare(record.directory);
     } catch (error) {
       await rm(record.directory, { recursive: true, force: true });
       throw error;
