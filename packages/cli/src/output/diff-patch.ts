@@ -1,5 +1,6 @@
 import type { DiffEntry } from '@runtimectl/core';
-import { filePatch } from './file-patch';
+import { filePatch, gitDiffLine } from './file-patch';
+import { quotePath } from './quote-path';
 
 type Side = 'old' | 'new';
 
@@ -34,13 +35,13 @@ function modeLines(entry: DiffEntry): string[] {
 
 /** The old side going away: a deleted file or symlink as git prints it, or one line for a directory. */
 async function removal(entry: DiffEntry, read: SideReader): Promise<string> {
-  if (entry.old_kind === 'directory') return `directory ${entry.path}: removed\n`;
+  if (entry.old_kind === 'directory') return `directory ${quotePath(entry.path)}: removed\n`;
   return filePatch(entry.path, await contentOf(entry, 'old', read), null, [`deleted file mode ${gitModeOf(entry, 'old')}`]);
 }
 
 /** The new side appearing: a new file or symlink as git prints it, or one line for a directory. */
 async function addition(entry: DiffEntry, read: SideReader): Promise<string> {
-  if (entry.new_kind === 'directory') return `directory ${entry.path}: added (mode ${octal(entry.new_mode ?? 0)})\n`;
+  if (entry.new_kind === 'directory') return `directory ${quotePath(entry.path)}: added (mode ${octal(entry.new_mode ?? 0)})\n`;
   return filePatch(entry.path, null, await contentOf(entry, 'new', read), [`new file mode ${gitModeOf(entry, 'new')}`]);
 }
 
@@ -61,8 +62,8 @@ export async function entryPatch(entry: DiffEntry, read: SideReader): Promise<st
     case 'type_changed':
       return (await removal(entry, read)) + (await addition(entry, read));
     case 'mode_changed':
-      if (entry.new_kind === 'directory') return `directory ${entry.path}: mode ${octal(entry.old_mode ?? 0)} -> ${octal(entry.new_mode ?? 0)}\n`;
-      return `diff --git a/${entry.path} b/${entry.path}\n${modeLines(entry).join('\n')}\n`;
+      if (entry.new_kind === 'directory') return `directory ${quotePath(entry.path)}: mode ${octal(entry.old_mode ?? 0)} -> ${octal(entry.new_mode ?? 0)}\n`;
+      return `${gitDiffLine(entry.path)}\n${modeLines(entry).join('\n')}\n`;
     case 'modified':
       return filePatch(entry.path, await contentOf(entry, 'old', read), await contentOf(entry, 'new', read), modeLines(entry));
   }

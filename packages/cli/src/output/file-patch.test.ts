@@ -18,4 +18,12 @@ describe('file patch', () => {
     expect(filePatch('x.bin', new Uint8Array([0, 1]), new Uint8Array([0, 2]))).toBe('diff --git a/x.bin b/x.bin\nBinary files a/x.bin and b/x.bin differ\n');
     expect(filePatch('y.bin', bytes('a'), new Uint8Array([0xff, 0xfe]))).toBe('diff --git a/y.bin b/y.bin\nBinary files a/y.bin and b/y.bin differ\n');
   });
+
+  it("a path a runtime named with a control character is C-quoted in every header line, prefix and all, as git quotes it", () => {
+    const hostile = 'x\u001b[2J\nforged';
+    expect(filePatch(hostile, bytes('a\n'), bytes('b\n'))).toBe(
+      'diff --git "a/x\\033[2J\\nforged" "b/x\\033[2J\\nforged"\n--- "a/x\\033[2J\\nforged"\n+++ "b/x\\033[2J\\nforged"\n@@ -1,1 +1,1 @@\n-a\n+b\n',
+    );
+    expect(filePatch(hostile, null, new Uint8Array([0]))).toBe('diff --git "a/x\\033[2J\\nforged" "b/x\\033[2J\\nforged"\nBinary files /dev/null and "b/x\\033[2J\\nforged" differ\n');
+  });
 });
