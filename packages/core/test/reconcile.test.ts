@@ -124,4 +124,30 @@ describe('start-up reconciliation', () => {
     await daemon(store, provider).resume({ runtime_id: released });
     await daemon(store, provider).resume({ runtime_id: kept });
   });
+
+  it('a pause it completes also deletes the snapshot the released backend came from, once nothing else keeps it', async () => {
+    // Found by crash-restart (seed 804078303): a checkout child killed mid-pause kept its source
+    // snapshot alive — its parent closed — because completing the pause released the backend
+    // after the snapshot sweep had judged the binding a keeper, and nothing deleted it then.
+    const store = new MemoryRuntimeStore();
+    const provider = createMemoryProvider();
+    const first = daemon(store, provider);
+    const parent = (await first.open({ conversation_id: 'c', sender_id: 's' })).runtime.runtime_id;
+    const source = await first.checkpoint({ runtime_id: parent });
+    const child = (await first.checkout({ checkpoint_id: source.checkpoint_id })).runtime.runtime_id;
+    await first.close({ runtime_id: parent });
+    expect(provider.snapshotIds()).toHaveLength(1);
+    // The child's pause checkpoint recorded (of a change: a snapshot of its own), its backend
+    // (made from the parent's snapshot) never released.
+    await first.exec({ runtime_id: child, command: 'echo changed > file' });
+    const resumePoint = await first.checkpoint({ runtime_id: child });
+    await store.commit({ sessions: [{ ...(await store.getSession(child))!, pausedCheckpointId: resumePoint.checkpoint_id }] });
+    const sourceSnapshot = (await store.getCheckpoint(source.checkpoint_id))!.backendRef!.providerSnapshotId!;
+
+    const report = await daemon(store, provider).reconcile();
+    expect(report.completedPauses).toEqual([child]);
+    expect(report.deletedSnapshots).toEqual([sourceSnapshot]);
+    expect(provider.snapshotIds()).toEqual([(await store.getCheckpoint(resumePoint.checkpoint_id))!.backendRef!.providerSnapshotId]);
+    await daemon(store, provider).resume({ runtime_id: child });
+  });
 });

@@ -48,8 +48,14 @@ const DEFAULT_READY_WITHIN_MS = 60_000;
 const POLL_MS = 10;
 /** How long a killed sandbox's cgroup may take to empty before it is removed. */
 const CGROUP_EMPTY_WITHIN_MS = 5_000;
-/** How long freezing a sandbox's jobs may take (a task inside a slow system call delays it). */
-const FREEZE_WITHIN_MS = 2_000;
+/**
+ * How long freezing a sandbox's jobs may take: a task inside a slow system call delays it until
+ * the call returns. Generous, as the start's deadline is: 2 s was missed by a job writing under
+ * a CI machine's full disk load (provider-fs's layered checkpoint, a CI run of 2026-12-06), and a
+ * checkpoint that fails because the machine is busy fails a caller who did nothing wrong; the
+ * bound is for a task stuck in the kernel, which waiting longer would not free.
+ */
+const FREEZE_WITHIN_MS = 10_000;
 /** Setups running at once in this process (one per core, at least two); more wait their turn. */
 const START_SLOTS = new StartSlots(Math.max(2, availableParallelism()));
 

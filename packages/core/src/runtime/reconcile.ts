@@ -6,7 +6,7 @@ import { completePause, isMidPause } from './interrupted-pause';
 import { listAllSessions } from './list-all-sessions';
 import { missingSnapshots } from './missing-snapshots';
 import { loadSession, withRuntimeLock } from './runtime-access';
-import { deleteUnkeptSnapshots } from './snapshot-keepers';
+import { backendSnapshots, deleteUnkeptSnapshots } from './snapshot-keepers';
 import { lifecycleEvent } from './lifecycle-events';
 
 /** What a start-up reconciliation found and did. */
@@ -105,6 +105,14 @@ async function reconcileProvider(
         if (live.has(backendId)) await provider.release({ backendId, resource: session.backend.resource });
         await ctx.store.commit({ sessions: [completePause(session, ctx.clock())] });
         report.completedPauses.push(session.runtimeId);
+        // As a pause does: the released backend no longer keeps the snapshot it came from. The
+        // sweep above judged that snapshot while the binding still kept it. A failed delete is
+        // the next sweep's (the snapshot is recorded, and then kept by nothing).
+        try {
+          report.deletedSnapshots.push(...(await deleteUnkeptSnapshots(ctx, backendSnapshots(ctx, session.backend), 'released')));
+        } catch (error) {
+          report.errors.push(`${provider.providerId}: deleting the snapshot a completed pause released: ${(error as Error).message}`);
+        }
         return;
       }
       const reason = `its ${provider.providerId} backend no longer existed when the daemon started`;
