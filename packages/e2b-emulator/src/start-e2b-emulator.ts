@@ -3,7 +3,7 @@
  * real `e2b` SDK. Point the SDK's `apiUrl` and `sandboxUrl` at the returned URLs (any
  * `apiKey`, debug off).
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -71,8 +71,12 @@ export interface E2BEmulator extends EmulatorControls {
 export async function startE2BEmulator(options: E2BEmulatorOptions = {}): Promise<E2BEmulator> {
   const ownsRoot = options.root === undefined;
   const root = options.root ? path.resolve(options.root) : await mkdtemp(path.join(os.tmpdir(), 'e2b-emulator-'));
-  await mkdir(path.join(root, 'sandboxes'), { recursive: true });
-  await mkdir(path.join(root, 'templates'), { recursive: true });
+  // Owner-only: a sandbox's root may leave a setuid program there, which on the host runs as
+  // the sandbox identity (see SandboxOwners); no host user may reach one, live or in a snapshot.
+  for (const directory of ['sandboxes', 'templates']) {
+    await mkdir(path.join(root, directory), { recursive: true, mode: 0o700 });
+    await chmod(path.join(root, directory), 0o700);
+  }
   const isolation = await probeIsolation(root, options.isolation ?? 'auto', options.features);
   const snapshots = new SnapshotStore(root, options.teamSlug ?? 'emulator-team');
   const context: EmulatorContext = {

@@ -27,6 +27,10 @@ describe.skipIf(!asRoot)('user and root, two identities (the emulator as root)',
     expect(users?.user.uid).toBe(users!.root.uid + 1000);
   });
 
+  it('keeps sandboxes and snapshots where no host user can reach them: a setuid program root leaves inside runs as the sandbox identity there', async () => {
+    for (const directory of ['sandboxes', 'templates']) expect((await lstat(path.join(fixture.emulator.root, directory))).mode & 0o777).toBe(0o700);
+  });
+
   it('commands run as uid 1000 for user and 0 for root, with names, and no capability for user', async () => {
     const asUser = await sandbox.commands.run('id -u; id -g; id -un; whoami; grep CapEff /proc/self/status');
     expect(asUser.stdout).toBe('1000\n1000\nuser\nuser\nCapEff:\t0000000000000000\n');
