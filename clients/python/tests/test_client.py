@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import socket
 import threading
@@ -13,9 +14,12 @@ import runtimectl
 from runtimectl import Client, output
 from runtimectl.aio import AsyncClient
 from runtimectl.errors import (
+    ApiKeyExistsError,
+    ApiKeyNotFoundError,
     ERROR_CLASSES,
     CheckpointNotFoundError,
     DaemonUnreachableError,
+    ForbiddenError,
     IdempotencyKeyReusedError,
     InvalidRequestError,
     PathNotFoundError,
@@ -154,6 +158,28 @@ class ClientTest(unittest.TestCase):
         self.assertTrue(all(event["runtime_id"] == runtime for event in seen))
         ids = [event["event_id"] for event in seen]
         self.assertEqual(ids, sorted(set(ids)))
+
+    def test_an_admin_key_makes_a_read_only_key_shown_once_that_reads_is_refused_writes_and_is_refused_once_revoked(self) -> None:
+        name = f"reader-{uuid.uuid4().hex[:8]}"
+        created = self.client.create_api_key(name, ["read"])
+        token = created["token"]
+        self.assertTrue(token.startswith("rtk_"))
+        listed = [key for key in self.client.api_keys()["keys"] if key["name"] == name]
+        self.assertEqual([key["scopes"] for key in listed], [["read"]])
+        self.assertNotIn(token, json.dumps(self.client.api_keys()))
+        reader = Client(daemon.url, token=token)
+        runtime_id = fresh_runtime(self.client)
+        self.assertEqual(reader.get(runtime_id)["runtime"]["runtime_id"], runtime_id)
+        with self.assertRaises(ForbiddenError) as refused:
+            reader.exec(runtime_id, "true")
+        self.assertEqual(refused.exception.details["scope"], "exec")
+        with self.assertRaises(ApiKeyExistsError):
+            self.client.create_api_key(name, ["read"])
+        self.client.revoke_api_key(name)
+        with self.assertRaises(UnauthorizedError):
+            reader.get(runtime_id)
+        with self.assertRaises(ApiKeyNotFoundError):
+            self.client.revoke_api_key(name)
 
     def test_the_async_client_awaits_the_same_calls_and_follows_events(self) -> None:
         async def scenario() -> None:

@@ -61,15 +61,16 @@ class Transport:
             headers["authorization"] = f"Bearer {self._token}"
         return headers
 
-    def json(self, method: str, path: str, query: Optional[Query] = None, body: Optional[Mapping[str, Any]] = None, idempotency_key: Optional[str] = None) -> Any:
-        status, headers, raw = self.send(method, path, query=query, body=body, idempotency_key=idempotency_key)
+    def json(self, method: str, path: str, query: Optional[Query] = None, body: Optional[Mapping[str, Any]] = None, idempotency_key: Optional[str] = None, retries: Optional[int] = None) -> Any:
+        status, headers, raw = self.send(method, path, query=query, body=body, idempotency_key=idempotency_key, retries=retries)
         try:
             return json.loads(raw)
         except ValueError:
             raise RuntimectlApiError("internal", f"unexpected response from {method} {path}: not JSON", status, request_id=headers.get("x-request-id")) from None
 
-    def send(self, method: str, path: str, query: Optional[Query] = None, body: Optional[Mapping[str, Any]] = None, idempotency_key: Optional[str] = None):
-        """Sends; returns ``(status, headers, body bytes)`` of a 2xx answer, raises the matching error otherwise."""
+    def send(self, method: str, path: str, query: Optional[Query] = None, body: Optional[Mapping[str, Any]] = None, idempotency_key: Optional[str] = None, retries: Optional[int] = None):
+        """Sends; returns ``(status, headers, body bytes)`` of a 2xx answer, raises the matching error otherwise.
+        ``retries``: how often a broken connection is retried (default the client's)."""
         url = self.url(path, query)
         headers = self.headers()
         data: Optional[bytes] = None
@@ -97,7 +98,7 @@ class Transport:
                 if isinstance(cause, (TimeoutError, socket.timeout)):
                     raise ClientTimeoutError(url, self._timeout) from None
                 may_have_run = may_have_run or (key is not None and not isinstance(cause, _NOT_SENT))
-                if attempt > self._retries:
+                if attempt > (self._retries if retries is None else retries):
                     raise DaemonUnreachableError(self.base_url, cause, may_have_run, key) from None
                 # Retries carry the same key: a POST the daemon received before its connection broke runs once.
                 time.sleep(_RETRY_DELAY_S * attempt)

@@ -69,6 +69,9 @@ class AsyncClient:
     events = _off_the_loop(Client.events)
     webhooks = _off_the_loop(Client.webhooks)
     webhook_deliveries = _off_the_loop(Client.webhook_deliveries)
+    api_keys = _off_the_loop(Client.api_keys)
+    create_api_key = _off_the_loop(Client.create_api_key)
+    revoke_api_key = _off_the_loop(Client.revoke_api_key)
 
     async def follow_events(
         self,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 import threading
 import urllib.parse
-from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Union, Unpack, cast
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Union, Unpack, cast
 
 from ._transport import ClientOptions, Transport
 from .events import follow_events
@@ -213,6 +213,39 @@ class Client:
 
     def webhook_deliveries(self, webhook_id: str, *, limit: Optional[int] = None, cursor: Optional[str] = None) -> Json:
         return cast(Json, self._get(f"/api/v1/webhooks/{_id(webhook_id)}/deliveries", limit=limit, cursor=cursor))
+
+    # API keys (an admin key's calls).
+
+    def api_keys(self) -> Json:
+        """The configured and stored keys: names, scopes and reach, never a token nor its hash."""
+        return cast(Json, self._get("/api/v1/keys"))
+
+    def create_api_key(
+        self,
+        name: str,
+        scopes: Sequence[str],
+        *,
+        expires_at_ms: Optional[int] = None,
+        runtimes: Optional[Sequence[str]] = None,
+        conversations: Optional[Sequence[str]] = None,
+        opened_runtimes: Optional[bool] = None,
+    ) -> Json:
+        """Creates a stored key; the answer's ``token`` is shown this once. Never retried (the daemon
+        keeps no answer that would hold the token): after a lost answer, revoke the name and create
+        it again. ``ApiKeyExistsError`` for a name a key already has."""
+        body = _fields(
+            name=name,
+            scopes=list(scopes),
+            expires_at_ms=expires_at_ms,
+            runtimes=list(runtimes) if runtimes is not None else None,
+            conversations=list(conversations) if conversations is not None else None,
+            opened_runtimes=opened_runtimes,
+        )
+        return cast(Json, self._http.json("POST", "/api/v1/keys", body=body, retries=0))
+
+    def revoke_api_key(self, name: str) -> Json:
+        """Revokes a stored key: refused from its next request on. ``ApiKeyNotFoundError`` for a name no stored key has."""
+        return cast(Json, self._http.json("DELETE", f"/api/v1/keys/{_id(name)}"))
 
 
 def output(result: ExecResult) -> "tuple[str, str]":
